@@ -1,0 +1,23 @@
+import type { Knex } from 'knex';
+import * as createLocations from './20261122000100_create_locations.js';
+import * as createRegistryTables from './20261122000200_create_registry_tables.js';
+
+/**
+ * Every migration, in order. Knex records the names given here (no file extension), so the same history
+ * holds whether migrations run from the compiled .js files (npm start) or the .ts sources (jest).
+ * A new migration is a new file here plus one line below.
+ */
+const migrations: Record<string, Knex.Migration> = {
+  '20261122000100_create_locations': createLocations,
+  '20261122000200_create_registry_tables': createRegistryTables,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => {
+    const migration = migrations[name];
+    if (!migration) throw new Error(`Unknown migration ${name}`);
+    return migration;
+  },
+};

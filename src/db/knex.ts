@@ -1,0 +1,26 @@
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+import { knexSnakeCaseMappers } from 'objection';
+import { migrationSource } from '../../migrations/index.js';
+
+// bigint ids come back as numbers: every id of the registry fits well inside 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number.parseInt(value, 10));
+
+export type Db = Knex;
+
+/** One knex instance per process; columns are snake_case in SQL and camelCase everywhere in the code. */
+export function createDb(databaseUrl: string, pool: { min?: number; max?: number } = {}): Db {
+  return knexFactory({
+    client: 'pg',
+    connection: { connectionString: databaseUrl, application_name: 'curie-resolver' },
+    pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
+    acquireConnectionTimeout: 10000,
+    migrations: { migrationSource, tableName: 'knex_migrations' },
+    ...knexSnakeCaseMappers(),
+  });
+}
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const [, applied] = (await db.migrate.latest()) as [number, string[]];
+  return applied;
+}

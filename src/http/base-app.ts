@@ -1,0 +1,36 @@
+import Koa from 'koa';
+import cors from '@koa/cors';
+import type { Logger } from '../lib/logger.js';
+import { errorTranslator } from './error-translator.js';
+import { healthRoutes, type DependencyCheck, type ReadinessPolicy } from './health.routes.js';
+import { requestContext } from './request-context.js';
+
+export interface BaseAppOptions {
+  logger: Logger;
+  logSampleRate: number;
+  checks: DependencyCheck[];
+  readinessPolicy?: ReadinessPolicy;
+  /** Methods open to any origin; both areas are public read APIs without cookies. */
+  corsMethods?: string[];
+}
+
+/** What both areas share: request ids, the error envelope, CORS and the health endpoints. */
+export function createBaseApp(options: BaseAppOptions): Koa {
+  const app = new Koa();
+  // Errors are logged once, by the error translator, with the request id; Koa's own printing is off.
+  app.silent = true;
+  app.use(requestContext(options.logger, options.logSampleRate));
+  app.use(errorTranslator(options.logger));
+  app.use(
+    cors({
+      origin: '*',
+      allowMethods: options.corsMethods ?? ['GET', 'HEAD', 'OPTIONS'],
+      allowHeaders: ['Content-Type', 'Accept', 'X-Request-Id', 'If-None-Match', 'If-Modified-Since'],
+      exposeHeaders: ['X-Request-Id', 'ETag', 'Last-Modified', 'Retry-After', 'Location'],
+      maxAge: 86400,
+    }),
+  );
+  const health = healthRoutes(options.checks, options.readinessPolicy);
+  app.use(health.routes());
+  return app;
+}

@@ -1,0 +1,45 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import { createDb, type Db } from '../db/knex.js';
+import { BaseModel } from '../db/models/index.js';
+import { createProducerRedis } from '../queue/connections.js';
+import { pingPostgres, pingRedis, postgresUnreachableMessage, redisUnreachableMessage } from './dependencies.js';
+import { StartupError } from './process-runner.js';
+
+/** Opens Postgres, binds the models to it, and fails start-up with a helpful message when it is down. */
+export async function connectPostgres(config: Pick<Config, 'DATABASE_URL'>, pool?: { min?: number; max?: number }): Promise<Db> {
+  const db = createDb(config.DATABASE_URL, pool);
+  try {
+    await pingPostgres(db, 5000);
+  } catch (error) {
+    await db.destroy();
+    throw new StartupError(postgresUnreachableMessage(config.DATABASE_URL, error));
+  }
+  BaseModel.knex(db);
+  return db;
+}
+
+export async function connectRedis(config: Pick<Config, 'REDIS_URL'>): Promise<Redis> {
+  const redis = createProducerRedis(config.REDIS_URL);
+  // Without a listener ioredis prints every reconnection failure as an unhandled error event.
+  redis.on('error', () => undefined);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      if (redis.status === 'ready') return resolve();
+      const timer = setTimeout(() => reject(new Error('no answer within 5000 ms')), 5000);
+      redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      redis.once('error', (error: Error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+    await pingRedis(redis);
+  } catch (error) {
+    redis.disconnect();
+    throw new StartupError(redisUnreachableMessage(config.REDIS_URL, error));
+  }
+  return redis;
+}
