@@ -28,9 +28,15 @@ export function errorTranslator(logger: Logger): Middleware {
   return async function translateErrors(ctx, next) {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        ctx.status = 404;
-        ctx.body = errorEnvelope(`No such endpoint: ${ctx.method} ${ctx.path}`);
+      // Routers leave 404 (no route) and 405 (route without this method) without a body.
+      if (ctx.body === undefined || ctx.body === null) {
+        if (ctx.status === 404) {
+          ctx.status = 404;
+          ctx.body = errorEnvelope(`No such endpoint: ${ctx.method} ${ctx.path}`);
+        } else if (ctx.status === 405) {
+          ctx.body = errorEnvelope(`Method ${ctx.method} is not allowed on ${ctx.path}`);
+          ctx.status = 405;
+        }
       }
     } catch (caught) {
       const error = caught as KoaLikeError & Error;

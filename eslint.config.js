@@ -1,0 +1,24 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/results/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read settings from Config (src/config.ts), not process.env.' },
+      ],
+    },
+  },
+  {
+    // Config parsing, tests and benchmarks are where the environment is legitimately read.
+    files: ['src/config.ts', 'test/**', 'bench/**', 'jest.config.js'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
+);

@@ -1,0 +1,20 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Db } from './knex.js';
+import { projectRoot } from '../lib/project-root.js';
+import { importRegistry } from '../importer/import-registry.js';
+import { validateNamespaces } from '../importer/read-dataset.js';
+
+export const SAMPLE_REGISTRY_FILE = path.join(projectRoot(), 'seeds', 'sample-registry.json');
+
+/**
+ * Loads the hand-written sample registry when there is no namespace yet, so that a first `npm start`
+ * has something to resolve. Returns how many namespaces were loaded (0 when the registry was not empty).
+ */
+export async function seedSampleRegistryIfEmpty(db: Db): Promise<number> {
+  const existing = await db('namespaces').first('id');
+  if (existing) return 0;
+  const namespaces = validateNamespaces(JSON.parse(await readFile(SAMPLE_REGISTRY_FILE, 'utf8')));
+  await importRegistry(db, namespaces, {});
+  return namespaces.length;
+}

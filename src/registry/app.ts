@@ -1,0 +1,28 @@
+import type Koa from 'koa';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import type { Db } from '../db/knex.js';
+import { createBaseApp } from '../http/base-app.js';
+import { pingPostgres, pingRedis } from '../lib/dependencies.js';
+import type { Logger } from '../lib/logger.js';
+
+export interface RegistryAppDeps {
+  config: Readonly<Config>;
+  db: Db;
+  redis: Redis;
+  logger: Logger;
+}
+
+/** The registry area: browse, dataset, registration and statistics (each feature adds its routes here). */
+export function createRegistryApp(deps: RegistryAppDeps): Koa {
+  const app = createBaseApp({
+    logger: deps.logger,
+    logSampleRate: deps.config.LOG_REQUEST_SAMPLE_RATE,
+    corsMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+    checks: [
+      { name: 'postgres', check: () => pingPostgres(deps.db) },
+      { name: 'redis', check: () => pingRedis(deps.redis) },
+    ],
+  });
+  return app;
+}

@@ -1,0 +1,47 @@
+import { ConfigError, databaseName, loadConfig } from '../../src/config.js';
+
+describe('configuration', () => {
+  it('uses the documented defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/curie_resolver');
+    expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
+    expect(config.RESOLVER_PORT).toBe(8080);
+    expect(config.REGISTRY_PORT).toBe(8081);
+    expect(config.PUBLIC_RESOLVER_URL).toBe('http://localhost:8080');
+    expect(config.PUBLIC_REGISTRY_URL).toBe('http://localhost:8081');
+    expect(config.LOG_LEVEL).toBe('info');
+  });
+
+  it('reads numbers and booleans from their text form', () => {
+    const config = loadConfig({ RESOLVER_PORT: '9000', SEED_SAMPLE_REGISTRY: 'false' });
+    expect(config.RESOLVER_PORT).toBe(9000);
+    expect(config.SEED_SAMPLE_REGISTRY).toBe(false);
+  });
+
+  it('drops a trailing slash from the public URLs so links never get a double slash', () => {
+    const config = loadConfig({ PUBLIC_RESOLVER_URL: 'https://resolver.example.org/' });
+    expect(config.PUBLIC_RESOLVER_URL).toBe('https://resolver.example.org');
+  });
+
+  it('refuses to start with one message naming every bad variable', () => {
+    let caught: unknown;
+    try {
+      loadConfig({ RESOLVER_PORT: 'eighty', REDIS_URL: 'http://nope', LOG_LEVEL: 'loud', PUBLIC_REGISTRY_URL: 'ftp://x' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const message = (caught as ConfigError).message;
+    for (const name of ['RESOLVER_PORT', 'REDIS_URL', 'LOG_LEVEL', 'PUBLIC_REGISTRY_URL']) expect(message).toContain(name);
+    expect((caught as ConfigError).problems).toHaveLength(4);
+    expect(message).toContain('"eighty"');
+  });
+
+  it('rejects a port outside 0-65535', () => {
+    expect(() => loadConfig({ REGISTRY_PORT: '70000' })).toThrow(/REGISTRY_PORT/);
+  });
+
+  it('takes the database name from DATABASE_URL', () => {
+    expect(databaseName('postgres://u@h:5432/my_db')).toBe('my_db');
+  });
+});

@@ -1,0 +1,38 @@
+import type { Worker } from 'bullmq';
+import { connectPostgres } from '../src/lib/connect.js';
+import { pingRedis, redisUnreachableMessage } from '../src/lib/dependencies.js';
+import { runPart, StartupError } from '../src/lib/process-runner.js';
+import { createWorkerRedis } from '../src/queue/connections.js';
+import { jobFamilies } from './job-families.js';
+
+// `npm run start:worker`: the process that runs every slow or scheduled job, never inside an HTTP request.
+await runPart('worker', async (config, logger) => {
+  const db = await connectPostgres(config, { max: 4 });
+  const connection = createWorkerRedis(config.REDIS_URL);
+  connection.on('error', (error) => logger.warn({ err: error }, 'Redis connection error; BullMQ will retry'));
+  try {
+    await pingRedis(connection, 5000);
+  } catch (error) {
+    connection.disconnect();
+    await db.destroy();
+    throw new StartupError(redisUnreachableMessage(config.REDIS_URL, error));
+  }
+  const workers: Worker[] = [];
+  for (const family of jobFamilies) {
+    const started = await family.start({ config, db, connection, logger: logger.child({ family: family.name }) });
+    for (const worker of started) {
+      // An unhandled 'error' event would crash the process; BullMQ reconnects by itself.
+      worker.on('error', (error) => logger.error({ err: error, queue: worker.name }, 'worker error'));
+      workers.push(worker);
+    }
+  }
+  return {
+    description: `worker running ${jobFamilies.length} job families: ${jobFamilies.map((f) => f.name).join(', ') || 'none yet'}`,
+    stop: async () => {
+      // close() waits for the jobs in progress to finish; the force-exit timer bounds it.
+      await Promise.all(workers.map((w) => w.close()));
+      connection.disconnect();
+      await db.destroy();
+    },
+  };
+});
