@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as createLocations from './20261122000100_create_locations.js';
 import * as createRegistryTables from './20261122000200_create_registry_tables.js';
+import * as createRegistryChanges from './20261122000300_create_registry_changes.js';
 
 /**
  * Every migration, in order. Knex records the names given here (no file extension), so the same history
@@ -10,6 +11,7 @@ import * as createRegistryTables from './20261122000200_create_registry_tables.j
 const migrations: Record<string, Knex.Migration> = {
   '20261122000100_create_locations': createLocations,
   '20261122000200_create_registry_tables': createRegistryTables,
+  '20261122000300_create_registry_changes': createRegistryChanges,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

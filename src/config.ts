@@ -90,6 +90,13 @@ const configSchema = {
       default: 10000,
       description: 'After a stop signal, force the exit after this long if connections or jobs do not drain.',
     },
+    SNAPSHOT_CHECK_INTERVAL_MS: {
+      type: 'integer',
+      minimum: 100,
+      maximum: 3600000,
+      default: 30000,
+      description: 'How often the resolver checks the registry version in case a change notification was missed (changes normally arrive at once through LISTEN/NOTIFY).',
+    },
     SEED_SAMPLE_REGISTRY: {
       type: 'boolean',
       default: true,
@@ -112,6 +119,7 @@ export interface Config {
   HTTP_REQUEST_TIMEOUT_MS: number;
   HTTP_KEEP_ALIVE_TIMEOUT_MS: number;
   SHUTDOWN_TIMEOUT_MS: number;
+  SNAPSHOT_CHECK_INTERVAL_MS: number;
   SEED_SAMPLE_REGISTRY: boolean;
 }
 

@@ -16,6 +16,8 @@ export function createDb(databaseUrl: string, pool: { min?: number; max?: number
     pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
     acquireConnectionTimeout: 10000,
     migrations: { migrationSource, tableName: 'knex_migrations' },
+    // Knex would print pool errors with console.log; they reach callers as rejected queries anyway.
+    log: { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined },
     ...knexSnakeCaseMappers(),
   });
 }

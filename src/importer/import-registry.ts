@@ -38,11 +38,16 @@ interface Upserted {
   summary: KindSummary;
   ids: Map<string, number>;
   status: Map<string, Status>;
-  existing: Map<string, StoredRow>;
+  /** The stored row (as it was before the import) each wanted key updated or left unchanged. */
+  matched: Map<string, StoredRow>;
+  /** Stored rows the file does not list. */
+  absent: StoredRow[];
 }
 
 // About 25 columns per resource row: 500 rows stay far below Postgres' 65535 bind parameters.
 const CHUNK = 500;
+// The registry tables' id sequences only: registry_changes.version must never move back, since readers
+// hold the last version they have seen.
 const SEQUENCED_TABLES = ['persons', 'institutions', 'namespaces', 'resources'] as const;
 
 const toDate = (value: string | null): Date | null => (value === null ? null : new Date(value));
@@ -84,22 +89,55 @@ class Progress {
   }
 }
 
+interface Target {
+  table: string;
+  keyColumn: string;
+  keyOf: (row: Row) => string;
+  /**
+   * A second unique column that identifies the same thing under another key (a renamed institution keeps
+   * its ROR id, a renamed prefix its MIR id): matching on it updates the row where creating a new one
+   * would break that column's unique constraint.
+   */
+  renamedOf?: (row: Row) => string | null;
+}
+
+/** Pairs each wanted record with the stored row it updates, if any; stored rows nobody wants are absent. */
+function matchRows(target: Target, stored: StoredRow[], wanted: Wanted[]): { matched: Map<string, StoredRow>; absent: StoredRow[] } {
+  const { keyOf, renamedOf } = target;
+  const byKey = new Map(stored.map((row) => [keyOf(row), row]));
+  const wantedKeys = new Set(wanted.map((w) => w.key));
+  const renameCandidates = new Map<string, StoredRow>();
+  for (const row of stored) {
+    const other = renamedOf?.(row);
+    if (other && !wantedKeys.has(keyOf(row))) renameCandidates.set(other, row);
+  }
+  const matched = new Map<string, StoredRow>();
+  for (const { key, values } of wanted) {
+    const other = renamedOf?.(values);
+    const row = byKey.get(key) ?? (other ? renameCandidates.get(other) : undefined);
+    if (!row) continue;
+    matched.set(key, row);
+    if (other) renameCandidates.delete(other);
+  }
+  const matchedIds = new Set([...matched.values()].map((row) => row.id));
+  return { matched, absent: stored.filter((row) => !matchedIds.has(row.id)) };
+}
+
 /**
- * Creates the wanted rows that do not exist (keeping their reference id when it is free), updates the ones
- * whose imported fields differ, and leaves the others untouched so a re-import writes nothing.
+ * Updates the wanted rows whose imported fields differ, creates the missing ones (keeping their reference
+ * id when it is free), and leaves the others untouched so that a re-import writes nothing.
  */
 async function upsertRows(
   trx: Knex.Transaction,
-  table: string,
-  keyOf: (row: Row) => string,
+  target: Target,
   wanted: Wanted[],
   stamps: { create: Row; update: Row },
   progress: Progress,
 ): Promise<Upserted> {
+  const { table, keyColumn, keyOf } = target;
   const stored = (await trx(table).select('*')) as StoredRow[];
-  const existing = new Map(stored.map((row) => [keyOf(row), row]));
+  const { matched, absent } = matchRows(target, stored, wanted);
   const takenIds = new Set(stored.map((row) => row.id));
-  const summary: KindSummary = { created: 0, updated: 0, unchanged: 0 };
   const ids = new Map<string, number>();
   const status = new Map<string, Status>();
   const withId: Row[] = [];
@@ -107,7 +145,7 @@ async function upsertRows(
   const updates: { id: number; patch: Row }[] = [];
 
   for (const { key, referenceId, values } of wanted) {
-    const row = existing.get(key);
+    const row = matched.get(key);
     if (row) {
       ids.set(key, row.id);
       if (differs(values, row)) {
@@ -124,27 +162,26 @@ async function upsertRows(
   }
   progress.add(wanted.length - withId.length - withoutId.length - updates.length);
 
-  const keyColumn = Object.keys(wanted[0]?.values ?? {}).find((column) => keyOf({ [column]: 'x' }) !== '');
+  // Updates first: a value an updated row gives up (a ROR id) may be what a new row takes.
+  for (const { id, patch } of updates) {
+    await trx(table).where({ id }).update(patch);
+    progress.add(1);
+  }
   const insert = async (rows: Row[]) => {
     for (const chunk of chunks(rows)) {
-      const inserted = (await trx(table).insert(chunk).returning(['id', keyColumn ?? 'id'])) as StoredRow[];
+      const inserted = (await trx(table).insert(chunk).returning(['id', keyColumn])) as StoredRow[];
       for (const row of inserted) ids.set(keyOf(row), row.id);
       progress.add(chunk.length);
     }
   };
   await insert(withId);
   // Explicit ids may lie ahead of the sequence; it must pass them before Postgres assigns any.
-  if (withId.length && withoutId.length) await resetSequence(trx, table);
+  if (withoutId.length) await resetSequence(trx, table);
   await insert(withoutId);
-  for (const { id, patch } of updates) {
-    await trx(table).where({ id }).update(patch);
-    progress.add(1);
-  }
 
-  summary.created = withId.length + withoutId.length;
-  summary.updated = updates.length;
-  summary.unchanged = wanted.length - summary.created - summary.updated;
-  return { summary, ids, status, existing };
+  const created = withId.length + withoutId.length;
+  const summary = { created, updated: updates.length, unchanged: wanted.length - created - updates.length };
+  return { summary, ids, status, matched, absent };
 }
 
 function distinctInstitutions(namespaces: DatasetNamespace[]): DatasetInstitution[] {
@@ -216,9 +253,20 @@ const resourceValues = (r: DatasetResource, namespaceId: number, institutionId: 
   authHelpDescription: r.authHelpDescription,
 });
 
-const prefixKey = (row: Row) => (typeof row.prefix === 'string' ? row.prefix.toLowerCase() : '');
-const nameKey = (row: Row) => (typeof row.name === 'string' ? row.name : '');
-const mirKey = (row: Row) => (typeof row.mirId === 'string' ? row.mirId : '');
+// Prefixes are unique whatever their case (see the migration's lower(prefix) index).
+const namespacesByPrefix: Target = {
+  table: 'namespaces',
+  keyColumn: 'prefix',
+  keyOf: (row) => String(row.prefix).toLowerCase(),
+  renamedOf: (row) => String(row.mirId),
+};
+const institutionsByName: Target = {
+  table: 'institutions',
+  keyColumn: 'name',
+  keyOf: (row) => String(row.name),
+  renamedOf: (row) => (typeof row.rorId === 'string' ? row.rorId : null),
+};
+const resourcesByMirId: Target = { table: 'resources', keyColumn: 'mirId', keyOf: (row) => String(row.mirId) };
 
 function mustGet<K, V>(map: Map<K, V>, key: K): V {
   const value = map.get(key);
@@ -247,9 +295,8 @@ async function linkSuccessors(trx: Knex.Transaction, namespaces: DatasetNamespac
     if (successorId === undefined) {
       throw new ImportFormatError(`namespaces[${index}] (prefix '${ns.prefix}'): successor '${target}' is not a namespace of the registry`);
     }
-    const current = upserted.existing.get(key)?.successorId ?? null;
-    if (current === successorId && upserted.status.get(key) !== 'created') continue;
-    if (successorId === null && upserted.status.get(key) === 'created') continue;
+    // A namespace created by this import has no successor yet, as the insert left it null.
+    if ((upserted.matched.get(key)?.successorId ?? null) === successorId) continue;
     await trx('namespaces').where({ id: mustGet(upserted.ids, key) }).update({ successorId });
     if (upserted.status.get(key) === 'unchanged') {
       upserted.status.set(key, 'updated');
@@ -264,9 +311,7 @@ async function deleteByIds(trx: Knex.Transaction, table: string, ids: number[]):
   return ids.length;
 }
 
-function absentIds(upserted: Upserted): number[] {
-  return [...upserted.existing].filter(([key]) => !upserted.status.has(key)).map(([, row]) => row.id);
-}
+const absentIds = (upserted: Upserted): number[] => upserted.absent.map((row) => row.id);
 
 /** Resources first, then their namespaces, then institutions that nothing points at any more. */
 async function prune(trx: Knex.Transaction, namespaces: Upserted, resources: Upserted, institutions: Upserted): Promise<void> {
@@ -290,13 +335,12 @@ export async function importRegistry(db: Knex, namespaces: DatasetNamespace[], o
   return db.transaction(async (trx) => {
     // Writers wait until the import commits; readers go on. The sequences are reset at the end, which
     // would be unsafe if another writer inserted meanwhile.
-    await trx.raw('LOCK TABLE locations, institutions, namespaces, resources IN SHARE ROW EXCLUSIVE MODE');
+    await trx.raw('LOCK TABLE locations, persons, institutions, namespaces, resources IN SHARE ROW EXCLUSIVE MODE');
     const locations = await renameLocations(trx, namespaces);
 
     const institutions = await upsertRows(
       trx,
-      'institutions',
-      nameKey,
+      institutionsByName,
       institutionList.map((i) => ({
         key: i.name,
         referenceId: i.id,
@@ -308,8 +352,7 @@ export async function importRegistry(db: Knex, namespaces: DatasetNamespace[], o
 
     const namespaceRows = await upsertRows(
       trx,
-      'namespaces',
-      prefixKey,
+      namespacesByPrefix,
       namespaces.map((ns) => ({ key: ns.prefix.toLowerCase(), referenceId: ns.id, values: namespaceValues(ns) })),
       { create: {}, update: {} },
       progress,
@@ -317,8 +360,7 @@ export async function importRegistry(db: Knex, namespaces: DatasetNamespace[], o
 
     const resources = await upsertRows(
       trx,
-      'resources',
-      mirKey,
+      resourcesByMirId,
       namespaces.flatMap((ns) =>
         ns.resources.map((r) => ({
           key: r.mirId,

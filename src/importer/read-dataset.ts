@@ -85,7 +85,7 @@ const resourceDates = ['deprecationDate', 'deprecationOfflineDate'] as const;
 
 /** Cross-record rules a per-record schema cannot express, checked in file order. */
 class DatasetConsistency {
-  private prefixes = new Map<string, string>();
+  private prefixes = new Map<string, { prefix: string; at: string }>();
   private namespaceMirIds = new Map<string, string>();
   private resourceMirIds = new Map<string, string>();
   private institutions = new Map<string, { value: string; at: string }>();
@@ -95,8 +95,8 @@ class DatasetConsistency {
   /** Returns the first problem of the namespace at `at`, or null. */
   check(ns: DatasetNamespace, at: string): string | null {
     const earlier = this.prefixes.get(ns.prefix.toLowerCase());
-    if (earlier) return `prefix '${ns.prefix}' is already used by ${earlier}`;
-    this.prefixes.set(ns.prefix.toLowerCase(), at);
+    if (earlier) return `prefix '${ns.prefix}' duplicates '${earlier.prefix}' at ${earlier.at} (prefixes are unique whatever their case)`;
+    this.prefixes.set(ns.prefix.toLowerCase(), { prefix: ns.prefix, at });
     const sameMir = this.namespaceMirIds.get(ns.mirId);
     if (sameMir) return `mirId ${ns.mirId} is already used by ${sameMir}`;
     this.namespaceMirIds.set(ns.mirId, at);

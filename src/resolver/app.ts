@@ -3,26 +3,53 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';
 import { createBaseApp } from '../http/base-app.js';
+import type { ReadinessPolicy } from '../http/health.routes.js';
 import { pingPostgres, pingRedis } from '../lib/dependencies.js';
 import type { Logger } from '../lib/logger.js';
+import { batchRoutes } from './batch.routes.js';
+import { resolutionRoutes } from './resolution.routes.js';
+import { reverseRoutes } from './reverse.routes.js';
+import type { SnapshotSource } from './snapshot-source.js';
 
 export interface ResolverAppDeps {
   config: Readonly<Config>;
   db: Db;
   redis: Redis;
   logger: Logger;
+  registry: SnapshotSource;
 }
 
-/** The resolver area: resolution, redirects and reverse lookup. */
+/**
+ * The resolver keeps serving from its snapshot when Postgres or Redis is down, so a failing dependency
+ * makes it degraded (200, with the reason), never unavailable.
+ */
+function resolverReadiness(registry: SnapshotSource): ReadinessPolicy {
+  return (failures, checks) => {
+    const reasons = Object.entries(failures).map(([name, reason]) => `${name}: ${reason}`);
+    if (registry.staleReason) reasons.push(registry.staleReason);
+    if (reasons.length === 0) return { status: 'ok', checks };
+    return { status: 'degraded', reason: `serving registry snapshot version ${registry.snapshot.version}; ${reasons.join('; ')}`, checks };
+  };
+}
+
+/** The resolver area: resolution, redirects, MIR ids, reverse lookup and batches. */
 export function createResolverApp(deps: ResolverAppDeps): Koa {
+  const { config, registry } = deps;
   const app = createBaseApp({
     logger: deps.logger,
-    logSampleRate: deps.config.LOG_REQUEST_SAMPLE_RATE,
+    logSampleRate: config.LOG_REQUEST_SAMPLE_RATE,
     corsMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
     checks: [
       { name: 'postgres', check: () => pingPostgres(deps.db) },
       { name: 'redis', check: () => pingRedis(deps.redis) },
     ],
+    readinessPolicy: resolverReadiness(registry),
   });
+  const urls = { publicResolverUrl: config.PUBLIC_RESOLVER_URL, publicRegistryUrl: config.PUBLIC_REGISTRY_URL };
+  app.use(resolutionRoutes({ snapshot: () => registry.snapshot, ...urls }));
+  const reverse = reverseRoutes({ registry, ...urls });
+  app.use(reverse.routes()).use(reverse.allowedMethods());
+  const batch = batchRoutes({ registry, ...urls });
+  app.use(batch.routes()).use(batch.allowedMethods());
   return app;
 }

@@ -13,6 +13,7 @@ import { createLogger } from '../../src/lib/logger.js';
 import { createProducerRedis } from '../../src/queue/connections.js';
 import { createRegistryApp } from '../../src/registry/app.js';
 import { createResolverApp } from '../../src/resolver/app.js';
+import { emptySnapshot } from '../../src/core/registry-snapshot.js';
 import { TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-database.js';
 
 const logger = createLogger('silent', 'test');
@@ -148,11 +149,12 @@ describe('health endpoints of both areas', () => {
     deadRedis.disconnect();
   });
 
+  const registry = { snapshot: emptySnapshot(), staleReason: null };
   it.each([
     ['resolver', createResolverApp],
     ['registry', createRegistryApp],
   ])('the %s area is live and ready when Postgres and Redis answer', async (_name, create) => {
-    const app = create({ config, db, redis, logger }).callback();
+    const app = create({ config, db, redis, logger, registry }).callback();
     expect((await request(app).get('/health/live')).status).toBe(200);
     const ready = await request(app).get('/health/ready');
     expect(ready.status).toBe(200);

@@ -1,0 +1,214 @@
+/**
+ * The reference's default compact-identifier parser (`CompactIdParsingHelperV2`), step for step, plus one
+ * improvement: an embedded namespace typed in another case (`go:0006915`) answers with the canonical LUI.
+ */
+
+import { matchesLuiPattern } from './lui-pattern.js';
+import type { NamespaceEntry, RegistrySnapshot } from './registry-snapshot.js';
+
+/** Field order is the reference's `ParsedCompactIdentifier` JSON order; the object is serialised as is. */
+export interface ParsedCompactId {
+  providerCode: string | null;
+  namespace: string | null;
+  localId: string | null;
+  rawRequest: string;
+  namespaceEmbeddedInLui: boolean;
+  deprecatedNamespace: boolean;
+  renderDeprecatedLanding: boolean;
+  namespaceDeprecationDate: string | null;
+}
+
+export interface ParseOutcome {
+  parsed: ParsedCompactId;
+  /** The namespace the parse found (also for a bare namespace), so resolution need not look it up again. */
+  namespace: NamespaceEntry | null;
+}
+
+export function parseCompactId(raw: string, snapshot: RegistrySnapshot): ParsedCompactId {
+  return parseCompactIdWithNamespace(raw, snapshot).parsed;
+}
+
+export function parseCompactIdWithNamespace(raw: string, snapshot: RegistrySnapshot): ParseOutcome {
+  const outcome: ParseOutcome = {
+    parsed: {
+      providerCode: null,
+      namespace: null,
+      localId: null,
+      rawRequest: raw,
+      namespaceEmbeddedInLui: false,
+      deprecatedNamespace: false,
+      renderDeprecatedLanding: false,
+      namespaceDeprecationDate: null,
+    },
+    namespace: null,
+  };
+  const byPrefix = snapshot.namespacesByPrefix;
+  const colon = raw.indexOf(':');
+  const slash = raw.indexOf('/');
+
+  if (colon === -1 && slash === -1) {
+    const entry = findByPrefix(byPrefix, raw);
+    if (entry !== undefined) {
+      // The reference echoes the bare namespace as typed and sets no other flag, not even deprecation.
+      outcome.parsed.namespace = raw;
+      outcome.namespace = entry;
+    }
+  } else if (slash === -1) {
+    takeIfValid(outcome, byPrefix, raw, colon);
+  } else if (colon === -1) {
+    parseSlashOnly(outcome, byPrefix, raw, slash);
+  } else {
+    let provider: string | null = null;
+    let rest = raw;
+    if (slash < colon) {
+      const head = raw.slice(0, slash);
+      if (findByPrefix(byPrefix, head) === undefined) {
+        provider = head;
+        rest = raw.slice(slash + 1);
+      } else if (equalsIgnoreCase(head, raw.slice(slash + 1, colon))) {
+        // Legacy `prefix/PREFIX:lui` (e.g. `chebi/CHEBI:36927`): the leading copy of the prefix is dropped.
+        rest = raw.slice(slash + 1);
+      }
+    }
+    findValid(outcome, byPrefix, rest);
+    // A provider code is only believed once the rest named a namespace.
+    if (outcome.parsed.namespace !== null) outcome.parsed.providerCode = provider;
+  }
+  return outcome;
+}
+
+type PrefixIndex = RegistrySnapshot['namespacesByPrefix'];
+
+function findByPrefix(byPrefix: PrefixIndex, candidate: string): NamespaceEntry | undefined {
+  return byPrefix.get(candidate.toLowerCase());
+}
+
+function parseSlashOnly(outcome: ParseOutcome, byPrefix: PrefixIndex, raw: string, slash: number): void {
+  const secondSlash = raw.indexOf('/', slash + 1);
+  if (secondSlash === -1) {
+    takeIfValid(outcome, byPrefix, raw, slash);
+    return;
+  }
+  const first = findByPrefix(byPrefix, raw.slice(0, slash));
+  if (first !== undefined) {
+    take(outcome, first, raw, slash);
+    return;
+  }
+  const second = findByPrefix(byPrefix, raw.slice(slash + 1, secondSlash));
+  if (second !== undefined) {
+    // Provider code kept as typed: it is compared case-sensitively with the resources' codes later.
+    outcome.parsed.providerCode = raw.slice(0, slash);
+    take(outcome, second, raw.slice(slash + 1), secondSlash - slash - 1);
+  }
+}
+
+function findValid(outcome: ParseOutcome, byPrefix: PrefixIndex, rest: string): void {
+  const colon = rest.indexOf(':');
+  const slash = rest.indexOf('/');
+  if (colon === -1 && slash === -1) return;
+  if (colon === -1) {
+    takeIfValid(outcome, byPrefix, rest, slash);
+    return;
+  }
+  if (slash === -1) {
+    takeIfValid(outcome, byPrefix, rest, colon);
+    return;
+  }
+  const atColon = findByPrefix(byPrefix, rest.slice(0, colon));
+  if (atColon !== undefined) {
+    take(outcome, atColon, rest, colon);
+    return;
+  }
+  const atSlash = findByPrefix(byPrefix, rest.slice(0, slash));
+  if (atSlash !== undefined) take(outcome, atSlash, rest, slash);
+}
+
+function takeIfValid(outcome: ParseOutcome, byPrefix: PrefixIndex, src: string, separator: number): void {
+  const entry = findByPrefix(byPrefix, src.slice(0, separator));
+  if (entry !== undefined) take(outcome, entry, src, separator);
+}
+
+function take(outcome: ParseOutcome, entry: NamespaceEntry, src: string, separator: number): void {
+  const parsed = outcome.parsed;
+  outcome.namespace = entry;
+  parsed.namespace = entry.prefix;
+  parsed.namespaceEmbeddedInLui = entry.namespaceEmbeddedInLui;
+  parsed.renderDeprecatedLanding = entry.renderDeprecatedLanding;
+  parsed.localId = entry.namespaceEmbeddedInLui ? embeddedLocalId(entry, src, separator) : src.slice(separator + 1);
+  if (entry.deprecated) {
+    parsed.deprecatedNamespace = true;
+    parsed.namespaceDeprecationDate = entry.deprecationDate;
+  }
+}
+
+/**
+ * An embedded LUI keeps its prefix as typed, and registry patterns spell that prefix in one case
+ * (`^GO:\d{7}$`), so the reference rejects `go:0006915`. We re-case the prefix to the pattern's spelling, but
+ * only when that turns a mismatch into a match, so every LUI the reference accepts comes out unchanged.
+ */
+function embeddedLocalId(entry: NamespaceEntry, src: string, separator: number): string {
+  if (src.charCodeAt(separator) !== 0x3a /* ':' */) return src;
+  const canonical = canonicalEmbeddedPrefix(entry, separator);
+  if (canonical === null || src.startsWith(canonical)) return src;
+  const recased = canonical + src.slice(separator);
+  return !matchesLuiPattern(entry.pattern, src) && matchesLuiPattern(entry.pattern, recased) ? recased : src;
+}
+
+// Per namespace entry, so a new snapshot (new entries, possibly new patterns) derives its own.
+const canonicalPrefixes = new WeakMap<NamespaceEntry, string | null>();
+
+function canonicalEmbeddedPrefix(entry: NamespaceEntry, typedLength: number): string | null {
+  let canonical = canonicalPrefixes.get(entry);
+  if (canonical === undefined) {
+    canonical = deriveCanonicalPrefix(entry.pattern, entry.prefix);
+    canonicalPrefixes.set(entry, canonical);
+  }
+  return canonical !== null && canonical.length === typedLength ? canonical : null;
+}
+
+const REGEX_SYNTAX = '\\^$.|?*+()[]{}';
+
+/**
+ * The spelling of `prefix` that `pattern` requires at its start, followed by a literal `:`: `^GO:\d{7}$` gives
+ * `GO`, `^(ark\:)/*...` gives `ark`. Null when the pattern does not start with the prefix as plain literals
+ * (`^(P)?EO\:...`), in which case nothing is re-cased.
+ */
+export function deriveCanonicalPrefix(pattern: string, prefix: string): string | null {
+  let at = pattern.startsWith('^') ? 1 : 0;
+  if (pattern.startsWith('(?:', at)) at += 3;
+  else if (pattern[at] === '(' && pattern[at + 1] !== '?') at += 1;
+  let spelled = '';
+  while (spelled.length < prefix.length) {
+    const literal = readLiteral(pattern, at);
+    if (literal === null) return null;
+    spelled += literal.char;
+    at = literal.next;
+  }
+  const separator = readLiteral(pattern, at);
+  if (separator === null || separator.char !== ':') return null;
+  return spelled.toLowerCase() === prefix.toLowerCase() ? spelled : null;
+}
+
+function readLiteral(pattern: string, at: number): { char: string; next: number } | null {
+  const char = pattern[at];
+  if (char === undefined) return null;
+  if (char === '\\') {
+    const escaped = pattern[at + 1];
+    // `\d`, `\w`, `\Q`... are classes or constructs, not literals; only escaped punctuation is literal.
+    if (escaped === undefined || /[A-Za-z0-9]/.test(escaped)) return null;
+    return quantified(pattern, at + 2) ? null : { char: escaped, next: at + 2 };
+  }
+  if (REGEX_SYNTAX.includes(char)) return null;
+  return quantified(pattern, at + 1) ? null : { char, next: at + 1 };
+}
+
+/** A literal followed by a quantifier is optional or repeated, so it does not fix the spelling. */
+function quantified(pattern: string, at: number): boolean {
+  const next = pattern[at];
+  return next === '?' || next === '*' || next === '+' || next === '{';
+}
+
+/** Java `String.equalsIgnoreCase` for the ASCII prefixes the registry uses. */
+function equalsIgnoreCase(a: string, b: string): boolean {
+  return a.length === b.length && a.toLowerCase() === b.toLowerCase();
+}

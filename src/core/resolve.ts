@@ -1,0 +1,225 @@
+/**
+ * Compact-identifier resolution as the reference resolver API answers it: the chain
+ * `[RegistryNamespaceResolver, CompactIdentifierResolutionService]`, its messages and its status mapping.
+ *
+ * This runs on every resolution request, so it compiles nothing, formats no date, sorts nothing and builds
+ * each response object once, as a literal in JSON field order; error messages are only built on error paths.
+ */
+
+import { parseCompactIdWithNamespace, type ParsedCompactId } from './compact-id-parser.js';
+import { matchesLuiPattern } from './lui-pattern.js';
+import { recommendResource, type Recommendation, type ReliabilityLookup } from './recommendation.js';
+import type { InstitutionView, LocationView, NamespaceEntry, RegistrySnapshot } from './registry-snapshot.js';
+import { buildProviderUrl } from './url-pattern.js';
+
+/** Field order is the reference's `ResolvedResource` JSON order. */
+export interface ResolvedResource {
+  id: number;
+  mirId: string | null;
+  providerCode: string;
+  compactIdentifierResolvedUrl: string;
+  description: string | null;
+  institution: InstitutionView;
+  location: LocationView;
+  official: boolean;
+  resourceHomeUrl: string;
+  recommendation: Recommendation;
+  namespacePrefix: string | null;
+  deprecatedNamespace: boolean;
+  namespaceDeprecationDate: string | null;
+  deprecatedResource: boolean;
+  resourceDeprecationDate: string | null;
+  renderDeprecatedLanding: boolean;
+  protectedUrls: boolean;
+  renderProtectedLanding: boolean;
+  authHelpUrl: string | null;
+  authHelpDescription: string | null;
+}
+
+export type ParsedCompactIdentifier = ParsedCompactId;
+
+export interface ResolvePayload {
+  resolvedResources: ResolvedResource[] | null;
+  parsedCompactIdentifier: ParsedCompactIdentifier | null;
+}
+
+/** The reference's `ServiceResponse<ResponseResolvePayload>`; same shape as the HTTP layer's Envelope. */
+export interface ResolveResponse {
+  apiVersion: '1.0';
+  errorMessage: string | null;
+  payload: ResolvePayload;
+}
+
+export interface ResolveResult {
+  status: 200 | 400 | 404;
+  body: ResolveResponse;
+}
+
+export interface ResolveOptions {
+  /** Base URL of this deployment's registry pages, e.g. `https://registry.example.org`. */
+  publicRegistryUrl: string;
+  /** Link-checker reliability per resource id; 50 for every resource when absent. */
+  reliabilityOf?: ReliabilityLookup;
+}
+
+// Every non-200 answer carries this payload; it is frozen so no caller can alter the shared instance.
+const EMPTY_PAYLOAD: ResolvePayload = Object.freeze({ resolvedResources: null, parsedCompactIdentifier: null });
+
+export function resolveCompactId(raw: string, snapshot: RegistrySnapshot, options: ResolveOptions): ResolveResult {
+  const { parsed, namespace } = parseCompactIdWithNamespace(raw, snapshot);
+
+  // RegistryNamespaceResolver: a bare prefix resolves to its registry page.
+  if (parsed.namespace !== null && parsed.localId === null && parsed.providerCode === null && namespace !== null) {
+    return found([namespacePageResource(namespace, options.publicRegistryUrl)], parsed);
+  }
+
+  // CompactIdentifierResolutionService.
+  const { localId, providerCode } = parsed;
+  if (localId === null || parsed.namespace === null || namespace === null) {
+    return notResolved(raw, `INVALID Compact Identifier resolution request for '${raw}'`);
+  }
+  if (!matchesLuiPattern(namespace.pattern, localId)) {
+    return notResolved(
+      raw,
+      `For namespace '${parsed.namespace}', provided local ID '${localId}' DOES NOT MATCH local IDs definition pattern '${namespace.pattern}'`,
+    );
+  }
+  const resources = namespace.resources;
+  if (resources.length === 0) return resolvedWithoutResources(`No providers found for Compact ID '${raw}'`);
+
+  const filterByProvider = providerCode !== null && hasText(providerCode);
+  let count = resources.length;
+  if (filterByProvider) {
+    count = 0;
+    for (const resource of resources) if (resource.providerCode === providerCode) count++;
+    if (count === 0) {
+      return resolvedWithoutResources(
+        `For Compact ID '${raw}', prefix '${parsed.namespace}', NO RESOURCES FOUND with PROVIDER CODE '${providerCode}'`,
+      );
+    }
+  }
+
+  const resolved: ResolvedResource[] = [];
+  const embedded = parsed.namespaceEmbeddedInLui;
+  const reliabilityOf = options.reliabilityOf;
+  for (const r of resources) {
+    if (filterByProvider && r.providerCode !== providerCode) continue;
+    const url = buildProviderUrl(r.urlPattern, localId, embedded);
+    resolved.push({
+      id: r.id,
+      mirId: r.mirId,
+      providerCode: r.providerCode,
+      compactIdentifierResolvedUrl: url,
+      description: r.description,
+      institution: r.institution,
+      location: r.location,
+      official: r.official,
+      resourceHomeUrl: r.resourceHomeUrl,
+      recommendation: recommendResource(r, url, parsed.deprecatedNamespace, count, reliabilityOf),
+      namespacePrefix: parsed.namespace,
+      deprecatedNamespace: parsed.deprecatedNamespace,
+      namespaceDeprecationDate: parsed.namespaceDeprecationDate,
+      deprecatedResource: r.deprecated,
+      resourceDeprecationDate: r.deprecationDate,
+      renderDeprecatedLanding: parsed.renderDeprecatedLanding || r.renderDeprecatedLanding,
+      protectedUrls: r.protectedUrls,
+      renderProtectedLanding: r.renderProtectedLanding,
+      authHelpUrl: r.authHelpUrl,
+      authHelpDescription: r.authHelpDescription,
+    });
+  }
+  return found(resolved, parsed);
+}
+
+function found(resolvedResources: ResolvedResource[], parsedCompactIdentifier: ParsedCompactId): ResolveResult {
+  return {
+    status: 200,
+    body: { apiVersion: '1.0', errorMessage: null, payload: { resolvedResources, parsedCompactIdentifier } },
+  };
+}
+
+/** Neither resolver succeeded: the reference joins both error messages. */
+function notResolved(raw: string, compactIdMessage: string): ResolveResult {
+  return {
+    status: 400,
+    body: {
+      apiVersion: '1.0',
+      errorMessage: `Resolution request '${raw}' is NOT A NAMESPACE; ${compactIdMessage}`,
+      payload: EMPTY_PAYLOAD,
+    },
+  };
+}
+
+/** The compact-id resolver succeeded with nothing to offer: only its own message is shown. */
+function resolvedWithoutResources(message: string): ResolveResult {
+  return { status: 404, body: { apiVersion: '1.0', errorMessage: message, payload: EMPTY_PAYLOAD } };
+}
+
+const NAMESPACE_PAGE_EXPLANATION = 'Namespace resolution to identifiers.org Central Registry';
+const UNITED_KINGDOM: LocationView = Object.freeze({ countryCode: 'GB', countryName: 'United Kingdom' });
+const CENTRAL_REGISTRY_INSTITUTION: InstitutionView = Object.freeze({
+  id: 0,
+  name: 'EMBL-EBI',
+  homeUrl: 'https://www.ebi.ac.uk/',
+  description: 'Identifiers.org Central Registry',
+  rorId: null,
+  location: UNITED_KINGDOM,
+});
+const NAMESPACE_PAGE_RECOMMENDATION: Recommendation = Object.freeze({
+  recommendationIndex: 100,
+  recommendationExplanation: NAMESPACE_PAGE_EXPLANATION,
+});
+
+/**
+ * The reference's synthetic "central registry" resource for a bare namespace. Its identity fields (id 0,
+ * null MIR id, provider `ebi`, the EMBL-EBI institution, the explanation) are kept verbatim because clients
+ * recognise a namespace answer by them. Only the URLs differ: the reference hard-codes
+ * registry.identifiers.org, which would send users of this deployment to another registry; and it builds
+ * the page URL from the prefix as typed (`/registry/Taxonomy`), whereas the registry's own prefix always
+ * names an existing page.
+ */
+function namespacePageResource(namespace: NamespaceEntry, publicRegistryUrl: string): ResolvedResource {
+  const registryUrl = publicRegistryUrl.endsWith('/') ? publicRegistryUrl.slice(0, -1) : publicRegistryUrl;
+  return {
+    id: 0,
+    mirId: null,
+    providerCode: 'ebi',
+    compactIdentifierResolvedUrl: `${registryUrl}/registry/${namespace.prefix}`,
+    description: NAMESPACE_PAGE_EXPLANATION,
+    institution: CENTRAL_REGISTRY_INSTITUTION,
+    location: UNITED_KINGDOM,
+    official: true,
+    resourceHomeUrl: registryUrl,
+    recommendation: NAMESPACE_PAGE_RECOMMENDATION,
+    namespacePrefix: null,
+    deprecatedNamespace: false,
+    namespaceDeprecationDate: null,
+    deprecatedResource: false,
+    resourceDeprecationDate: null,
+    renderDeprecatedLanding: false,
+    protectedUrls: false,
+    renderProtectedLanding: false,
+    authHelpUrl: null,
+    authHelpDescription: null,
+  };
+}
+
+/**
+ * Spring `StringUtils.hasText`: some character that Java's `Character.isWhitespace` does not call
+ * whitespace. Unlike `String.prototype.trim`, no-break spaces count as text, so `\u00a0/taxonomy:9606`
+ * filters by that provider code as the reference does.
+ */
+function hasText(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    if (!isJavaWhitespace(value.charCodeAt(i))) return true;
+  }
+  return false;
+}
+
+function isJavaWhitespace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x1c && code <= 0x1f);
+  if (code < 0x1680) return false;
+  if (code === 0x00a0 || code === 0x2007 || code === 0x202f) return false;
+  return code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
+    code === 0x205f || code === 0x3000;
+}

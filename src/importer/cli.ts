@@ -1,0 +1,79 @@
+import { ConfigError, loadConfig } from '../config.js';
+import { ensureDatabase } from '../db/ensure-database.js';
+import { createDb, migrateToLatest } from '../db/knex.js';
+import { postgresUnreachableMessage } from '../lib/dependencies.js';
+import type { DatasetNamespace } from './dataset.schema.js';
+import { formatSummary } from './format-summary.js';
+import { importRegistry } from './import-registry.js';
+import { ImportFormatError, readDataset, validateNamespaces } from './read-dataset.js';
+
+/**
+ * `npm run registry:import -- <file-or-URL> [--prune]`: loads a reference registry dataset into the
+ * database named by DATABASE_URL (creating and migrating it when needed). Exit codes: 0 imported,
+ * 1 rejected or failed (nothing changed), 2 usage.
+ */
+const USAGE = 'Usage: npm run registry:import -- <file-or-URL> [--prune]';
+
+function parseArguments(args: string[]): { source: string; prune: boolean } | null {
+  const flags = args.filter((a) => a.startsWith('--'));
+  const positional = args.filter((a) => !a.startsWith('--'));
+  if (positional.length !== 1 || flags.some((f) => f !== '--prune')) return null;
+  return { source: positional[0] as string, prune: flags.includes('--prune') };
+}
+
+function showProgress(done: number, total: number): void {
+  process.stderr.write(`\rimporting records ${done}/${total}`);
+}
+
+async function load(source: string): Promise<DatasetNamespace[]> {
+  try {
+    return validateNamespaces(await readDataset(source));
+  } catch (error) {
+    if (error instanceof ImportFormatError) throw error;
+    // fetch reports "fetch failed" and keeps the reason (refused, DNS, timeout) in its cause.
+    const { message, cause } = error as Error & { cause?: Error };
+    throw new Error(`Cannot read ${source}: ${message}${cause?.message ? ` (${cause.message})` : ''}`, { cause: error });
+  }
+}
+
+async function run(args: string[]): Promise<number> {
+  const started = performance.now();
+  const parsed = parseArguments(args);
+  if (!parsed) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const { DATABASE_URL } = loadConfig();
+  // The whole file is checked before the database is even opened: a bad file changes nothing.
+  const namespaces = await load(parsed.source);
+  try {
+    await ensureDatabase(DATABASE_URL);
+  } catch (error) {
+    process.stderr.write(`${postgresUnreachableMessage(DATABASE_URL, error)}\n`);
+    return 1;
+  }
+  const db = createDb(DATABASE_URL, { max: 2 });
+  try {
+    await migrateToLatest(db);
+    const onProgress = process.stderr.isTTY ? showProgress : undefined;
+    const summary = await importRegistry(db, namespaces, { prune: parsed.prune, onProgress });
+    if (onProgress) process.stderr.write('\n');
+    const seconds = ((performance.now() - started) / 1000).toFixed(2);
+    process.stdout.write(`Imported ${parsed.source} in ${seconds} s\n${formatSummary(summary).join('\n')}\n`);
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+function exitWith(code: number): void {
+  // Let stdout drain first: process.exit would cut a piped summary short.
+  process.stdout.write('', () => process.exit(code));
+}
+
+run(process.argv.slice(2)).then(exitWith, (error: unknown) => {
+  if (error instanceof ImportFormatError) process.stderr.write(`Import rejected: ${error.message}\n`);
+  else if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
+  else process.stderr.write(`Import failed: ${(error as Error).message ?? String(error)}\n`);
+  exitWith(1);
+});

@@ -1,0 +1,46 @@
+import { Router } from '@koa/router';
+import { resolveCompactId } from '../core/resolve.js';
+import { envelope } from '../http/envelope.js';
+import { BATCH_JSON_LIMIT, jsonBody } from '../http/json-body.js';
+import { MAX_ITEM_LENGTH, readBatchList } from './batch-request.js';
+import type { SnapshotSource } from './snapshot-source.js';
+
+export interface BatchDeps {
+  registry: SnapshotSource;
+  publicRegistryUrl: string;
+}
+
+/**
+ * POST /resolve/batch (not in the reference; users ask for it): each item answered exactly as the single
+ * GET would answer it, with that call's HTTP status, in input order, all against one snapshot.
+ */
+export function batchRoutes(deps: BatchDeps): Router {
+  const options = { publicRegistryUrl: deps.publicRegistryUrl };
+  const router = new Router();
+  router.post('/resolve/batch', jsonBody(BATCH_JSON_LIMIT), (ctx) => {
+    const identifiers = readBatchList(ctx.request.body, 'compactIdentifiers');
+    const snapshot = deps.registry.snapshot;
+    const results = identifiers.map((item, position) => {
+      if (typeof item !== 'string' || item.length > MAX_ITEM_LENGTH) {
+        const problem = typeof item !== 'string' ? 'must be a string' : `is longer than ${MAX_ITEM_LENGTH} characters`;
+        return {
+          compactIdentifier: typeof item === 'string' ? item.slice(0, 100) : null,
+          status: 400,
+          errorMessage: `compactIdentifiers[${position}] ${problem}`,
+          resolvedResources: null,
+          parsedCompactIdentifier: null,
+        };
+      }
+      const { status, body } = resolveCompactId(item, snapshot, options);
+      return {
+        compactIdentifier: item,
+        status,
+        errorMessage: body.errorMessage,
+        resolvedResources: body.payload.resolvedResources,
+        parsedCompactIdentifier: body.payload.parsedCompactIdentifier,
+      };
+    });
+    ctx.body = envelope({ results });
+  });
+  return router;
+}

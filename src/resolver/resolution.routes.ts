@@ -1,0 +1,120 @@
+import type { Context, Middleware } from 'koa';
+import { chooseBestProvider } from '../core/best-provider.js';
+import { findNamespaceByMirId } from '../core/mir-id.js';
+import type { RegistrySnapshot } from '../core/registry-snapshot.js';
+import { resolveCompactId, type ResolveResult } from '../core/resolve.js';
+import { errorEnvelope } from '../http/envelope.js';
+import { renderDeprecatedLanding, renderProtectedLanding, renderResolutionFailed } from './landing-page.js';
+
+export interface ResolutionDeps {
+  snapshot: () => RegistrySnapshot;
+  publicResolverUrl: string;
+  publicRegistryUrl: string;
+}
+
+const DEPRECATED_LANDING = '/deactivatedLanding/';
+const PROTECTED_LANDING = '/protectedLanding/';
+const MIR_ID = '/resolveMirId/';
+
+/** Paths that belong to other routes of the resolver area and are never read as compact identifiers. */
+const RESERVED = ['/health/', '/reverse/', '/resolve/batch'];
+
+/**
+ * The path is percent-decoded once: `GO%3A0006915` resolves, `%2F` becomes a `/` (LUIs may hold one) and
+ * `%3F` a `?`. A malformed escape is kept as typed rather than refused, like the reference.
+ */
+export function decodeRawRequest(path: string, prefixLength: number): string {
+  const raw = path.slice(prefixLength);
+  if (!raw.includes('%')) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** Browsers (Accept preferring text/html) and `?redirect=true` get a redirect; every other client JSON. */
+function wantsRedirect(ctx: Context): boolean {
+  if (ctx.querystring && ctx.query.redirect === 'true') return true;
+  const accept = ctx.get('Accept');
+  if (!accept.includes('html')) return false;
+  return ctx.accepts('json', 'html') === 'html';
+}
+
+function sendHtml(ctx: Context, status: number, html: string): void {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = html;
+}
+
+export function resolutionRoutes(deps: ResolutionDeps): Middleware {
+  const options = { publicRegistryUrl: deps.publicRegistryUrl };
+  const registryPage = (prefix: string | null) => (prefix ? `${deps.publicRegistryUrl}/registry/${encodeURIComponent(prefix)}` : null);
+  const landingUrl = (kind: string, raw: string) => `${deps.publicResolverUrl}${kind}${raw.split('/').map(encodeURIComponent).join('/')}`;
+
+  function redirectFor(ctx: Context, raw: string, result: ResolveResult): void {
+    const { payload } = result.body;
+    if (result.status !== 200 || !payload.resolvedResources || !payload.parsedCompactIdentifier) {
+      sendHtml(ctx, 404, renderResolutionFailed(raw, result.body.errorMessage ?? 'Resolution failed'));
+      return;
+    }
+    const choice = chooseBestProvider(payload.resolvedResources, payload.parsedCompactIdentifier);
+    switch (choice.kind) {
+      case 'provider':
+        ctx.status = 302;
+        ctx.set('Location', choice.url);
+        ctx.body = null;
+        return;
+      case 'deprecated-landing':
+        ctx.status = 302;
+        ctx.set('Location', landingUrl(DEPRECATED_LANDING, raw));
+        ctx.body = null;
+        return;
+      case 'protected-landing':
+        ctx.status = 302;
+        ctx.set('Location', landingUrl(PROTECTED_LANDING, raw));
+        ctx.body = null;
+        return;
+      case 'failed':
+        sendHtml(ctx, 404, renderResolutionFailed(raw, choice.errorMessage));
+    }
+  }
+
+  function landing(ctx: Context, prefix: string, render: typeof renderDeprecatedLanding): void {
+    const raw = decodeRawRequest(ctx.path, prefix.length);
+    const result = resolveCompactId(raw, deps.snapshot(), options);
+    const { resolvedResources, parsedCompactIdentifier } = result.body.payload;
+    if (result.status !== 200 || !resolvedResources || !parsedCompactIdentifier) {
+      sendHtml(ctx, 404, renderResolutionFailed(raw, result.body.errorMessage ?? 'Resolution failed'));
+      return;
+    }
+    sendHtml(ctx, 200, render({ parsed: parsedCompactIdentifier, resources: resolvedResources, registryPageUrl: registryPage(parsedCompactIdentifier.namespace) }));
+  }
+
+  return async function resolve(ctx, next) {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    const path = ctx.path;
+    if (path.startsWith(MIR_ID)) {
+      const mirId = decodeRawRequest(path, MIR_ID.length);
+      const namespace = findNamespaceByMirId(mirId, deps.snapshot());
+      if (!namespace) {
+        ctx.status = 404;
+        ctx.body = errorEnvelope(`No namespace or resource has the MIR id '${mirId}'`);
+        return;
+      }
+      ctx.status = 302;
+      ctx.set('Location', registryPage(namespace.prefix)!);
+      ctx.body = null;
+      return;
+    }
+    if (path.startsWith(DEPRECATED_LANDING)) return landing(ctx, DEPRECATED_LANDING, renderDeprecatedLanding);
+    if (path.startsWith(PROTECTED_LANDING)) return landing(ctx, PROTECTED_LANDING, renderProtectedLanding);
+    if (path === '/' || RESERVED.some((p) => path.startsWith(p))) return next();
+
+    const raw = decodeRawRequest(path, 1);
+    const result = resolveCompactId(raw, deps.snapshot(), options);
+    if (wantsRedirect(ctx)) return redirectFor(ctx, raw, result);
+    ctx.status = result.status;
+    ctx.body = result.body;
+  };
+}

@@ -1,0 +1,269 @@
+import type { Knex } from 'knex';
+import type { Db } from '../db/knex.js';
+import { formatReferenceDate } from '../lib/dates.js';
+import {
+  buildSnapshot,
+  type InstitutionView,
+  type LocationView,
+  type NamespaceEntry,
+  type RegistrySnapshot,
+  type ResourceEntry,
+} from '../core/registry-snapshot.js';
+
+/** A snapshot plus what is needed to bring it up to date from the registry_changes log. */
+export interface LoadedRegistry {
+  snapshot: RegistrySnapshot;
+  namespacesById: ReadonlyMap<number, NamespaceEntry>;
+  /** xmin of the database snapshot last read: any change not yet seen has a transaction id >= this. */
+  txidWatermark: string;
+  /** Versions already applied whose transaction id is >= the watermark (they would be read again). */
+  appliedVersions: ReadonlySet<number>;
+}
+
+interface NamespaceRow {
+  id: number;
+  prefix: string;
+  mirId: string;
+  name: string;
+  pattern: string;
+  sampleId: string;
+  namespaceEmbeddedInLui: boolean;
+  deprecated: boolean;
+  deprecationDate: Date | null;
+  renderDeprecatedLanding: boolean;
+}
+
+interface ResourceRow {
+  id: number;
+  namespaceId: number;
+  mirId: string;
+  urlPattern: string;
+  name: string;
+  description: string | null;
+  official: boolean;
+  providerCode: string;
+  sampleId: string | null;
+  resourceHomeUrl: string;
+  deprecated: boolean;
+  deprecationDate: Date | null;
+  renderDeprecatedLanding: boolean;
+  protectedUrls: boolean;
+  renderProtectedLanding: boolean;
+  authHelpUrl: string | null;
+  authHelpDescription: string | null;
+  locationCountryCode: string;
+  locationCountryName: string;
+  institutionId: number;
+  institutionName: string;
+  institutionHomeUrl: string;
+  institutionDescription: string;
+  institutionRorId: string | null;
+  institutionCountryCode: string;
+  institutionCountryName: string;
+}
+
+interface ChangeRow {
+  version: number;
+  entity: 'namespace' | 'institution' | 'location';
+  entityId: string;
+  txid: string;
+}
+
+// Bulk reads in one consistent view: the version log and the rows it describes must agree.
+const readOptions: Knex.TransactionConfig = { isolationLevel: 'repeatable read', readOnly: true };
+
+async function readNamespaces(trx: Knex.Transaction, ids?: number[]): Promise<NamespaceEntry[]> {
+  const nsQuery = trx('namespaces').select(
+    'id', 'prefix', 'mirId', 'name', 'pattern', 'sampleId', 'namespaceEmbeddedInLui', 'deprecated',
+    'deprecationDate', 'renderDeprecatedLanding',
+  );
+  const resQuery = trx('resources as r')
+    .join('institutions as i', 'i.id', 'r.institutionId')
+    .join('locations as l', 'l.countryCode', 'r.locationCountryCode')
+    .join('locations as il', 'il.countryCode', 'i.locationCountryCode')
+    .select(
+      'r.id', 'r.namespaceId', 'r.mirId', 'r.urlPattern', 'r.name', 'r.description', 'r.official', 'r.providerCode',
+      'r.sampleId', 'r.resourceHomeUrl', 'r.deprecated', 'r.deprecationDate', 'r.renderDeprecatedLanding',
+      'r.protectedUrls', 'r.renderProtectedLanding', 'r.authHelpUrl', 'r.authHelpDescription',
+      'l.countryCode as locationCountryCode', 'l.countryName as locationCountryName',
+      'i.id as institutionId', 'i.name as institutionName', 'i.homeUrl as institutionHomeUrl',
+      'i.description as institutionDescription', 'i.rorId as institutionRorId',
+      'il.countryCode as institutionCountryCode', 'il.countryName as institutionCountryName',
+    )
+    // Dataset order: resources by id within their namespace.
+    .orderBy('r.id');
+  if (ids) {
+    void nsQuery.whereIn('id', ids);
+    void resQuery.whereIn('r.namespaceId', ids);
+  }
+  const [namespaceRows, resourceRows] = [(await nsQuery) as NamespaceRow[], (await resQuery) as ResourceRow[]];
+
+  // Shared objects: one location and one institution object however many resources point at them.
+  const locations = new Map<string, LocationView>();
+  const locationOf = (countryCode: string, countryName: string): LocationView => {
+    let location = locations.get(countryCode);
+    if (!location) locations.set(countryCode, (location = { countryCode, countryName }));
+    return location;
+  };
+  const institutions = new Map<number, InstitutionView>();
+  const resourcesByNamespace = new Map<number, ResourceEntry[]>();
+  for (const row of resourceRows) {
+    let institution = institutions.get(row.institutionId);
+    if (!institution) {
+      institution = {
+        id: row.institutionId,
+        name: row.institutionName,
+        homeUrl: row.institutionHomeUrl,
+        description: row.institutionDescription,
+        rorId: row.institutionRorId,
+        location: locationOf(row.institutionCountryCode, row.institutionCountryName),
+      };
+      institutions.set(row.institutionId, institution);
+    }
+    const entry: ResourceEntry = {
+      id: row.id,
+      mirId: row.mirId,
+      urlPattern: row.urlPattern,
+      name: row.name,
+      description: row.description,
+      official: row.official,
+      providerCode: row.providerCode,
+      sampleId: row.sampleId,
+      resourceHomeUrl: row.resourceHomeUrl,
+      institution,
+      location: locationOf(row.locationCountryCode, row.locationCountryName),
+      deprecated: row.deprecated,
+      deprecationDate: formatReferenceDate(row.deprecationDate),
+      renderDeprecatedLanding: row.renderDeprecatedLanding,
+      protectedUrls: row.protectedUrls,
+      renderProtectedLanding: row.renderProtectedLanding,
+      authHelpUrl: row.authHelpUrl,
+      authHelpDescription: row.authHelpDescription,
+    };
+    let list = resourcesByNamespace.get(row.namespaceId);
+    if (!list) resourcesByNamespace.set(row.namespaceId, (list = []));
+    list.push(entry);
+  }
+  return namespaceRows.map((row) => ({
+    id: row.id,
+    prefix: row.prefix,
+    mirId: row.mirId,
+    name: row.name,
+    pattern: row.pattern,
+    sampleId: row.sampleId,
+    namespaceEmbeddedInLui: row.namespaceEmbeddedInLui,
+    deprecated: row.deprecated,
+    deprecationDate: formatReferenceDate(row.deprecationDate),
+    renderDeprecatedLanding: row.renderDeprecatedLanding,
+    resources: resourcesByNamespace.get(row.id) ?? [],
+  }));
+}
+
+async function readWatermark(trx: Knex.Transaction): Promise<string> {
+  const { rows } = await trx.raw<{ rows: { xmin: string }[] }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin');
+  return rows[0]!.xmin;
+}
+
+async function readChangesSince(trx: Knex.Transaction, watermark: string): Promise<ChangeRow[]> {
+  const { rows } = await trx.raw<{ rows: ChangeRow[] }>(
+    'SELECT version, entity, entity_id, txid::text AS txid FROM registry_changes WHERE txid >= ?::text::xid8 ORDER BY version',
+    [watermark],
+  );
+  return rows;
+}
+
+function versionsAtOrAbove(changes: ChangeRow[], watermark: string): Set<number> {
+  const floor = BigInt(watermark);
+  return new Set(changes.filter((c) => BigInt(c.txid) >= floor).map((c) => c.version));
+}
+
+async function currentVersion(trx: Knex.Transaction): Promise<number> {
+  const row = (await trx('registry_changes').max('version as version').first()) as { version: number | null } | undefined;
+  return row?.version ?? 0;
+}
+
+/** Reads the whole registry into a fresh snapshot. */
+export async function loadRegistry(db: Db): Promise<LoadedRegistry> {
+  return db.transaction(async (trx) => {
+    const watermark = await readWatermark(trx);
+    const version = await currentVersion(trx);
+    const namespaces = await readNamespaces(trx);
+    const recent = await readChangesSince(trx, watermark);
+    return {
+      snapshot: buildSnapshot(version, namespaces),
+      namespacesById: new Map(namespaces.map((n) => [n.id, n])),
+      txidWatermark: watermark,
+      appliedVersions: versionsAtOrAbove(recent, watermark),
+    };
+  }, readOptions);
+}
+
+/** Above this many affected namespaces a full reload is cheaper than patching. */
+const INCREMENTAL_LIMIT = 5000;
+
+/**
+ * Applies the changes committed since `current` was read: only the namespaces they touch are read again,
+ * and the new snapshot shares every untouched entry with the old one. Returns `current` itself when
+ * nothing changed.
+ */
+export async function refreshRegistry(db: Db, current: LoadedRegistry): Promise<LoadedRegistry> {
+  const next = await db.transaction(async (trx) => {
+    const watermark = await readWatermark(trx);
+    const changes = (await readChangesSince(trx, current.txidWatermark)).filter((c) => !current.appliedVersions.has(c.version));
+    if (changes.length === 0) {
+      if (watermark === current.txidWatermark) return current;
+      const recent = await readChangesSince(trx, watermark);
+      return { ...current, txidWatermark: watermark, appliedVersions: versionsAtOrAbove(recent, watermark) };
+    }
+    const affected = new Set<number>();
+    const institutionIds: number[] = [];
+    let reloadAll = false;
+    for (const change of changes) {
+      if (change.entity === 'namespace') affected.add(Number(change.entityId));
+      else if (change.entity === 'institution') institutionIds.push(Number(change.entityId));
+      // A renamed country touches nearly everything; it is rare enough to reload it all.
+      else reloadAll = true;
+    }
+    if (institutionIds.length && !reloadAll) {
+      const rows = (await trx('resources').distinct('namespaceId').whereIn('institutionId', institutionIds)) as { namespaceId: number }[];
+      for (const row of rows) affected.add(row.namespaceId);
+    }
+    if (affected.size > INCREMENTAL_LIMIT) reloadAll = true;
+    const recent = await readChangesSince(trx, watermark);
+    const bookkeeping = { txidWatermark: watermark, appliedVersions: versionsAtOrAbove(recent, watermark) };
+    const version = await currentVersion(trx);
+    if (reloadAll) {
+      const namespaces = await readNamespaces(trx);
+      return {
+        snapshot: buildSnapshot(version, namespaces),
+        namespacesById: new Map(namespaces.map((n) => [n.id, n])),
+        ...bookkeeping,
+      };
+    }
+    const fresh = affected.size ? await readNamespaces(trx, [...affected]) : [];
+    const byId = new Map(current.namespacesById);
+    for (const id of affected) byId.delete(id);
+    for (const ns of fresh) byId.set(ns.id, ns);
+    return { snapshot: patchSnapshot(current, version, affected, fresh), namespacesById: byId, ...bookkeeping };
+  }, readOptions);
+  return next;
+}
+
+/** Copies the lookup maps of the old snapshot, replacing only the affected namespaces. */
+function patchSnapshot(current: LoadedRegistry, version: number, affected: Set<number>, fresh: NamespaceEntry[]): RegistrySnapshot {
+  const byPrefix = new Map(current.snapshot.namespacesByPrefix);
+  const byMirId = new Map(current.snapshot.namespacesByMirId);
+  for (const id of affected) {
+    const old = current.namespacesById.get(id);
+    if (!old) continue;
+    if (byPrefix.get(old.prefix.toLowerCase()) === old) byPrefix.delete(old.prefix.toLowerCase());
+    if (byMirId.get(old.mirId) === old) byMirId.delete(old.mirId);
+    for (const r of old.resources) if (byMirId.get(r.mirId) === old) byMirId.delete(r.mirId);
+  }
+  for (const ns of fresh) {
+    byPrefix.set(ns.prefix.toLowerCase(), ns);
+    byMirId.set(ns.mirId, ns);
+    for (const r of ns.resources) byMirId.set(r.mirId, ns);
+  }
+  return { version, namespacesByPrefix: byPrefix, namespacesByMirId: byMirId };
+}
