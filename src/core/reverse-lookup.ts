@@ -350,27 +350,29 @@ export function editDistance(a: string, b: string): number {
   const bLength = b.length - start - end;
   if (aLength === 0) return bLength;
   if (bLength === 0) return aLength;
-  const aCore = a.slice(start, a.length - end);
-  const bCore = b.slice(start, b.length - end);
-  const [pattern, text] = aLength <= bLength ? [aCore, bCore] : [bCore, aCore];
   // Myers' algorithm needs only the shorter string in machine words; fastest-levenshtein always puts the
   // longer one there, which is several times slower for the URL lengths seen here.
-  if (pattern.length <= 32) return myers32(pattern, text);
-  if (pattern.length <= 64) return myers64(pattern, text);
-  return blockDistance(pattern, text);
+  const aShorter = aLength <= bLength;
+  const pattern = aShorter ? a : b;
+  const text = aShorter ? b : a;
+  const patternLength = aShorter ? aLength : bLength;
+  const textLength = aShorter ? bLength : aLength;
+  if (patternLength <= 32) return myers32(pattern, text, start, patternLength, textLength);
+  if (patternLength <= 64) return myers64(pattern, text, start, patternLength, textLength);
+  return blockDistance(pattern.slice(start, start + patternLength), text.slice(start, start + textLength));
 }
 
 const peqLow = new Int32Array(0x10000);
 const peqHigh = new Int32Array(0x10000);
 
-function myers32(pattern: string, text: string): number {
-  const n = pattern.length;
+// Both run on pattern[start, start + n) against text[start, start + m), sparing the slices.
+function myers32(pattern: string, text: string, start: number, n: number, m: number): number {
   const last = 1 << (n - 1);
-  for (let i = 0; i < n; i++) peqLow[pattern.charCodeAt(i)]! |= 1 << i;
+  for (let i = 0; i < n; i++) peqLow[pattern.charCodeAt(start + i)]! |= 1 << i;
   let pv = -1;
   let mv = 0;
   let score = n;
-  for (let j = 0; j < text.length; j++) {
+  for (let j = start; j < start + m; j++) {
     const eq = peqLow[text.charCodeAt(j)]!;
     const xv = eq | mv;
     const xh = (((eq & pv) + pv) ^ pv) | eq;
@@ -382,22 +384,21 @@ function myers32(pattern: string, text: string): number {
     pv = (mh << 1) | ~(xv | ph);
     mv = ph & xv;
   }
-  for (let i = 0; i < n; i++) peqLow[pattern.charCodeAt(i)] = 0;
+  for (let i = 0; i < n; i++) peqLow[pattern.charCodeAt(start + i)] = 0;
   return score;
 }
 
 // Two 32-bit blocks of Myers' block algorithm, the second fed by the first's horizontal delta.
-function myers64(pattern: string, text: string): number {
-  const n = pattern.length;
+function myers64(pattern: string, text: string, start: number, n: number, m: number): number {
   const last = 1 << (n - 33);
-  for (let i = 0; i < 32; i++) peqLow[pattern.charCodeAt(i)]! |= 1 << i;
-  for (let i = 32; i < n; i++) peqHigh[pattern.charCodeAt(i)]! |= 1 << (i - 32);
+  for (let i = 0; i < 32; i++) peqLow[pattern.charCodeAt(start + i)]! |= 1 << i;
+  for (let i = 32; i < n; i++) peqHigh[pattern.charCodeAt(start + i)]! |= 1 << (i - 32);
   let pvLow = -1;
   let mvLow = 0;
   let pvHigh = -1;
   let mvHigh = 0;
   let score = n;
-  for (let j = 0; j < text.length; j++) {
+  for (let j = start; j < start + m; j++) {
     const c = text.charCodeAt(j);
     let eq = peqLow[c]!;
     let xv = eq | mvLow;
@@ -425,8 +426,8 @@ function myers64(pattern: string, text: string): number {
     pvHigh = mh | ~(xv | ph);
     mvHigh = ph & xv;
   }
-  for (let i = 0; i < 32; i++) peqLow[pattern.charCodeAt(i)] = 0;
-  for (let i = 32; i < n; i++) peqHigh[pattern.charCodeAt(i)] = 0;
+  for (let i = 0; i < 32; i++) peqLow[pattern.charCodeAt(start + i)] = 0;
+  for (let i = 32; i < n; i++) peqHigh[pattern.charCodeAt(start + i)] = 0;
   return score;
 }
 

@@ -41,6 +41,13 @@ function wantsRedirect(ctx: Context): boolean {
   return ctx.accepts('json', 'html') === 'html';
 }
 
+// Koa turns a null body into a 204, so a redirect carries an empty body instead.
+function redirectTo(ctx: Context, location: string): void {
+  ctx.status = 302;
+  ctx.set('Location', location);
+  ctx.body = '';
+}
+
 function sendHtml(ctx: Context, status: number, html: string): void {
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
@@ -61,20 +68,11 @@ export function resolutionRoutes(deps: ResolutionDeps): Middleware {
     const choice = chooseBestProvider(payload.resolvedResources, payload.parsedCompactIdentifier);
     switch (choice.kind) {
       case 'provider':
-        ctx.status = 302;
-        ctx.set('Location', choice.url);
-        ctx.body = null;
-        return;
+        return redirectTo(ctx, choice.url);
       case 'deprecated-landing':
-        ctx.status = 302;
-        ctx.set('Location', landingUrl(DEPRECATED_LANDING, raw));
-        ctx.body = null;
-        return;
+        return redirectTo(ctx, landingUrl(DEPRECATED_LANDING, raw));
       case 'protected-landing':
-        ctx.status = 302;
-        ctx.set('Location', landingUrl(PROTECTED_LANDING, raw));
-        ctx.body = null;
-        return;
+        return redirectTo(ctx, landingUrl(PROTECTED_LANDING, raw));
       case 'failed':
         sendHtml(ctx, 404, renderResolutionFailed(raw, choice.errorMessage));
     }
@@ -102,10 +100,7 @@ export function resolutionRoutes(deps: ResolutionDeps): Middleware {
         ctx.body = errorEnvelope(`No namespace or resource has the MIR id '${mirId}'`);
         return;
       }
-      ctx.status = 302;
-      ctx.set('Location', registryPage(namespace.prefix)!);
-      ctx.body = null;
-      return;
+      return redirectTo(ctx, registryPage(namespace.prefix)!);
     }
     if (path.startsWith(DEPRECATED_LANDING)) return landing(ctx, DEPRECATED_LANDING, renderDeprecatedLanding);
     if (path.startsWith(PROTECTED_LANDING)) return landing(ctx, PROTECTED_LANDING, renderProtectedLanding);

@@ -150,10 +150,9 @@ describe('findNearestEntries', () => {
     expect(crowded.entries.length).toBeGreaterThan(400);
     for (const { url, accession } of sampleQueries(crowded, 1200, 23)) {
       const normalised = normalizeReverseUrl(url);
+      const naive = naiveNearest(crowded, normalised, accession, 12);
       for (const limit of [1, 5, 12]) {
-        expect(prunedNearest(crowded, normalised, accession, limit)).toEqual(
-          naiveNearest(crowded, normalised, accession, limit),
-        );
+        expect(prunedNearest(crowded, normalised, accession, limit)).toEqual(naive.slice(0, limit));
       }
     }
   });
