@@ -42,12 +42,16 @@ export interface KeyCandidate {
   readonly templateParts: readonly string[];
   /** Text after the placeholder, dropped from an accession derived from the URL; '' when there is none. */
   readonly suffix: string;
+  /** Reached through the key without the embedded `PREFIX:`, which the reference does not have. */
+  readonly withoutEmbeddedPrefix: boolean;
 }
 
 export interface KeyGroup {
   /** Normalised URL text before the placeholder. */
   readonly key: string;
-  /** In rank order. */
+  /**
+   * The reference's own candidates first, so that a key it knows answers as it does; each part in rank order.
+   */
   readonly candidates: readonly KeyCandidate[];
 }
 
@@ -179,13 +183,18 @@ export function buildReverseIndex(snapshot: RegistrySnapshot): ReverseIndex {
       if (entry.host !== null) pushTo(entriesByHost, entry.host, entry);
 
       const suffix = templateParts.length === 2 ? templateParts[1]! : '';
-      addCandidate(head, { entry, templateParts, suffix });
+      addCandidate(head, { entry, templateParts, suffix, withoutEmbeddedPrefix: false });
       // The same page is often linked with the LUI's prefix in another case or without it
       // (`chebiId=36927`), and an explicit accession `CHEBI:36927` starts before the key's `CHEBI:`.
       const embeddedMarker = ns.prefix + ':';
       if (ns.namespaceEmbeddedInLui && endsWithIgnoreCase(head, embeddedMarker)) {
         const shortHead = head.slice(0, head.length - embeddedMarker.length);
-        addCandidate(shortHead, { entry, templateParts: [shortHead, ...templateParts.slice(1)], suffix });
+        addCandidate(shortHead, {
+          entry,
+          templateParts: [shortHead, ...templateParts.slice(1)],
+          suffix,
+          withoutEmbeddedPrefix: true,
+        });
       }
     }
   }
@@ -193,6 +202,8 @@ export function buildReverseIndex(snapshot: RegistrySnapshot): ReverseIndex {
   const keysByHost = new Map<string, HostBucket>();
   const hostlessKeys: KeyGroup[] = [];
   for (const group of groups.values()) {
+    // Entries were added in rank order and sort is stable.
+    group.candidates.sort((a, b) => Number(a.withoutEmbeddedPrefix) - Number(b.withoutEmbeddedPrefix));
     const end = hostEnd(group.key);
     if (end === -1) {
       hostlessKeys.push(group);

@@ -111,35 +111,55 @@ export function reverseByPrefix(
 
   const accession = nonBlank(query.accession);
   if (accession !== null) {
-    // As the reference: the key is what precedes the accession's first occurrence; unlike it, a shorter
-    // key also counts, so text between the pattern's key and the accession does not hide a match.
-    const at = normalised.indexOf(accession);
-    const group = at === -1 ? undefined : findLongestKey(index, normalised, at);
-    if (!group) return null;
-    return matchFromChoice(index, chooseCandidate(index, group, () => accession), normalised, forceUrls, options);
+    // As the reference, the key is what precedes the accession, its first occurrence winning when it
+    // fits; unlike the reference, later occurrences (`bigg.ucsd.edu/compartments/c`) and keys followed by
+    // extra text also count.
+    const found = choicesByOccurrence(index, normalised, accession);
+    const choice = found.find((f) => f.exactKey && f.choice.matches) ?? found.find((f) => f.choice.matches) ?? found[0];
+    return choice ? matchFromChoice(index, choice.choice, normalised, forceUrls, options) : null;
   }
 
-  // The id is whatever follows the longest key, less the pattern's text after `{$id}`: unlike the
-  // reference's guess, this finds `LRG_1` in `.../LRG_1.xml` and ids that contain `/` or `=`.
+  // The reference's guess (last URL segment) right after a key: whatever the reference answers with a
+  // CURIE is answered the same way (e.g. `miriam.resource:MIR:00100005`, although the longer key of `mir`
+  // also fits that URL).
+  const guess = nonBlank(guessAccession(query.url));
+  const guessed = guess === null ? [] : choicesByOccurrence(index, normalised, guess);
+  const exactGuess = guessed.find((f) => f.exactKey && f.choice.matches);
+  if (exactGuess) return matchFromChoice(index, exactGuess.choice, normalised, forceUrls, options);
+
+  // Then the id as whatever follows the longest key, less the pattern's text after `{$id}`: this finds
+  // `LRG_1` in `.../LRG_1.xml`, ids followed by a fixed path (`.../P0DP23/entry`) and embedded LUIs.
   const group = findLongestKey(index, normalised, normalised.length - 1);
   if (!group) return null;
   const remainder = normalised.slice(group.key.length);
   const choice = chooseCandidate(index, group, (candidate) => stripSuffix(remainder, candidate.suffix));
   if (choice.matches) return matchFromChoice(index, choice, normalised, forceUrls, options);
 
-  // The reference's own way (last URL segment, key before it) still finds ids followed by text the
-  // pattern does not have, e.g. a path segment the provider added after the id.
-  const guess = nonBlank(guessAccession(query.url));
-  if (guess !== null) {
-    const at = normalised.indexOf(guess);
-    const guessGroup = at === -1 ? undefined : findLongestKey(index, normalised, at);
-    if (guessGroup) {
-      const guessChoice = chooseCandidate(index, guessGroup, () => guess);
-      if (guessChoice.matches) return matchFromChoice(index, guessChoice, normalised, forceUrls, options);
-    }
-  }
+  // The guess again when text the pattern does not have separates it from a key (`.../gene/?term=100010`).
+  const looseGuess = guessed.find((f) => f.choice.matches);
+  if (looseGuess) return matchFromChoice(index, looseGuess.choice, normalised, forceUrls, options);
   // "Send one just in case", as the reference does.
   return matchFromChoice(index, choice, normalised, forceUrls, options);
+}
+
+// Bounds the work for a URL that repeats a short accession many times.
+const MAX_OCCURRENCES = 64;
+
+interface OccurrenceChoice {
+  choice: CandidateChoice;
+  /** The key ends right where the id starts, as in the reference's exact-key lookup. */
+  exactKey: boolean;
+}
+
+/** For each occurrence of `id` in the URL that some key precedes, the candidate chosen for it. */
+function choicesByOccurrence(index: ReverseIndex, normalised: string, id: string): OccurrenceChoice[] {
+  const found: OccurrenceChoice[] = [];
+  let at = normalised.indexOf(id);
+  for (let seen = 0; at !== -1 && seen < MAX_OCCURRENCES; seen++, at = normalised.indexOf(id, at + 1)) {
+    const group = findLongestKey(index, normalised, at);
+    if (group) found.push({ choice: chooseCandidate(index, group, () => id), exactKey: group.key.length === at });
+  }
+  return found;
 }
 
 /** The resources whose URL, filled with the accession, is nearest to the URL (§3.5); [] without accession. */
@@ -223,13 +243,13 @@ export function findNearestEntries(
   for (let i = 0; i < accession.length; i++) queryBag[bagSlot(accession.charCodeAt(i))]! -= 1;
 
   const seedWorst = nearest.worst();
-  bucketStarts.fill(0);
   let kept = 0;
+  let minBound = Number.POSITIVE_INFINITY;
   const keep = (entry: ReverseIndexEntry, bound: number): void => {
     boundScratch[kept] = bound;
     rankScratch[kept] = entry.rank;
     kept++;
-    bucketStarts[Math.min(bound, BOUND_BUCKETS) + 1]! += 1;
+    if (bound < minBound) minBound = bound;
   };
 
   const from = seedWorst === Number.POSITIVE_INFINITY ? 0 : firstAtLeast(templateLengths, targetLength - seedWorst);
@@ -256,10 +276,14 @@ export function findNearestEntries(
     if (bound <= seedWorst) keep(entry, bound);
   }
 
+  // Counting sort by bound, offset by the smallest so that a very long URL, far from every template,
+  // still gets ordered buckets.
+  bucketStarts.fill(0);
+  for (let k = 0; k < kept; k++) bucketStarts[Math.min(boundScratch[k]! - minBound, BOUND_BUCKETS) + 1]! += 1;
   for (let bucket = 1; bucket <= BOUND_BUCKETS + 1; bucket++) bucketStarts[bucket]! += bucketStarts[bucket - 1]!;
   for (let k = 0; k < kept; k++) {
     const bound = boundScratch[k]!;
-    const bucket = Math.min(bound, BOUND_BUCKETS);
+    const bucket = Math.min(bound - minBound, BOUND_BUCKETS);
     const slot = bucketStarts[bucket]!;
     bucketStarts[bucket] = slot + 1;
     sortedBounds[slot] = bound;
@@ -270,7 +294,7 @@ export function findNearestEntries(
     const bound = sortedBounds[k]!;
     if (bound > nearest.worst()) {
       // Below the overflow bucket bounds only grow from here; inside it they are unordered.
-      if (bound < BOUND_BUCKETS) break;
+      if (bound - minBound < BOUND_BUCKETS) break;
       continue;
     }
     const entry = entries[sortedRanks[k]!]!;
@@ -487,7 +511,7 @@ interface CandidateChoice {
   matches: boolean;
 }
 
-/** The first candidate (rank order) whose LUI pattern accepts the id, else the first one. */
+/** The first candidate (in the group's order) whose LUI pattern accepts the id, else the first one. */
 function chooseCandidate(
   index: ReverseIndex,
   group: KeyGroup,

@@ -5,6 +5,7 @@ import type { Db } from '../db/knex.js';
 import { createBaseApp } from '../http/base-app.js';
 import { pingPostgres, pingRedis } from '../lib/dependencies.js';
 import type { Logger } from '../lib/logger.js';
+import { namespacePageRoutes } from './namespace-page/namespace-page.routes.js';
 
 export interface RegistryAppDeps {
   config: Readonly<Config>;
@@ -24,5 +25,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
       { name: 'redis', check: () => pingRedis(deps.redis) },
     ],
   });
+  const namespacePage = namespacePageRoutes({ db: deps.db, publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL });
+  app.use(namespacePage.routes()).use(namespacePage.allowedMethods());
   return app;
 }

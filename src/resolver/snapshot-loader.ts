@@ -166,7 +166,7 @@ async function readWatermark(trx: Knex.Transaction): Promise<string> {
 
 async function readChangesSince(trx: Knex.Transaction, watermark: string): Promise<ChangeRow[]> {
   const { rows } = await trx.raw<{ rows: ChangeRow[] }>(
-    'SELECT version, entity, entity_id, txid::text AS txid FROM registry_changes WHERE txid >= ?::text::xid8 ORDER BY version',
+    'SELECT version, entity, entity_id AS "entityId", txid::text AS txid FROM registry_changes WHERE txid >= ?::text::xid8 ORDER BY version',
     [watermark],
   );
   return rows;

@@ -92,6 +92,15 @@ export function reverseNamespaces(): NamespaceEntry[] {
     reverseNamespace(1, 'taxonomy', '^\\d+$', [
       reverseResource(11, 'https://www.ncbi.nlm.nih.gov/Taxonomy/Browser/wwwtax.cgi?mode=Info&id={$id}'),
     ]),
+    // Two patterns of one provider: the reference answers `miriam.resource:MIR:00100005` from the shorter key.
+    reverseNamespace(12, 'miriam.resource', '^MIR:001\\d{5}$', [
+      reverseResource(121, 'https://resolver.api.identifiers.org/resolveMirId/{$id}'),
+    ]),
+    reverseNamespace(11, 'mir', '^MIR:\\d{8}$', [reverseResource(111, 'https://resolver.api.identifiers.org/resolveMirId/MIR:{$id}')], {
+      namespaceEmbeddedInLui: true,
+    }),
+    // A one-letter id that also occurs in the host.
+    reverseNamespace(10, 'bigg.compartment', '^[a-z_A-Z]+$', [reverseResource(101, 'http://bigg.ucsd.edu/compartments/{$id}')]),
     reverseNamespace(99, 'oldgene', '^\\d+$', [reverseResource(991, 'https://old.example.org/gene/{$id}')], {
       deprecated: true,
     }),

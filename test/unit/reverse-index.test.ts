@@ -38,12 +38,15 @@ describe('buildReverseIndex', () => {
     const order = (index: typeof forward) => index.entries.map((e) => `${e.prefix}/${e.resourceId}/${e.rank}`);
     expect(order(backward)).toEqual(order(forward));
     expect(forward.entries.map((e) => e.prefix)).toEqual([
+      'bigg.compartment',
       'chebi',
       'chebi',
       'go_ref',
       'kegg.compound',
       'kegg.drug',
       'lrg',
+      'mir',
+      'miriam.resource',
       'ncbigene',
       'pubmed',
       'taxonomy',

@@ -151,6 +151,20 @@ describe('reverseByPrefix', () => {
     );
   });
 
+  it('answers as the reference wherever the reference finds a CURIE, even when a longer key fits', () => {
+    const url = 'https://resolver.api.identifiers.org/resolveMirId/MIR:00100005';
+    expect(byPrefix({ url })?.possible_resolver_curie).toBe('miriam.resource:MIR:00100005');
+    expect(byPrefix({ url, accession: 'MIR:00100005' })?.possible_resolver_curie).toBe('miriam.resource:MIR:00100005');
+    const other = byPrefix({ url: 'https://resolver.api.identifiers.org/resolveMirId/MIR:00000005' });
+    expect(other?.possible_resolver_curie).toBe('MIR:00000005');
+    expect(other?.prefix).toBe('mir');
+  });
+
+  it('tries later occurrences of an explicit accession that also occurs earlier in the URL', () => {
+    const match = byPrefix({ url: 'http://bigg.ucsd.edu/compartments/c', accession: 'c' });
+    expect(match?.possible_resolver_curie).toBe('bigg.compartment:c');
+  });
+
   it('answers null when an explicit accession is not in the URL', () => {
     expect(byPrefix({ url: 'https://www.ncbi.nlm.nih.gov/gene/100010', accession: '999' })).toBeNull();
   });

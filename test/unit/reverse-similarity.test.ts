@@ -145,6 +145,17 @@ describe('findNearestEntries', () => {
     }
   });
 
+  it('equals scoring every entry for URLs far longer than any pattern', () => {
+    const crowded = buildReverseIndex(buildCrowdedReverseSnapshot(100));
+    for (const [n, target] of [index, crowded].entries()) {
+      for (const length of [300, 1000, 4000]) {
+        const url = `https://www.ebi.ac.uk/${'ab/'.repeat(length / 3)}${n}12345`;
+        const normalised = normalizeReverseUrl(url);
+        expect(prunedNearest(target, normalised, '12345', 5)).toEqual(naiveNearest(target, normalised, '12345', 5));
+      }
+    }
+  });
+
   it('equals scoring every entry on a crowded registry, for several limits', () => {
     const crowded = buildReverseIndex(buildCrowdedReverseSnapshot(300));
     expect(crowded.entries.length).toBeGreaterThan(400);

@@ -1,0 +1,55 @@
+import { execFileSync } from 'node:child_process';
+import { chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from './processes.js';
+
+/**
+ * A throwaway Postgres cluster of our own on a free port, for fault drills: tests stop and start this one,
+ * never the shared server. Runs as the postgres user when the tests run as root (initdb refuses root).
+ */
+export interface OwnPostgres {
+  url: (database: string) => string;
+  stop: () => void;
+  start: () => void;
+  destroy: () => void;
+}
+
+function binDir(): string {
+  const versions = readdirSync('/usr/lib/postgresql').sort();
+  return path.join('/usr/lib/postgresql', versions[versions.length - 1]!, 'bin');
+}
+
+function run(command: string, args: string[]): void {
+  const asRoot = process.getuid?.() === 0;
+  const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+  execFileSync(file, argv, { stdio: 'pipe' });
+}
+
+export async function startOwnPostgres(): Promise<OwnPostgres> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pg-drill-'));
+  if (process.getuid?.() === 0) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+  const port = await freePort();
+  const bin = binDir();
+  run(path.join(bin, 'initdb'), ['-D', path.join(dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  const start = () =>
+    run(path.join(bin, 'pg_ctl'), [
+      '-D', path.join(dir, 'data'), '-w', '-l', path.join(dir, 'log'),
+      '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start',
+    ]);
+  const stop = () => run(path.join(bin, 'pg_ctl'), ['-D', path.join(dir, 'data'), '-w', '-m', 'immediate', 'stop']);
+  start();
+  return {
+    url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    start,
+    stop,
+    destroy: () => {
+      try {
+        stop();
+      } catch {
+        // already stopped
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
