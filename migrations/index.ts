@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as createLocations from './20261122000100_create_locations.js';
 import * as createRegistryTables from './20261122000200_create_registry_tables.js';
 import * as createRegistryChanges from './20261122000300_create_registry_changes.js';
+import * as createServiceSettings from './20261122000400_create_service_settings.js';
 
 /**
  * Every migration, in order. Knex records the names given here (no file extension), so the same history
@@ -12,6 +13,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122000100_create_locations': createLocations,
   '20261122000200_create_registry_tables': createRegistryTables,
   '20261122000300_create_registry_changes': createRegistryChanges,
+  '20261122000400_create_service_settings': createServiceSettings,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

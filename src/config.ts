@@ -97,6 +97,23 @@ const configSchema = {
       default: 30000,
       description: 'How often the resolver checks the registry version in case a change notification was missed (changes normally arrive at once through LISTEN/NOTIFY).',
     },
+    USAGE_COUNTING: {
+      type: 'boolean',
+      default: true,
+      description: 'Count resolutions per namespace for the usage statistics (requests with DNT: 1 are never counted).',
+    },
+    USAGE_FLUSH_INTERVAL_MS: {
+      type: 'integer',
+      minimum: 100,
+      maximum: 60000,
+      default: 1000,
+      description: 'How often the in-process usage counters are flushed to Redis; a crash loses at most this much.',
+    },
+    TRUST_PROXY: {
+      type: 'boolean',
+      default: false,
+      description: 'Take the client address from X-Forwarded-For (set when behind a reverse proxy).',
+    },
     SEED_SAMPLE_REGISTRY: {
       type: 'boolean',
       default: true,
@@ -120,6 +137,9 @@ export interface Config {
   HTTP_KEEP_ALIVE_TIMEOUT_MS: number;
   SHUTDOWN_TIMEOUT_MS: number;
   SNAPSHOT_CHECK_INTERVAL_MS: number;
+  USAGE_COUNTING: boolean;
+  USAGE_FLUSH_INTERVAL_MS: number;
+  TRUST_PROXY: boolean;
   SEED_SAMPLE_REGISTRY: boolean;
 }
 

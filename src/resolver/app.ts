@@ -10,6 +10,7 @@ import { batchRoutes } from './batch.routes.js';
 import { resolutionRoutes } from './resolution.routes.js';
 import { reverseRoutes } from './reverse.routes.js';
 import type { SnapshotSource } from './snapshot-source.js';
+import type { UsageRecorder } from '../statistics/usage-recorder.js';
 
 export interface ResolverAppDeps {
   config: Readonly<Config>;
@@ -17,6 +18,8 @@ export interface ResolverAppDeps {
   redis: Redis;
   logger: Logger;
   registry: SnapshotSource;
+  /** Usage counting; absent when USAGE_COUNTING is off. */
+  usage?: UsageRecorder;
 }
 
 /**
@@ -46,10 +49,13 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
     readinessPolicy: resolverReadiness(registry),
   });
   const urls = { publicResolverUrl: config.PUBLIC_RESOLVER_URL, publicRegistryUrl: config.PUBLIC_REGISTRY_URL };
-  app.use(resolutionRoutes({ snapshot: () => registry.snapshot, ...urls }));
+  app.proxy = config.TRUST_PROXY;
+  const usage = deps.usage;
+  const count = usage ? (prefix: string, address: string, userAgent: string) => usage.record(prefix, address, userAgent) : undefined;
+  app.use(resolutionRoutes({ snapshot: () => registry.snapshot, ...urls, count }));
   const reverse = reverseRoutes({ registry, ...urls });
   app.use(reverse.routes()).use(reverse.allowedMethods());
-  const batch = batchRoutes({ registry, ...urls });
+  const batch = batchRoutes({ registry, ...urls, count });
   app.use(batch.routes()).use(batch.allowedMethods());
   return app;
 }

@@ -4,10 +4,12 @@ import { envelope } from '../http/envelope.js';
 import { BATCH_JSON_LIMIT, jsonBody } from '../http/json-body.js';
 import { MAX_ITEM_LENGTH, readBatchList } from './batch-request.js';
 import type { SnapshotSource } from './snapshot-source.js';
+import type { ResolutionCounter } from './resolution.routes.js';
 
 export interface BatchDeps {
   registry: SnapshotSource;
   publicRegistryUrl: string;
+  count?: ResolutionCounter;
 }
 
 /**
@@ -20,6 +22,7 @@ export function batchRoutes(deps: BatchDeps): Router {
   router.post('/resolve/batch', jsonBody(BATCH_JSON_LIMIT), (ctx) => {
     const identifiers = readBatchList(ctx.request.body, 'compactIdentifiers');
     const snapshot = deps.registry.snapshot;
+    const count = deps.count && ctx.get('DNT') !== '1' ? deps.count : undefined;
     const results = identifiers.map((item, position) => {
       if (typeof item !== 'string' || item.length > MAX_ITEM_LENGTH) {
         const problem = typeof item !== 'string' ? 'must be a string' : `is longer than ${MAX_ITEM_LENGTH} characters`;
@@ -32,6 +35,11 @@ export function batchRoutes(deps: BatchDeps): Router {
         };
       }
       const { status, body } = resolveCompactId(item, snapshot, options);
+      const namespace = body.payload.parsedCompactIdentifier?.namespace;
+      // Each identifier of a batch is a resolution of its namespace, as if it had been asked alone.
+      if (count && status === 200 && namespace) {
+        count(snapshot.namespacesByPrefix.get(namespace.toLowerCase())?.prefix ?? namespace, ctx.ip, ctx.get('User-Agent'));
+      }
       return {
         compactIdentifier: item,
         status,

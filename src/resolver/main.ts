@@ -3,6 +3,8 @@ import { listen } from '../http/server.js';
 import { runPart } from '../lib/process-runner.js';
 import { createResolverApp } from './app.js';
 import { SnapshotStore } from './snapshot-store.js';
+import { usageHashKey } from '../db/service-settings.js';
+import { UsageRecorder } from '../statistics/usage-recorder.js';
 
 // `npm run start:resolver`: the resolver area alone, for operators who scale it separately.
 await runPart('resolver', async (config, logger) => {
@@ -15,12 +17,15 @@ await runPart('resolver', async (config, logger) => {
     { namespaces: registry.snapshot.namespacesByPrefix.size, version: registry.snapshot.version, ms: Math.round(performance.now() - started) },
     'registry snapshot loaded',
   );
-  const app = createResolverApp({ config, db, redis, logger, registry });
+  const usage = config.USAGE_COUNTING ? new UsageRecorder(redis, await usageHashKey(db), logger, config.USAGE_FLUSH_INTERVAL_MS) : undefined;
+  usage?.start();
+  const app = createResolverApp({ config, db, redis, logger, registry, usage });
   const server = await listen(app, config.RESOLVER_PORT, config);
   return {
     description: `resolver area on ${config.PUBLIC_RESOLVER_URL} (listening on ${config.HOST}:${server.port})`,
     stop: async () => {
       await server.close();
+      await usage?.stop();
       await registry.stop();
       await db.destroy();
       redis.disconnect();

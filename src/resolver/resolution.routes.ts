@@ -6,10 +6,14 @@ import { resolveCompactId, type ResolveResult } from '../core/resolve.js';
 import { errorEnvelope } from '../http/envelope.js';
 import { renderDeprecatedLanding, renderProtectedLanding, renderResolutionFailed } from './landing-page.js';
 
+/** Told about every successful resolution (JSON or redirect) that a client did not ask us not to track. */
+export type ResolutionCounter = (prefix: string, address: string, userAgent: string) => void;
+
 export interface ResolutionDeps {
   snapshot: () => RegistrySnapshot;
   publicResolverUrl: string;
   publicRegistryUrl: string;
+  count?: ResolutionCounter;
 }
 
 const DEPRECATED_LANDING = '/deactivatedLanding/';
@@ -56,6 +60,7 @@ function sendHtml(ctx: Context, status: number, html: string): void {
 
 export function resolutionRoutes(deps: ResolutionDeps): Middleware {
   const options = { publicRegistryUrl: deps.publicRegistryUrl };
+  const count = deps.count;
   const registryPage = (prefix: string | null) => (prefix ? `${deps.publicRegistryUrl}/registry/${encodeURIComponent(prefix)}` : null);
   const landingUrl = (kind: string, raw: string) => `${deps.publicResolverUrl}${kind}${raw.split('/').map(encodeURIComponent).join('/')}`;
 
@@ -107,7 +112,13 @@ export function resolutionRoutes(deps: ResolutionDeps): Middleware {
     if (path === '/' || RESERVED.some((p) => path.startsWith(p))) return next();
 
     const raw = decodeRawRequest(path, 1);
-    const result = resolveCompactId(raw, deps.snapshot(), options);
+    const snapshot = deps.snapshot();
+    const result = resolveCompactId(raw, snapshot, options);
+    const namespace = result.body.payload.parsedCompactIdentifier?.namespace;
+    if (count && result.status === 200 && namespace && ctx.get('DNT') !== '1') {
+      const prefix = snapshot.namespacesByPrefix.get(namespace.toLowerCase())?.prefix ?? namespace;
+      count(prefix, ctx.ip, ctx.get('User-Agent'));
+    }
     if (wantsRedirect(ctx)) return redirectFor(ctx, raw, result);
     ctx.status = result.status;
     ctx.body = result.body;

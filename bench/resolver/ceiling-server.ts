@@ -1,0 +1,49 @@
+/**
+ * The ceiling: the least a Node server can do for a resolve request. A bare node:http server that looks the
+ * request path up in a plain Map, built once from the resolver's own answers to the benchmark's paths, and
+ * serialises the stored answer object per request, as the service does. Run as a child process:
+ * `node dist/bench/resolver/ceiling-server.js <answers.json>`; it reports its port over IPC.
+ */
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+
+/** [request path, HTTP status, parsed JSON body] as fetched once from the resolver. */
+export type CeilingAnswer = [path: string, status: number, body: unknown];
+
+interface Stored {
+  status: number;
+  body: unknown;
+}
+
+function main(): void {
+  const file = process.argv[2];
+  if (!file) throw new Error('usage: ceiling-server.js <answers.json>');
+  const answers = new Map<string, Stored>();
+  for (const [path, status, body] of JSON.parse(readFileSync(file, 'utf8')) as CeilingAnswer[]) answers.set(path, { status, body });
+
+  const server = http.createServer((req, res) => {
+    const path = req.url ?? '/';
+    const stored = answers.get(path);
+    const status = stored ? stored.status : 400;
+    const text = JSON.stringify(
+      stored ? stored.body : { apiVersion: '1.0', errorMessage: `Unknown request '${path.slice(0, 100)}'`, payload: null },
+    );
+    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+    res.end(text);
+  });
+  // The resolver's keep-alive setting (src/http/server.ts), so neither side closes connections sooner.
+  server.keepAliveTimeout = 65_000;
+  server.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    process.send?.({ type: 'ready', port: typeof address === 'object' && address ? address.port : 0 });
+  });
+  const stop = () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('disconnect', stop);
+}
+
+main();

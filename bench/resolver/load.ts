@@ -1,0 +1,129 @@
+import autocannon from 'autocannon';
+import type { BenchRequest } from './workload.js';
+
+export interface LoadSettings {
+  connections: number;
+  durationS: number;
+  warmupS: number;
+  runs: number;
+}
+
+export interface RunFigures {
+  /** Mean of autocannon's per-second request counts. */
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  meanMs: number;
+  maxMs: number;
+  completed: number;
+  durationS: number;
+  statusCounts: Record<string, number>;
+  non2xx: number;
+  /** Answers whose status differs from the one the same request got when checked before the load. */
+  unexpected: number;
+  errors: number;
+  timeouts: number;
+}
+
+export interface ScenarioFigures {
+  /** The run with the median req/s (its own latencies go with it). */
+  median: RunFigures;
+  runs: RunFigures[];
+}
+
+export interface LoadTarget {
+  name: string;
+  port: number;
+  requests: BenchRequest[];
+}
+
+/**
+ * Deals the requests round-robin into one list per connection, so together the connections send every
+ * request and each one cycles through its own share of the mix (autocannon would otherwise start every
+ * connection at the first request and build each connection's copy of the whole list).
+ */
+function dealRequests(requests: BenchRequest[], connections: number): BenchRequest[][] {
+  if (requests.length === 0) throw new Error('no requests to send');
+  const hands: BenchRequest[][] = Array.from({ length: connections }, () => []);
+  requests.forEach((request, i) => hands[i % connections]!.push(request));
+  // Fewer requests than connections: the short hands take one request each in turn.
+  hands.forEach((hand, i) => {
+    if (hand.length === 0) hand.push(requests[i % requests.length]!);
+  });
+  return hands;
+}
+
+/** One autocannon run of `durationS` seconds against a target. */
+export async function runOnce(target: LoadTarget, connections: number, durationS: number): Promise<RunFigures> {
+  const tally = { unexpected: 0 };
+  const hands = dealRequests(target.requests, connections).map((hand) =>
+    hand.map((request): autocannon.Request => {
+      const expected = request.expectedStatus ?? request.intendedStatus;
+      return {
+        method: request.method,
+        path: request.path,
+        headers: request.headers,
+        body: request.body,
+        onResponse: (status) => {
+          if (status !== expected) tally.unexpected++;
+        },
+      };
+    }),
+  );
+  let dealt = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${target.port}`,
+    connections,
+    duration: durationS,
+    // Replaced per connection by setupClient before anything is sent.
+    requests: [{ method: 'GET', path: '/' }],
+    setupClient: (client) => client.setRequests(hands[dealt++ % hands.length]!),
+  });
+  const statusCounts: Record<string, number> = {};
+  for (const [status, { count }] of Object.entries(result.statusCodeStats)) statusCounts[status] = count;
+  const completed = Object.values(statusCounts).reduce((sum, n) => sum + n, 0);
+  return {
+    reqPerSec: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    meanMs: Math.round(result.latency.average * 100) / 100,
+    maxMs: result.latency.max,
+    completed,
+    durationS: result.duration,
+    statusCounts,
+    non2xx: result.non2xx,
+    unexpected: tally.unexpected,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+export function medianRun(runs: RunFigures[]): RunFigures {
+  const sorted = [...runs].sort((a, b) => a.reqPerSec - b.reqPerSec);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+/**
+ * Measures several targets the same way: a warm-up of each, then the runs taken in turn (A B A B ...), so
+ * that a change in the machine's background load during the measurement affects them alike.
+ */
+export async function measureTogether(
+  targets: LoadTarget[],
+  settings: LoadSettings,
+  onRun?: (target: string, run: number, figures: RunFigures) => void,
+): Promise<Record<string, ScenarioFigures>> {
+  for (const target of targets) await runOnce(target, settings.connections, settings.warmupS);
+  const runs: Record<string, RunFigures[]> = Object.fromEntries(targets.map((t) => [t.name, []]));
+  for (let run = 1; run <= settings.runs; run++) {
+    for (const target of targets) {
+      const figures = await runOnce(target, settings.connections, settings.durationS);
+      runs[target.name]!.push(figures);
+      onRun?.(target.name, run, figures);
+    }
+  }
+  return Object.fromEntries(Object.entries(runs).map(([name, list]) => [name, { median: medianRun(list), runs: list }]));
+}
+
+export async function measure(target: LoadTarget, settings: LoadSettings, onRun?: (target: string, run: number, figures: RunFigures) => void): Promise<ScenarioFigures> {
+  return (await measureTogether([target], settings, onRun))[target.name]!;
+}
