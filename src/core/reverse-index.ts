@@ -55,7 +55,7 @@ export interface KeyGroup {
   readonly candidates: readonly KeyCandidate[];
 }
 
-interface HostBucket {
+export interface HostBucket {
   /** Distinct key lengths in this host, longest first. */
   readonly lengths: number[];
   readonly groups: Map<string, KeyGroup>;

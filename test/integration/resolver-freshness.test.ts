@@ -26,9 +26,18 @@ async function resolve(curie: string): Promise<{ status: number; errorMessage: s
   return { status: res.status, errorMessage: res.body.errorMessage, resources: res.body.payload?.resolvedResources ?? [] };
 }
 
-/** Milliseconds from now until `seen` holds for the answer to `curie`, polling every 50 ms; fails after 5 s. */
-async function timeUntil(curie: string, seen: (answer: Awaited<ReturnType<typeof resolve>>) => boolean, what: string): Promise<number> {
+/**
+ * Milliseconds from the start of `change` (a committed SQL change) until `seen` holds for the answer to
+ * `curie`, polling every 50 ms; fails after 5 s.
+ */
+async function timeUntil(
+  change: () => Promise<unknown>,
+  curie: string,
+  seen: (answer: Awaited<ReturnType<typeof resolve>>) => boolean,
+  what: string,
+): Promise<number> {
   const started = performance.now();
+  await change();
   await pollUntil(async () => (seen(await resolve(curie)) ? true : undefined), 5000, what);
   return Math.round(performance.now() - started);
 }
@@ -38,8 +47,8 @@ describe('registry changes made by plain SQL', () => {
     const before = await resolve('taxonomy:9606');
     expect(before.resources.find((x) => x.id === 30)?.compactIdentifierResolvedUrl).toBe('https://purl.uniprot.org/taxonomy/9606');
 
-    await r.t.db.raw("UPDATE resources SET url_pattern = 'https://taxa.changed.example.org/taxon/{$id}' WHERE mir_id = 'MIR:00100019'");
     const ms = await timeUntil(
+      () => r.t.db.raw("UPDATE resources SET url_pattern = 'https://taxa.changed.example.org/taxon/{$id}' WHERE mir_id = 'MIR:00100019'"),
       'taxonomy:9606',
       (a) => a.resources.some((x) => x.id === 30 && x.compactIdentifierResolvedUrl === 'https://taxa.changed.example.org/taxon/9606'),
       'the new URL pattern reaching resolution',
@@ -53,7 +62,7 @@ describe('registry changes made by plain SQL', () => {
   it('makes a namespace inserted with its resource resolvable', async () => {
     expect((await resolve('newns:ABC123')).status).toBe(400);
 
-    await r.t.db.transaction(async (trx) => {
+    const insert = () => r.t.db.transaction(async (trx) => {
       const [ns] = (await trx.raw(
         `INSERT INTO namespaces (prefix, mir_id, name, pattern, description, sample_id)
          VALUES ('newns', 'MIR:00999001', 'A new namespace', '^[A-Z]+\\d+$', 'Inserted by hand in a test', 'ABC123')
@@ -68,7 +77,7 @@ describe('registry changes made by plain SQL', () => {
         [ns!.id, institution.id],
       );
     });
-    const ms = await timeUntil('newns:ABC123', (a) => a.status === 200, 'the inserted namespace resolving');
+    const ms = await timeUntil(insert, 'newns:ABC123', (a) => a.status === 200, 'the inserted namespace resolving');
 
     console.info(`freshness: INSERT of a namespace and resource resolvable after ${ms} ms`);
     expect(ms).toBeLessThan(DEADLINE_MS);
@@ -83,8 +92,8 @@ describe('registry changes made by plain SQL', () => {
   it('answers a deleted namespace with 400 as an unknown prefix', async () => {
     expect((await resolve('pmc:PMC3084216')).status).toBe(200);
 
-    await r.t.db.raw("DELETE FROM namespaces WHERE prefix = 'pmc'");
-    const ms = await timeUntil('pmc:PMC3084216', (a) => a.status === 400, 'the deleted namespace disappearing');
+    const remove = () => r.t.db.raw("DELETE FROM namespaces WHERE prefix = 'pmc'");
+    const ms = await timeUntil(remove, 'pmc:PMC3084216', (a) => a.status === 400, 'the deleted namespace disappearing');
 
     console.info(`freshness: DELETE of a namespace visible after ${ms} ms`);
     expect(ms).toBeLessThan(DEADLINE_MS);
@@ -97,8 +106,8 @@ describe('registry changes made by plain SQL', () => {
     const old = 'National Center for Biotechnology Information';
     expect((await resolve('taxonomy:9606')).resources.find((x) => x.id === 29)?.institution.name).toBe(old);
 
-    await r.t.db.raw('UPDATE institutions SET name = ? WHERE name = ?', ['NCBI (renamed)', old]);
     const ms = await timeUntil(
+      () => r.t.db.raw('UPDATE institutions SET name = ? WHERE name = ?', ['NCBI (renamed)', old]),
       'taxonomy:9606',
       (a) => a.resources.find((x) => x.id === 29)?.institution.name === 'NCBI (renamed)',
       'the institution rename reaching resolution',

@@ -1,0 +1,279 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BatchFigures } from './batch-latency.js';
+import type { CheckSummary } from './check-once.js';
+import type { RunFigures, ScenarioFigures } from './load.js';
+import type { MemoryFigures } from './server-processes.js';
+import type { ScaleFigures } from './scale.js';
+
+export interface MachineInfo {
+  cpuModel: string;
+  cpuCount: number;
+  totalMemoryMb: number;
+  os: string;
+  node: string;
+  gitCommit: string | null;
+  /** Uncommitted changes in the work tree when the benchmark ran. */
+  gitDirty: boolean | null;
+  /** 1-minute load average at the start and at the end: other work on the machine skews the figures. */
+  loadAverageAtStart: number;
+  loadAverageAtEnd?: number;
+}
+
+export interface BenchResults {
+  startedAt: string;
+  finishedAt?: string;
+  machine: MachineInfo;
+  settings: { connections: number; durationS: number; warmupS: number; runs: number; batchRequests: number; batchSize: number; scaleNamespaces: number };
+  dataset: { path: string; namespaces: number; resources: number };
+  setup: { importMs: number; resolverStartMs: number; snapshotLoadMs: number | null };
+  resolverMemory: { afterLoad: MemoryFigures; afterScenarios?: MemoryFigures };
+  /** Error-level log lines the resolver wrote during the benchmark (expected: 0). */
+  resolverErrorLines?: number;
+  requestCounts: Record<string, number>;
+  checks: Record<string, CheckSummary>;
+  scenarios: Record<string, ScenarioFigures>;
+  batch?: BatchFigures;
+  scale?: ScaleFigures | { skipped: true };
+  verdicts?: Verdict[];
+}
+
+export interface Verdict {
+  scenario: string;
+  reqPerSec: number | null;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  ratio: number | null;
+  ratioOf: string | null;
+  target: string;
+  pass: boolean | null;
+  note?: string;
+}
+
+export interface Figure {
+  figure: string;
+  value: string;
+  target: string;
+  pass: boolean | null;
+}
+
+export function machineInfo(projectRoot: string): MachineInfo {
+  const git = (...args: string[]) => {
+    try {
+      return execFileSync('git', args, { cwd: projectRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    } catch {
+      return null;
+    }
+  };
+  const status = git('status', '--porcelain');
+  const cpus = os.cpus();
+  return {
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    cpuCount: cpus.length,
+    totalMemoryMb: Math.round(os.totalmem() / 1024 / 1024),
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    gitCommit: git('rev-parse', 'HEAD'),
+    gitDirty: status === null ? null : status !== '',
+    loadAverageAtStart: Math.round(os.loadavg()[0]! * 100) / 100,
+  };
+}
+
+/** Share of answers that were not what the same request got before the load, or failed outright. */
+export function unexpectedShare(run: RunFigures): number {
+  const bad = run.unexpected + run.errors + run.timeouts;
+  return run.completed + run.errors === 0 ? 1 : bad / (run.completed + run.errors);
+}
+
+// Above this share of unexpected answers a throughput figure measures the wrong thing.
+const UNEXPECTED_LIMIT = 0.001;
+
+function throughputVerdict(
+  scenario: string,
+  figures: ScenarioFigures,
+  reference: { reqPerSec: number; name: string } | null,
+  rule: { minRatio?: number; maxP99Ms?: number; minReqPerSec?: number },
+  target: string,
+): Verdict {
+  const run = figures.median;
+  const ratio = reference ? Math.round((run.reqPerSec / reference.reqPerSec) * 100) / 100 : null;
+  const worstShare = Math.max(...figures.runs.map(unexpectedShare));
+  let pass = true;
+  if (rule.minRatio !== undefined && (ratio === null || ratio < rule.minRatio)) pass = false;
+  if (rule.maxP99Ms !== undefined && run.p99Ms > rule.maxP99Ms) pass = false;
+  if (rule.minReqPerSec !== undefined && run.reqPerSec < rule.minReqPerSec) pass = false;
+  const note = worstShare > UNEXPECTED_LIMIT ? `${(worstShare * 100).toFixed(2)} % unexpected answers or errors` : undefined;
+  if (note) pass = false;
+  return { scenario, reqPerSec: run.reqPerSec, p50Ms: run.p50Ms, p99Ms: run.p99Ms, ratio, ratioOf: reference?.name ?? null, target, pass, note };
+}
+
+/** The issue's targets, judged on the median runs. */
+export function judge(results: BenchResults): { verdicts: Verdict[]; figures: Figure[] } {
+  const s = results.scenarios;
+  const ceiling = s.ceiling!;
+  const ref = { reqPerSec: ceiling.median.reqPerSec, name: 'ceiling' };
+  const verdicts: Verdict[] = [
+    {
+      scenario: 'ceiling (node:http + Map)',
+      reqPerSec: ceiling.median.reqPerSec,
+      p50Ms: ceiling.median.p50Ms,
+      p99Ms: ceiling.median.p99Ms,
+      ratio: 1,
+      ratioOf: 'ceiling',
+      target: 'reference',
+      pass: null,
+    },
+    throughputVerdict('resolve JSON', s.resolveJson!, ref, { minRatio: 0.7, maxP99Ms: 10 }, '≥ 0.7 × ceiling, p99 ≤ 10 ms'),
+    throughputVerdict('redirect', s.redirect!, ref, { minRatio: 0.7, maxP99Ms: 10 }, '≥ 0.7 × ceiling, p99 ≤ 10 ms'),
+    throughputVerdict('reverse byPrefix', s.byPrefix!, ref, { minRatio: 0.6 }, '≥ 0.6 × ceiling'),
+    throughputVerdict('reverse bySimilarity', s.bySimilarity!, ref, { minRatio: undefined, minReqPerSec: 1000 }, '≥ 1,000 req/s'),
+  ];
+  if (results.batch) {
+    const b = results.batch;
+    verdicts.push({
+      scenario: `batch of ${b.items.toLocaleString('en')} (one at a time, ${b.requests} requests)`,
+      reqPerSec: null,
+      p50Ms: b.medianMs,
+      p99Ms: b.p99Ms,
+      ratio: null,
+      ratioOf: null,
+      target: '< 50 ms (median)',
+      pass: b.medianMs < 50,
+    });
+  }
+  const figures: Figure[] = [
+    { figure: 'snapshot load, real dataset', value: formatMs(results.setup.snapshotLoadMs), target: '', pass: null },
+    { figure: 'resolver RSS after load, real dataset', value: `${results.resolverMemory.afterLoad.rssMb} MB`, target: '', pass: null },
+  ];
+  if (results.resolverMemory.afterScenarios) {
+    figures.push({ figure: 'resolver peak RSS, real dataset', value: `${results.resolverMemory.afterScenarios.peakRssMb} MB`, target: '', pass: null });
+  }
+  const scale = results.scale;
+  if (scale && !('skipped' in scale)) {
+    const real = s.resolveJson!.median.reqPerSec;
+    const run = scale.resolveJson.median;
+    const ratio = Math.round((run.reqPerSec / real) * 100) / 100;
+    const verdict = throughputVerdict(
+      `resolve JSON, ${scale.syntheticNamespaces.toLocaleString('en')} synthetic namespaces`,
+      scale.resolveJson,
+      { reqPerSec: real, name: 'real dataset' },
+      { minRatio: 0.85 },
+      '≥ 0.85 × real-dataset resolve JSON',
+    );
+    verdicts.push({ ...verdict, ratio });
+    figures.push(
+      { figure: 'scale: insert of the synthetic namespaces', value: formatMs(scale.insertMs), target: 'well under a minute', pass: scale.insertMs < 60_000 },
+      { figure: 'scale: snapshot load', value: formatMs(scale.snapshotLoadMs), target: '< 10 s', pass: scale.snapshotLoadMs !== null && scale.snapshotLoadMs < 10_000 },
+      { figure: 'scale: resolver start to ready', value: formatMs(scale.resolverStartMs), target: '', pass: null },
+      { figure: 'scale: resolver RSS after load', value: `${scale.memoryAfterLoad.rssMb} MB`, target: '', pass: null },
+      { figure: 'scale: resolver RSS after the load test', value: `${scale.memoryAfterScenario.rssMb} MB`, target: '', pass: null },
+      { figure: 'scale: resolver peak RSS', value: `${scale.memoryAfterScenario.peakRssMb} MB`, target: '< 1 GB (1,024 MB)', pass: scale.memoryAfterScenario.peakRssMb < 1024 },
+      {
+        figure: `scale: change visible (worst of ${scale.visibilityMs.length})`,
+        value: scale.visibilityMs.every((ms) => ms !== null) ? formatMs(Math.max(...(scale.visibilityMs as number[]))) : 'not seen',
+        target: '≤ 2 s',
+        pass: scale.visibilityMs.every((ms) => ms !== null && ms <= 2000),
+      },
+    );
+  }
+  return { verdicts, figures };
+}
+
+function formatMs(ms: number | null): string {
+  if (ms === null) return 'n/a';
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
+}
+
+const passText = (pass: boolean | null) => (pass === null ? '—' : pass ? 'pass' : 'FAIL');
+const num = (value: number | null, digits = 0) => (value === null ? '—' : value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+
+function verdictRows(verdicts: Verdict[]): string[][] {
+  return verdicts.map((v) => [
+    v.scenario,
+    num(v.reqPerSec),
+    num(v.p50Ms, v.p50Ms !== null && !Number.isInteger(v.p50Ms) ? 1 : 0),
+    num(v.p99Ms, v.p99Ms !== null && !Number.isInteger(v.p99Ms) ? 1 : 0),
+    v.ratio === null ? '—' : `${v.ratio.toFixed(2)}${v.ratioOf && v.ratioOf !== 'ceiling' ? ` of ${v.ratioOf}` : ''}`,
+    v.target,
+    passText(v.pass) + (v.note ? ` (${v.note})` : ''),
+  ]);
+}
+
+const VERDICT_HEADER = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio to ceiling', 'target', 'result'];
+const FIGURE_HEADER = ['figure', 'value', 'target', 'result'];
+
+function markdownTable(header: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+function textTable(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+function sanityLines(results: BenchResults): string[] {
+  const lines: string[] = [];
+  const scenarios = { ...results.scenarios };
+  if (results.scale && !('skipped' in results.scale)) scenarios['scale resolveJson'] = results.scale.resolveJson;
+  for (const [name, figures] of Object.entries(scenarios)) {
+    const m = figures.median;
+    const statuses = Object.entries(m.statusCounts).map(([s, n]) => `${s}×${n}`).join(', ');
+    const all = figures.runs.map((r) => r.reqPerSec.toLocaleString('en')).join(' / ');
+    lines.push(
+      `${name}: runs ${all} req/s; median run ${m.completed.toLocaleString('en')} answers (${statuses}), ` +
+        `${m.unexpected} unexpected, ${m.errors} errors, ${m.timeouts} timeouts`,
+    );
+  }
+  return lines;
+}
+
+export function markdownReport(results: BenchResults, verdicts: Verdict[], figures: Figure[]): string {
+  const m = results.machine;
+  const st = results.settings;
+  return [
+    `# Resolver benchmark — ${results.startedAt}`,
+    '',
+    `Machine: ${m.cpuCount} × ${m.cpuModel}, ${m.totalMemoryMb.toLocaleString('en')} MB, ${m.os}, Node ${m.node}; ` +
+      `commit ${m.gitCommit ?? 'unknown'}${m.gitDirty ? ' (with uncommitted changes)' : ''}; ` +
+      `load average ${m.loadAverageAtStart} at start, ${m.loadAverageAtEnd ?? '?'} at end.`,
+    `Load: autocannon, ${st.connections} connections, ${st.durationS} s per run after a ${st.warmupS} s warm-up, ` +
+      `median of ${st.runs} runs by req/s; latencies of that run (1 ms resolution). Dataset: ${results.dataset.namespaces} namespaces, ` +
+      `${results.dataset.resources} resources.`,
+    '',
+    markdownTable(VERDICT_HEADER, verdictRows(verdicts)),
+    '',
+    markdownTable(FIGURE_HEADER, figures.map((f) => [f.figure, f.value, f.target || '—', passText(f.pass)])),
+    '',
+    'Checks:',
+    '',
+    ...sanityLines(results).map((l) => `- ${l}`),
+    '',
+  ].join('\n');
+}
+
+export function textReport(verdicts: Verdict[], figures: Figure[], results: BenchResults): string {
+  return [
+    textTable(VERDICT_HEADER, verdictRows(verdicts)),
+    '',
+    textTable(FIGURE_HEADER, figures.map((f) => [f.figure, f.value, f.target || '—', passText(f.pass)])),
+    '',
+    ...sanityLines(results),
+    '',
+  ].join('\n');
+}
+
+/** Writes bench/results/resolver-<date>.json and overwrites bench/results/resolver-latest.md. */
+export function writeResults(projectRoot: string, results: BenchResults, markdown: string): { json: string; markdown: string } {
+  const dir = path.join(projectRoot, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const stamp = results.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
+  const json = path.join(dir, `resolver-${stamp}.json`);
+  writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
+  const md = path.join(dir, 'resolver-latest.md');
+  writeFileSync(md, markdown);
+  return { json, markdown: md };
+}
