@@ -62,7 +62,8 @@ export function resolutionRoutes(deps: ResolutionDeps): Middleware {
   const options = { publicRegistryUrl: deps.publicRegistryUrl };
   const count = deps.count;
   const registryPage = (prefix: string | null) => (prefix ? `${deps.publicRegistryUrl}/registry/${encodeURIComponent(prefix)}` : null);
-  const landingUrl = (kind: string, raw: string) => `${deps.publicResolverUrl}${kind}${raw.split('/').map(encodeURIComponent).join('/')}`;
+  // Escape only what a path cannot carry, so the address reads like the reference's /deactivatedLanding/3dmet:B00162.
+  const landingUrl = (kind: string, raw: string) => `${deps.publicResolverUrl}${kind}${encodeURI(raw).replace(/[?#]/g, encodeURIComponent)}`;
 
   function redirectFor(ctx: Context, raw: string, result: ResolveResult): void {
     const { payload } = result.body;

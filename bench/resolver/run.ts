@@ -1,0 +1,142 @@
+/**
+ * `npm run bench:resolver`: the resolver under load (autocannon, 50 connections, the real dataset) next to a
+ * bare node:http + Map ceiling, then the same at 100,000 synthetic namespaces. Writes
+ * bench/results/resolver-<date>.json and bench/results/resolver-latest.md. See bench/README-section.md.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { readDataset, validateNamespaces } from '../../src/importer/read-dataset.js';
+import { measureBatchLatency } from './batch-latency.js';
+import { dropDatabase, databaseUrlFor, migrateAndImport, recreateDatabase } from './bench-db.js';
+import { checkOnce, describeCheck } from './check-once.js';
+import { measure, measureTogether, type LoadSettings, type RunFigures } from './load.js';
+import { judge, machineInfo, markdownReport, textReport, writeResults, type BenchResults } from './report.js';
+import { runScale } from './scale.js';
+import { readMemory, startCeiling, startResolver, type ServerProcess } from './server-processes.js';
+import { readSettings, say } from './settings.js';
+import { batchBodies, buildResolveMix, byPrefixRequests, bySimilarityRequests, redirectRequests, resolveJsonRequests } from './workload.js';
+
+const logRun = (target: string, run: number, f: RunFigures) =>
+  say(`  ${target} run ${run}: ${f.reqPerSec.toLocaleString('en')} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms, ${f.unexpected} unexpected, ${f.errors} errors`);
+
+async function main(): Promise<void> {
+  const settings = readSettings();
+  const load: LoadSettings = { connections: settings.connections, durationS: settings.durationS, warmupS: settings.warmupS, runs: settings.runs };
+  const startedAt = new Date().toISOString();
+  const machine = machineInfo(settings.projectRoot);
+
+  say(`reading ${settings.datasetPath}`);
+  const namespaces = validateNamespaces(await readDataset(settings.datasetPath));
+  const resourceCount = namespaces.reduce((sum, ns) => sum + ns.resources.length, 0);
+
+  const databaseUrl = databaseUrlFor(settings.baseDatabaseUrl, settings.databaseName);
+  const servers: ServerProcess[] = [];
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'resolver-bench-'));
+  let results: BenchResults;
+  try {
+    say(`creating ${settings.databaseName} and importing ${namespaces.length} namespaces`);
+    await recreateDatabase(settings.baseDatabaseUrl, settings.databaseName);
+    const { importMs } = await migrateAndImport(databaseUrl, namespaces);
+
+    const resolver = await startResolver({ projectRoot: settings.projectRoot, databaseUrl, redisUrl: settings.redisUrl });
+    servers.push(resolver);
+    const afterLoad = readMemory(resolver.pid);
+    say(`resolver ready on port ${resolver.port} after ${resolver.startMs} ms (snapshot ${resolver.snapshotLoadMs} ms, RSS ${afterLoad.rssMb} MB)`);
+
+    const mix = buildResolveMix(namespaces);
+    const resolveJson = resolveJsonRequests(mix);
+    const redirect = redirectRequests(mix);
+    const byPrefix = byPrefixRequests(namespaces);
+    const bySimilarity = bySimilarityRequests(namespaces);
+
+    say('sending every request once to learn its expected status');
+    const checkedJson = await checkOnce(resolver.port, resolveJson, { keepBodies: true });
+    const checks = {
+      resolveJson: checkedJson.summary,
+      redirect: (await checkOnce(resolver.port, redirect)).summary,
+      byPrefix: (await checkOnce(resolver.port, byPrefix)).summary,
+      bySimilarity: (await checkOnce(resolver.port, bySimilarity)).summary,
+    };
+    for (const [name, summary] of Object.entries(checks)) say(`  ${name}: ${describeCheck(summary)}`);
+
+    const answersFile = path.join(tmp, 'ceiling-answers.json');
+    writeFileSync(answersFile, JSON.stringify(checkedJson.answers));
+    const ceiling = await startCeiling({ projectRoot: settings.projectRoot, answersFile });
+    servers.push(ceiling);
+
+    results = {
+      startedAt,
+      machine,
+      settings: {
+        connections: settings.connections,
+        durationS: settings.durationS,
+        warmupS: settings.warmupS,
+        runs: settings.runs,
+        batchRequests: settings.batchRequests,
+        batchSize: settings.batchSize,
+        scaleNamespaces: settings.scaleNamespaces,
+      },
+      dataset: { path: settings.datasetPath, namespaces: namespaces.length, resources: resourceCount },
+      setup: { importMs, resolverStartMs: resolver.startMs, snapshotLoadMs: resolver.snapshotLoadMs },
+      resolverMemory: { afterLoad },
+      requestCounts: { resolveJson: resolveJson.length, redirect: redirect.length, byPrefix: byPrefix.length, bySimilarity: bySimilarity.length },
+      checks,
+      scenarios: {},
+    };
+
+    say(`resolve JSON and the ceiling, taken in turn (${resolveJson.length} requests)`);
+    const pair = await measureTogether(
+      [
+        { name: 'ceiling', port: ceiling.port, requests: resolveJson },
+        { name: 'resolveJson', port: resolver.port, requests: resolveJson },
+      ],
+      load,
+      logRun,
+    );
+    results.scenarios.ceiling = pair.ceiling!;
+    results.scenarios.resolveJson = pair.resolveJson!;
+    await ceiling.stop();
+
+    say(`redirect (${redirect.length} requests)`);
+    results.scenarios.redirect = await measure({ name: 'redirect', port: resolver.port, requests: redirect }, load, logRun);
+    say(`reverse byPrefix (${byPrefix.length} URLs)`);
+    results.scenarios.byPrefix = await measure({ name: 'byPrefix', port: resolver.port, requests: byPrefix }, load, logRun);
+    say(`reverse bySimilarity (${bySimilarity.length} URLs)`);
+    results.scenarios.bySimilarity = await measure({ name: 'bySimilarity', port: resolver.port, requests: bySimilarity }, load, logRun);
+
+    say(`batch of ${settings.batchSize} identifiers, ${settings.batchRequests} requests one at a time`);
+    results.batch = await measureBatchLatency(resolver.port, batchBodies(mix, settings.batchSize, settings.batchRequests), settings.batchSize);
+    say(`  median ${results.batch.medianMs} ms, p99 ${results.batch.p99Ms} ms`);
+
+    results.resolverMemory.afterScenarios = readMemory(resolver.pid);
+    results.resolverErrorLines = resolver.errorLines();
+    await resolver.stop();
+
+    if (settings.skipScale) results.scale = { skipped: true };
+    else {
+      const realExpected = new Map(resolveJson.map((r) => [r.path, r.expectedStatus ?? r.intendedStatus]));
+      results.scale = await runScale({ settings, load, namespaces, realExpected, onRun: logRun });
+    }
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    rmSync(tmp, { recursive: true, force: true });
+    if (!settings.keepDb) await dropDatabase(settings.baseDatabaseUrl, settings.databaseName);
+  }
+
+  results.finishedAt = new Date().toISOString();
+  results.machine.loadAverageAtEnd = Math.round(os.loadavg()[0]! * 100) / 100;
+  const { verdicts, figures } = judge(results);
+  results.verdicts = verdicts;
+  const written = writeResults(settings.projectRoot, results, markdownReport(results, verdicts, figures));
+  process.stdout.write(`\n${textReport(verdicts, figures, results)}\n`);
+  say(`wrote ${path.relative(settings.projectRoot, written.json)} and ${path.relative(settings.projectRoot, written.markdown)}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`resolver benchmark failed: ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

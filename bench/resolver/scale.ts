@@ -1,0 +1,175 @@
+/**
+ * The scale scenario: the real dataset plus N synthetic namespaces (one resource each) in a database of its
+ * own; snapshot load time, the resolver's memory, resolve JSON throughput over all namespaces, and how long
+ * a registry change takes to show.
+ */
+import http from 'node:http';
+import pg from 'pg';
+import type { DatasetNamespace } from '../../src/importer/dataset.schema.js';
+import { dropDatabase, databaseUrlFor, migrateAndImport, recreateDatabase } from './bench-db.js';
+import { checkOnce, describeCheck, type CheckSummary } from './check-once.js';
+import { sendRequest } from './http-client.js';
+import { measure, type LoadSettings, type RunFigures, type ScenarioFigures } from './load.js';
+import { readMemory, startResolver, type MemoryFigures } from './server-processes.js';
+import { say, type BenchSettings } from './settings.js';
+import { buildResolveMix, resolveJsonRequests, shuffled, type BenchRequest, type WorkloadNamespace } from './workload.js';
+
+export interface ScaleFigures {
+  syntheticNamespaces: number;
+  totalNamespaces: number | null;
+  insertMs: number;
+  snapshotLoadMs: number | null;
+  resolverStartMs: number;
+  memoryAfterLoad: MemoryFigures;
+  memoryAfterScenario: MemoryFigures;
+  requestCount: number;
+  /** Answers of a sample of the requests, checked once against what the mix expects. */
+  spotCheck: CheckSummary & { disagreements: number };
+  resolveJson: ScenarioFigures;
+  /** ms from the UPDATE's commit until the resolver answered with the new URL; null when not seen in 10 s. */
+  visibilityMs: (number | null)[];
+  resolverErrorLines: number;
+}
+
+const SYNTHETIC_PATTERN = '^\\d+$';
+const syntheticPrefix = (n: number) => `synth${String(n).padStart(7, '0')}`;
+const syntheticUrlPattern = (n: number) => `https://synth${n}.example.org/entry/{$id}`;
+
+/** The synthetic namespaces as the workload sees them; insertSynthetic writes exactly these. */
+function syntheticNamespaces(count: number): WorkloadNamespace[] {
+  return Array.from({ length: count }, (_, i) => {
+    const n = i + 1;
+    return {
+      prefix: syntheticPrefix(n),
+      pattern: SYNTHETIC_PATTERN,
+      sampleId: String(n),
+      namespaceEmbeddedInLui: false,
+      deprecated: false,
+      // Every other one has a provider code, about the real dataset's share of resources with one.
+      resources: [{ providerCode: n % 2 === 0 ? 'synth' : '', sampleId: String(n), urlPattern: syntheticUrlPattern(n), deprecated: false }],
+    };
+  });
+}
+
+/**
+ * One INSERT … SELECT generate_series for the namespaces and their resources, in one statement. The
+ * registry_changes triggers stay on, as they would for any write.
+ */
+async function insertSynthetic(client: pg.Client, count: number): Promise<number> {
+  if (count > 9_999_999) throw new Error('at most 9,999,999 synthetic namespaces (7-digit numbering)');
+  const started = performance.now();
+  await client.query(
+    `WITH inst AS (SELECT id, location_country_code FROM institutions ORDER BY id LIMIT 1),
+     ns AS (
+       INSERT INTO namespaces (prefix, mir_id, name, pattern, description, sample_id)
+       SELECT 'synth' || lpad(g::text, 7, '0'), 'MIR:7' || lpad(g::text, 7, '0'), 'Synthetic namespace ' || g, $2::text,
+              'A synthetic namespace of the resolver benchmark', g::text
+       FROM generate_series(1, $1::int) AS g
+       RETURNING id, sample_id
+     )
+     INSERT INTO resources (mir_id, url_pattern, name, description, official, provider_code, sample_id, resource_home_url,
+                            namespace_id, institution_id, location_country_code)
+     SELECT 'MIR:6' || lpad(ns.sample_id, 7, '0'), 'https://synth' || ns.sample_id || '.example.org/entry/{$id}',
+            'Synthetic resource ' || ns.sample_id, 'A synthetic resource of the resolver benchmark', true,
+            CASE WHEN ns.sample_id::int % 2 = 0 THEN 'synth' ELSE '' END, ns.sample_id,
+            'https://synth' || ns.sample_id || '.example.org/', ns.id, inst.id, inst.location_country_code
+     FROM ns CROSS JOIN inst`,
+    [count, SYNTHETIC_PATTERN],
+  );
+  await client.query('ANALYZE namespaces, resources');
+  return Math.round(performance.now() - started);
+}
+
+/** Changes one synthetic resource's URL pattern and polls the resolver until its answer carries the new URL. */
+async function measureVisibility(client: pg.Client, port: number, n: number, trial: number): Promise<number | null> {
+  const { rows } = await client.query<{ id: string }>(
+    'SELECT r.id FROM resources r JOIN namespaces ns ON ns.id = r.namespace_id WHERE ns.prefix = $1',
+    [syntheticPrefix(n)],
+  );
+  const id = rows[0]?.id;
+  if (id === undefined) throw new Error(`synthetic namespace ${syntheticPrefix(n)} not found`);
+  const host = `moved${trial}-${Date.now()}.example.org`;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    await client.query('UPDATE resources SET url_pattern = $1 WHERE id = $2', [`https://${host}/entry/{$id}`, id]);
+    const committed = performance.now();
+    while (performance.now() - committed < 10_000) {
+      const answer = await sendRequest(port, { method: 'GET', path: `/${syntheticPrefix(n)}:${n}`, headers: { Accept: 'application/json' } }, agent);
+      if (answer.body.includes(host)) return Math.round(performance.now() - committed);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return null;
+  } finally {
+    agent.destroy();
+  }
+}
+
+export async function runScale(options: {
+  settings: BenchSettings;
+  load: LoadSettings;
+  namespaces: DatasetNamespace[];
+  /** Status each real-dataset resolve path got in the real-dataset run. */
+  realExpected: Map<string, number>;
+  onRun?: (target: string, run: number, figures: RunFigures) => void;
+}): Promise<ScaleFigures> {
+  const { settings } = options;
+  const url = databaseUrlFor(settings.baseDatabaseUrl, settings.scaleDatabaseName);
+  say(`scale: creating ${settings.scaleDatabaseName} with the real dataset and ${settings.scaleNamespaces.toLocaleString('en')} synthetic namespaces`);
+  await recreateDatabase(settings.baseDatabaseUrl, settings.scaleDatabaseName);
+  const client = new pg.Client({ connectionString: url });
+  let resolver: Awaited<ReturnType<typeof startResolver>> | null = null;
+  try {
+    await migrateAndImport(url, options.namespaces);
+    await client.connect();
+    const insertMs = await insertSynthetic(client, settings.scaleNamespaces);
+    say(`scale: inserted in ${insertMs} ms; starting the resolver`);
+
+    resolver = await startResolver({ projectRoot: settings.projectRoot, databaseUrl: url, redisUrl: settings.redisUrl, name: 'resolver (scale)' });
+    const memoryAfterLoad = readMemory(resolver.pid);
+    say(`scale: snapshot of ${resolver.snapshotNamespaces} namespaces loaded in ${resolver.snapshotLoadMs} ms (ready after ${resolver.startMs} ms), RSS ${memoryAfterLoad.rssMb} MB`);
+
+    const synthetic = syntheticNamespaces(settings.scaleNamespaces);
+    const requests = resolveJsonRequests(buildResolveMix([...options.namespaces, ...synthetic]));
+    for (const request of requests) request.expectedStatus = options.realExpected.get(request.path) ?? request.intendedStatus;
+    const spotCheck = await spotCheckSample(resolver.port, requests);
+    say(`scale: spot check of ${spotCheck.total} requests: ${describeCheck(spotCheck)}; ${spotCheck.disagreements} differ from the expected status`);
+
+    say(`scale: resolve JSON over ${requests.length.toLocaleString('en')} requests`);
+    const resolveJson = await measure({ name: 'scale resolveJson', port: resolver.port, requests }, options.load, options.onRun);
+    const memoryAfterScenario = readMemory(resolver.pid);
+
+    const visibilityMs: (number | null)[] = [];
+    for (let trial = 1; trial <= 3; trial++) {
+      const n = Math.ceil((settings.scaleNamespaces * trial) / 4);
+      visibilityMs.push(await measureVisibility(client, resolver.port, n, trial));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    say(`scale: change visible after ${visibilityMs.join(', ')} ms`);
+    return {
+      syntheticNamespaces: settings.scaleNamespaces,
+      totalNamespaces: resolver.snapshotNamespaces,
+      insertMs,
+      snapshotLoadMs: resolver.snapshotLoadMs,
+      resolverStartMs: resolver.startMs,
+      memoryAfterLoad,
+      memoryAfterScenario,
+      requestCount: requests.length,
+      spotCheck,
+      resolveJson,
+      visibilityMs,
+      resolverErrorLines: resolver.errorLines(),
+    };
+  } finally {
+    await resolver?.stop();
+    await client.end().catch(() => undefined);
+    if (!settings.keepDb) await dropDatabase(settings.baseDatabaseUrl, settings.scaleDatabaseName);
+  }
+}
+
+/** Sends 1,000 of the requests once and counts those whose status is not the one the mix expects. */
+async function spotCheckSample(port: number, requests: BenchRequest[]): Promise<CheckSummary & { disagreements: number }> {
+  const sample = shuffled(requests, 7).slice(0, 1000).map((r) => ({ ...r, expectedStatus: undefined, planned: r.expectedStatus }));
+  const { summary } = await checkOnce(port, sample);
+  const disagreements = sample.filter((r) => r.expectedStatus !== r.planned).length;
+  return { ...summary, disagreements };
+}
