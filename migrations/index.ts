@@ -3,6 +3,7 @@ import * as createLocations from './20261122000100_create_locations.js';
 import * as createRegistryTables from './20261122000200_create_registry_tables.js';
 import * as createRegistryChanges from './20261122000300_create_registry_changes.js';
 import * as createServiceSettings from './20261122000400_create_service_settings.js';
+import * as createUsageDaily from './20261122000600_create_usage_daily.js';
 
 /**
  * Every migration, in order. Knex records the names given here (no file extension), so the same history
@@ -14,10 +15,12 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122000200_create_registry_tables': createRegistryTables,
   '20261122000300_create_registry_changes': createRegistryChanges,
   '20261122000400_create_service_settings': createServiceSettings,
+  '20261122000600_create_usage_daily': createUsageDaily,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
-  getMigrations: async () => Object.keys(migrations),
+  // Sorted by their timestamped names, whatever order the lines above are in.
+  getMigrations: async () => Object.keys(migrations).sort(),
   getMigrationName: (name) => name,
   getMigration: async (name) => {
     const migration = migrations[name];

@@ -114,6 +114,13 @@ const configSchema = {
       default: false,
       description: 'Take the client address from X-Forwarded-For (set when behind a reverse proxy).',
     },
+    QUEUE_PREFIX: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9_.-]+$',
+      maxLength: 100,
+      default: 'bull',
+      description: 'Redis key prefix of every BullMQ queue; deployments sharing one Redis use different ones.',
+    },
     SEED_SAMPLE_REGISTRY: {
       type: 'boolean',
       default: true,
@@ -140,6 +147,7 @@ export interface Config {
   USAGE_COUNTING: boolean;
   USAGE_FLUSH_INTERVAL_MS: number;
   TRUST_PROXY: boolean;
+  QUEUE_PREFIX: string;
   SEED_SAMPLE_REGISTRY: boolean;
 }
 

@@ -64,6 +64,7 @@ declare module 'autocannon' {
     }
   }
 
-  function autocannon(options: autocannon.Options): Promise<autocannon.Result> & EventEmitter;
+  /** Emits `response` (client, statusCode, resBytes, responseTime in ms) for every answer. */
+  function autocannon(options: autocannon.Options): PromiseLike<autocannon.Result> & EventEmitter;
   export = autocannon;
 }

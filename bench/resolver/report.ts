@@ -193,8 +193,8 @@ function verdictRows(verdicts: Verdict[]): string[][] {
   return verdicts.map((v) => [
     v.scenario,
     num(v.reqPerSec),
-    num(v.p50Ms, v.p50Ms !== null && !Number.isInteger(v.p50Ms) ? 1 : 0),
-    num(v.p99Ms, v.p99Ms !== null && !Number.isInteger(v.p99Ms) ? 1 : 0),
+    num(v.p50Ms, 2),
+    num(v.p99Ms, 2),
     v.ratio === null ? '—' : `${v.ratio.toFixed(2)}${v.ratioOf && v.ratioOf !== 'ceiling' ? ` of ${v.ratioOf}` : ''}`,
     v.target,
     passText(v.pass) + (v.note ? ` (${v.note})` : ''),
@@ -241,7 +241,7 @@ export function markdownReport(results: BenchResults, verdicts: Verdict[], figur
       `commit ${m.gitCommit ?? 'unknown'}${m.gitDirty ? ' (with uncommitted changes)' : ''}; ` +
       `load average ${m.loadAverageAtStart} at start, ${m.loadAverageAtEnd ?? '?'} at end.`,
     `Load: autocannon, ${st.connections} connections, ${st.durationS} s per run after a ${st.warmupS} s warm-up, ` +
-      `median of ${st.runs} runs by req/s; latencies of that run (1 ms resolution). Dataset: ${results.dataset.namespaces} namespaces, ` +
+      `median of ${st.runs} runs by req/s, with that run's latencies (every answer's response time as autocannon measures it). Dataset: ${results.dataset.namespaces} namespaces, ` +
       `${results.dataset.resources} resources.`,
     '',
     markdownTable(VERDICT_HEADER, verdictRows(verdicts)),

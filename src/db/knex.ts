@@ -5,6 +5,8 @@ import { migrationSource } from '../../migrations/index.js';
 
 // bigint ids come back as numbers: every id of the registry fits well inside 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number.parseInt(value, 10));
+// Calendar days stay 'YYYY-MM-DD' strings: a Date would shift them by the process's time zone.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
 
 export type Db = Knex;
 

@@ -6,6 +6,7 @@ import { createBaseApp } from '../http/base-app.js';
 import { pingPostgres, pingRedis } from '../lib/dependencies.js';
 import type { Logger } from '../lib/logger.js';
 import { namespacePageRoutes } from './namespace-page/namespace-page.routes.js';
+import { statisticsRoutes } from './statistics/statistics.routes.js';
 
 export interface RegistryAppDeps {
   config: Readonly<Config>;
@@ -27,5 +28,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   });
   const namespacePage = namespacePageRoutes({ db: deps.db, publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL });
   app.use(namespacePage.routes()).use(namespacePage.allowedMethods());
+  const statistics = statisticsRoutes({ db: deps.db, redis: deps.redis });
+  app.use(statistics.routes()).use(statistics.allowedMethods());
   return app;
 }

@@ -11,6 +11,8 @@ export const usageKeys = {
   prefixes: (day: string) => `usage:prefixes:${day}`,
   /** Set of the days that have counters, for the rollup. */
   days: 'usage:days',
+  /** Set of the days already copied into Postgres (the nightly run skips them). */
+  rolledUp: 'usage:rolled-up',
 };
 
 /** Counters live for a while after their day so a rollup that failed for a few nights can still run. */

@@ -20,7 +20,7 @@ const MAX_VISITORS_PER_FLUSH = 200_000;
  * distinct visitor rather than once per request. A crash loses at most one interval of counts.
  */
 export class UsageRecorder {
-  private pending: PendingCounts = { day: utcDay(new Date()), visits: new Map(), visitors: new Map() };
+  private pending: PendingCounts;
   private visitorCount = 0;
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
@@ -31,7 +31,9 @@ export class UsageRecorder {
     private readonly logger: Logger,
     private readonly intervalMs: number,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.pending = { day: utcDay(now()), visits: new Map(), visitors: new Map() };
+  }
 
   start(): void {
     this.timer = setInterval(() => void this.flush(), this.intervalMs);

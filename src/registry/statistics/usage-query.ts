@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Db } from '../../db/knex.js';
+import { usageKeys } from '../../statistics/usage-keys.js';
+
+export interface UsageFigures {
+  nb_uniq_visitors: number;
+  nb_visits: number;
+}
+
+interface DailyRow {
+  day: string;
+  visits: number;
+  visitorsHll: Buffer | null;
+}
+
+/** Every UTC day from `from` to `to` inclusive, as YYYY-MM-DD. */
+export function daysBetween(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86400000) {
+    days.push(new Date(t).toISOString().slice(0, 10));
+  }
+  return days;
+}
+
+/**
+ * Visits and unique visitors of one namespace over a span of days. Rolled-up days come from Postgres, the
+ * others (today, or a day the nightly rollup has not reached yet) from the live Redis counters. Unique
+ * visitors are counted over the whole span by merging the days' HyperLogLogs, so a visitor who comes back
+ * on several days counts once.
+ */
+export async function usageOver(db: Db, redis: Redis, prefix: string, days: string[]): Promise<UsageFigures> {
+  if (days.length === 0) return { nb_uniq_visitors: 0, nb_visits: 0 };
+  const rows = (await db('usage_daily')
+    .where({ prefix })
+    .whereBetween('day', [days[0]!, days[days.length - 1]!])
+    .select('day', 'visits', 'visitorsHll')) as DailyRow[];
+  const rolled = new Set(rows.map((r) => r.day));
+  const liveDays = days.filter((d) => !rolled.has(d));
+
+  let visits = rows.reduce((sum, r) => sum + Number(r.visits), 0);
+  const pipeline = redis.pipeline();
+  for (const day of liveDays) pipeline.hget(usageKeys.visits(day), prefix);
+  const liveVisits = liveDays.length ? ((await pipeline.exec()) ?? []) : [];
+  for (const [, value] of liveVisits) visits += Number(value ?? 0);
+
+  const temp = `usage:tmp:${randomBytes(8).toString('hex')}`;
+  const tempKeys = rows.filter((r) => r.visitorsHll).map((_, i) => `${temp}:${i}`);
+  const sources = [...tempKeys, ...liveDays.map((d) => usageKeys.visitors(d, prefix))];
+  const merge = redis.multi();
+  rows.filter((r) => r.visitorsHll).forEach((r, i) => merge.set(`${temp}:${i}`, r.visitorsHll!, 'PX', 60000));
+  merge.pfmerge(temp, ...sources);
+  merge.pfcount(temp);
+  merge.del(temp, ...tempKeys);
+  const answers = (await merge.exec()) ?? [];
+  const unique = Number(answers[answers.length - 2]?.[1] ?? 0);
+  return { nb_uniq_visitors: unique, nb_visits: visits };
+}
