@@ -3,6 +3,7 @@ import * as createLocations from './20261122000100_create_locations.js';
 import * as createRegistryTables from './20261122000200_create_registry_tables.js';
 import * as createRegistryChanges from './20261122000300_create_registry_changes.js';
 import * as createServiceSettings from './20261122000400_create_service_settings.js';
+import * as createDatasetBuilds from './20261122000500_create_dataset_builds.js';
 import * as createUsageDaily from './20261122000600_create_usage_daily.js';
 
 /**
@@ -15,6 +16,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122000200_create_registry_tables': createRegistryTables,
   '20261122000300_create_registry_changes': createRegistryChanges,
   '20261122000400_create_service_settings': createServiceSettings,
+  '20261122000500_create_dataset_builds': createDatasetBuilds,
   '20261122000600_create_usage_daily': createUsageDaily,
 };
 

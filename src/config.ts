@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
+import { projectRoot } from './lib/project-root.js';
 
 /**
  * Every setting of the service, read from the environment once at start.
@@ -121,6 +123,27 @@ const configSchema = {
       default: 'bull',
       description: 'Redis key prefix of every BullMQ queue; deployments sharing one Redis use different ones.',
     },
+    DATASET_DIR: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 4000,
+      default: 'var/dataset',
+      description: 'Directory of the prebuilt resolver dataset files (written by the worker, served by the registry area; both must see the same directory). A relative path is taken from the project root.',
+    },
+    DATASET_FIRST_BUILD_WAIT_MS: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 600000,
+      default: 60000,
+      description: 'When no dataset has been built yet, how long a request for it waits for the first build before answering 503 with Retry-After.',
+    },
+    WORKER_LOCK_DURATION_MS: {
+      type: 'integer',
+      minimum: 1000,
+      maximum: 3600000,
+      default: 30000,
+      description: 'How long a worker holds a job without renewing its lock, and how often workers look for stalled jobs: a job whose worker died is retried by another worker after about twice this long.',
+    },
     SEED_SAMPLE_REGISTRY: {
       type: 'boolean',
       default: true,
@@ -148,6 +171,9 @@ export interface Config {
   USAGE_FLUSH_INTERVAL_MS: number;
   TRUST_PROXY: boolean;
   QUEUE_PREFIX: string;
+  DATASET_DIR: string;
+  DATASET_FIRST_BUILD_WAIT_MS: number;
+  WORKER_LOCK_DURATION_MS: number;
   SEED_SAMPLE_REGISTRY: boolean;
 }
 
@@ -207,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const config = candidate as unknown as Config;
   config.PUBLIC_RESOLVER_URL = config.PUBLIC_RESOLVER_URL.replace(/\/+$/, '');
   config.PUBLIC_REGISTRY_URL = config.PUBLIC_REGISTRY_URL.replace(/\/+$/, '');
+  config.DATASET_DIR = path.resolve(projectRoot(), config.DATASET_DIR);
   return Object.freeze(config);
 }
 

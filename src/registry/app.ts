@@ -7,6 +7,7 @@ import { pingPostgres, pingRedis } from '../lib/dependencies.js';
 import type { Logger } from '../lib/logger.js';
 import { namespacePageRoutes } from './namespace-page/namespace-page.routes.js';
 import { statisticsRoutes } from './statistics/statistics.routes.js';
+import { schemaOrgRoutes } from './schema-org/schema-org.routes.js';
 
 export interface RegistryAppDeps {
   config: Readonly<Config>;
@@ -30,5 +31,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   app.use(namespacePage.routes()).use(namespacePage.allowedMethods());
   const statistics = statisticsRoutes({ db: deps.db, redis: deps.redis });
   app.use(statistics.routes()).use(statistics.allowedMethods());
+  const schemaOrg = schemaOrgRoutes({ db: deps.db, publicResolverUrl: deps.config.PUBLIC_RESOLVER_URL, publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL });
+  app.use(schemaOrg.routes()).use(schemaOrg.allowedMethods());
   return app;
 }
