@@ -53,6 +53,8 @@ export interface ResolveResponse {
 export interface ResolveResult {
   status: 200 | 400 | 404;
   body: ResolveResponse;
+  /** The snapshot entry the resources came from (not part of the answer; lets serialisers reuse its parts). */
+  namespace?: NamespaceEntry;
 }
 
 export interface ResolveOptions {
@@ -128,13 +130,14 @@ export function resolveCompactId(raw: string, snapshot: RegistrySnapshot, option
       authHelpDescription: r.authHelpDescription,
     });
   }
-  return found(resolved, parsed);
+  return found(resolved, parsed, namespace);
 }
 
-function found(resolvedResources: ResolvedResource[], parsedCompactIdentifier: ParsedCompactId): ResolveResult {
+function found(resolvedResources: ResolvedResource[], parsedCompactIdentifier: ParsedCompactId, namespace?: NamespaceEntry): ResolveResult {
   return {
     status: 200,
     body: { apiVersion: '1.0', errorMessage: null, payload: { resolvedResources, parsedCompactIdentifier } },
+    namespace,
   };
 }
 

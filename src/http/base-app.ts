@@ -12,6 +12,11 @@ export interface BaseAppOptions {
   readinessPolicy?: ReadinessPolicy;
   /** Methods open to any origin; both areas are public read APIs without cookies. */
   corsMethods?: string[];
+  /**
+   * Handles the area's hot path ahead of CORS and routing (the resolver's GET /{compactId}); it sets its
+   * own CORS header and calls next() for anything else.
+   */
+  fastPath?: Koa.Middleware;
 }
 
 /** What both areas share: request ids, the error envelope, CORS and the health endpoints. */
@@ -21,6 +26,7 @@ export function createBaseApp(options: BaseAppOptions): Koa {
   app.silent = true;
   app.use(requestContext(options.logger, options.logSampleRate));
   app.use(errorTranslator(options.logger));
+  if (options.fastPath) app.use(options.fastPath);
   app.use(
     cors({
       origin: '*',

@@ -38,6 +38,9 @@ function resolverReadiness(registry: SnapshotSource): ReadinessPolicy {
 /** The resolver area: resolution, redirects, MIR ids, reverse lookup and batches. */
 export function createResolverApp(deps: ResolverAppDeps): Koa {
   const { config, registry } = deps;
+  const urls = { publicResolverUrl: config.PUBLIC_RESOLVER_URL, publicRegistryUrl: config.PUBLIC_REGISTRY_URL };
+  const usage = deps.usage;
+  const count = usage ? (prefix: string, address: string, userAgent: string) => usage.record(prefix, address, userAgent) : undefined;
   const app = createBaseApp({
     logger: deps.logger,
     logSampleRate: config.LOG_REQUEST_SAMPLE_RATE,
@@ -47,12 +50,9 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
       { name: 'redis', check: () => pingRedis(deps.redis) },
     ],
     readinessPolicy: resolverReadiness(registry),
+    fastPath: resolutionRoutes({ snapshot: () => registry.snapshot, ...urls, count }),
   });
-  const urls = { publicResolverUrl: config.PUBLIC_RESOLVER_URL, publicRegistryUrl: config.PUBLIC_REGISTRY_URL };
   app.proxy = config.TRUST_PROXY;
-  const usage = deps.usage;
-  const count = usage ? (prefix: string, address: string, userAgent: string) => usage.record(prefix, address, userAgent) : undefined;
-  app.use(resolutionRoutes({ snapshot: () => registry.snapshot, ...urls, count }));
   const reverse = reverseRoutes({ registry, ...urls });
   app.use(reverse.routes()).use(reverse.allowedMethods());
   const batch = batchRoutes({ registry, ...urls, count });

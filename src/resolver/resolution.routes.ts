@@ -3,6 +3,7 @@ import { chooseBestProvider } from '../core/best-provider.js';
 import { findNamespaceByMirId } from '../core/mir-id.js';
 import type { RegistrySnapshot } from '../core/registry-snapshot.js';
 import { resolveCompactId, type ResolveResult } from '../core/resolve.js';
+import { serializeResolveResult } from '../core/resolve-json.js';
 import { errorEnvelope } from '../http/envelope.js';
 import { renderDeprecatedLanding, renderProtectedLanding, renderResolutionFailed } from './landing-page.js';
 
@@ -98,6 +99,9 @@ export function resolutionRoutes(deps: ResolutionDeps): Middleware {
   return async function resolve(ctx, next) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     const path = ctx.path;
+    if (path.startsWith('/health/')) return next();
+    // This runs ahead of the CORS middleware (it is the hot path), so it opens CORS itself.
+    if (ctx.get('Origin')) ctx.set('Access-Control-Allow-Origin', '*');
     if (path.startsWith(MIR_ID)) {
       const mirId = decodeRawRequest(path, MIR_ID.length);
       const namespace = findNamespaceByMirId(mirId, deps.snapshot());
@@ -122,6 +126,8 @@ export function resolutionRoutes(deps: ResolutionDeps): Middleware {
     }
     if (wantsRedirect(ctx)) return redirectFor(ctx, raw, result);
     ctx.status = result.status;
-    ctx.body = result.body;
+    // The type is set before the body so Koa does not sniff the text to pick one.
+    ctx.set('Content-Type', 'application/json; charset=utf-8');
+    ctx.body = serializeResolveResult(result);
   };
 }
