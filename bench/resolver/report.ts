@@ -26,7 +26,17 @@ export interface BenchResults {
   startedAt: string;
   finishedAt?: string;
   machine: MachineInfo;
-  settings: { connections: number; durationS: number; warmupS: number; runs: number; batchRequests: number; batchSize: number; scaleNamespaces: number };
+  settings: {
+    connections: number;
+    durationS: number;
+    warmupS: number;
+    runs: number;
+    batchRequests: number;
+    batchSize: number;
+    scaleNamespaces: number;
+    /** Where the resolvers under test flush their usage counters. */
+    redisUrl: string;
+  };
   dataset: { path: string; namespaces: number; resources: number };
   setup: { importMs: number; resolverStartMs: number; snapshotLoadMs: number | null };
   resolverMemory: { afterLoad: MemoryFigures; afterScenarios?: MemoryFigures };
@@ -228,6 +238,8 @@ function sanityLines(results: BenchResults): string[] {
         `${m.unexpected} unexpected, ${m.errors} errors, ${m.timeouts} timeouts`,
     );
   }
+  const scaleErrors = results.scale && !('skipped' in results.scale) ? `, ${results.scale.resolverErrorLines} at scale` : '';
+  lines.push(`resolver log lines at level error: ${results.resolverErrorLines ?? '?'} with the real dataset${scaleErrors}`);
   return lines;
 }
 

@@ -7,18 +7,27 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readDataset, validateNamespaces } from '../../src/importer/read-dataset.js';
+import { utcDay } from '../../src/statistics/usage-keys.js';
 import { measureBatchLatency } from './batch-latency.js';
 import { dropDatabase, databaseUrlFor, migrateAndImport, recreateDatabase } from './bench-db.js';
+import { clearUsageCounters } from './bench-redis.js';
 import { checkOnce, describeCheck } from './check-once.js';
 import { measure, measureTogether, type LoadSettings, type RunFigures } from './load.js';
 import { judge, machineInfo, markdownReport, textReport, writeResults, type BenchResults } from './report.js';
 import { runScale } from './scale.js';
 import { readMemory, startCeiling, startResolver, type ServerProcess } from './server-processes.js';
-import { readSettings, say } from './settings.js';
+import { readSettings, say, type BenchSettings } from './settings.js';
 import { batchBodies, buildResolveMix, byPrefixRequests, bySimilarityRequests, redirectRequests, resolveJsonRequests } from './workload.js';
 
 const logRun = (target: string, run: number, f: RunFigures) =>
   say(`  ${target} run ${run}: ${f.reqPerSec.toLocaleString('en')} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms, ${f.unexpected} unexpected, ${f.errors} errors`);
+
+/** Drops both benchmark databases and deletes the usage counters the resolvers under test wrote. */
+async function removeBenchData(settings: BenchSettings, startedAt: string): Promise<void> {
+  await dropDatabase(settings.baseDatabaseUrl, settings.databaseName);
+  await dropDatabase(settings.baseDatabaseUrl, settings.scaleDatabaseName);
+  await clearUsageCounters(settings.redisUrl, [utcDay(new Date(startedAt)), utcDay(new Date())]);
+}
 
 async function main(): Promise<void> {
   const settings = readSettings();
@@ -33,6 +42,15 @@ async function main(): Promise<void> {
   const databaseUrl = databaseUrlFor(settings.baseDatabaseUrl, settings.databaseName);
   const servers: ServerProcess[] = [];
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'resolver-bench-'));
+  // Ctrl-C: the servers stop by themselves when this process goes (their IPC channel closes); the
+  // databases, the temporary files and the usage counters are removed here.
+  process.once('SIGINT', () => {
+    say('interrupted; cleaning up');
+    void Promise.allSettled(servers.map((s) => s.stop()))
+      .then(() => rmSync(tmp, { recursive: true, force: true }))
+      .then(() => (settings.keepDb ? undefined : removeBenchData(settings, startedAt)))
+      .finally(() => process.exit(130));
+  });
   let results: BenchResults;
   try {
     say(`creating ${settings.databaseName} and importing ${namespaces.length} namespaces`);
@@ -76,6 +94,7 @@ async function main(): Promise<void> {
         batchRequests: settings.batchRequests,
         batchSize: settings.batchSize,
         scaleNamespaces: settings.scaleNamespaces,
+        redisUrl: settings.redisUrl,
       },
       dataset: { path: settings.datasetPath, namespaces: namespaces.length, resources: resourceCount },
       setup: { importMs, resolverStartMs: resolver.startMs, snapshotLoadMs: resolver.snapshotLoadMs },
@@ -116,12 +135,12 @@ async function main(): Promise<void> {
     if (settings.skipScale) results.scale = { skipped: true };
     else {
       const realExpected = new Map(resolveJson.map((r) => [r.path, r.expectedStatus ?? r.intendedStatus]));
-      results.scale = await runScale({ settings, load, namespaces, realExpected, onRun: logRun });
+      results.scale = await runScale({ settings, load, namespaces, realExpected, onRun: logRun, onServer: (s) => servers.push(s) });
     }
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     rmSync(tmp, { recursive: true, force: true });
-    if (!settings.keepDb) await dropDatabase(settings.baseDatabaseUrl, settings.databaseName);
+    if (!settings.keepDb) await removeBenchData(settings, startedAt);
   }
 
   results.finishedAt = new Date().toISOString();

@@ -10,7 +10,7 @@ import { dropDatabase, databaseUrlFor, migrateAndImport, recreateDatabase } from
 import { checkOnce, describeCheck, type CheckSummary } from './check-once.js';
 import { sendRequest } from './http-client.js';
 import { measure, type LoadSettings, type RunFigures, type ScenarioFigures } from './load.js';
-import { readMemory, startResolver, type MemoryFigures } from './server-processes.js';
+import { readMemory, startResolver, type MemoryFigures, type ServerProcess } from './server-processes.js';
 import { say, type BenchSettings } from './settings.js';
 import { buildResolveMix, resolveJsonRequests, shuffled, type BenchRequest, type WorkloadNamespace } from './workload.js';
 
@@ -36,7 +36,7 @@ const syntheticPrefix = (n: number) => `synth${String(n).padStart(7, '0')}`;
 const syntheticUrlPattern = (n: number) => `https://synth${n}.example.org/entry/{$id}`;
 
 /** The synthetic namespaces as the workload sees them; insertSynthetic writes exactly these. */
-function syntheticNamespaces(count: number): WorkloadNamespace[] {
+export function syntheticNamespaces(count: number): WorkloadNamespace[] {
   return Array.from({ length: count }, (_, i) => {
     const n = i + 1;
     return {
@@ -55,7 +55,7 @@ function syntheticNamespaces(count: number): WorkloadNamespace[] {
  * One INSERT … SELECT generate_series for the namespaces and their resources, in one statement. The
  * registry_changes triggers stay on, as they would for any write.
  */
-async function insertSynthetic(client: pg.Client, count: number): Promise<number> {
+export async function insertSynthetic(client: pg.Client, count: number): Promise<number> {
   if (count > 9_999_999) throw new Error('at most 9,999,999 synthetic namespaces (7-digit numbering)');
   const started = performance.now();
   await client.query(
@@ -111,6 +111,8 @@ export async function runScale(options: {
   /** Status each real-dataset resolve path got in the real-dataset run. */
   realExpected: Map<string, number>;
   onRun?: (target: string, run: number, figures: RunFigures) => void;
+  /** Told of the resolver once started, so that an interrupted run can stop it. */
+  onServer?: (server: ServerProcess) => void;
 }): Promise<ScaleFigures> {
   const { settings } = options;
   const url = databaseUrlFor(settings.baseDatabaseUrl, settings.scaleDatabaseName);
@@ -125,6 +127,7 @@ export async function runScale(options: {
     say(`scale: inserted in ${insertMs} ms; starting the resolver`);
 
     resolver = await startResolver({ projectRoot: settings.projectRoot, databaseUrl: url, redisUrl: settings.redisUrl, name: 'resolver (scale)' });
+    options.onServer?.(resolver);
     const memoryAfterLoad = readMemory(resolver.pid);
     say(`scale: snapshot of ${resolver.snapshotNamespaces} namespaces loaded in ${resolver.snapshotLoadMs} ms (ready after ${resolver.startMs} ms), RSS ${memoryAfterLoad.rssMb} MB`);
 

@@ -109,7 +109,14 @@ async function pollReady(port: number, timeoutMs: number): Promise<void> {
  * Starts the real resolver entry (`node dist/src/resolver/main.js`) with LOG_LEVEL and the request log
  * sample rate at their defaults, and waits until /health/ready answers ok.
  */
-export async function startResolver(options: { projectRoot: string; databaseUrl: string; redisUrl: string; name?: string }): Promise<ResolverProcess> {
+export async function startResolver(options: {
+  projectRoot: string;
+  databaseUrl: string;
+  redisUrl: string;
+  name?: string;
+  /** Settings that differ from the defaults, for experiments; the benchmark itself passes none. */
+  extraEnv?: Record<string, string>;
+}): Promise<ResolverProcess> {
   const name = options.name ?? 'resolver';
   const port = await freePort();
   const started = performance.now();
@@ -120,6 +127,7 @@ export async function startResolver(options: { projectRoot: string; databaseUrl:
       REDIS_URL: options.redisUrl,
       HOST: '127.0.0.1',
       RESOLVER_PORT: String(port),
+      ...options.extraEnv,
     }),
     // An IPC channel: the resolver stops by itself if this process dies without stopping it.
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { projectRoot } from '../../src/lib/project-root.js';
+import { redisUrlFor } from './bench-redis.js';
 
 /** Everything the benchmark can be told through the environment, read once. */
 export interface BenchSettings {
@@ -8,6 +9,7 @@ export interface BenchSettings {
   datasetPath: string;
   /** Server URLs the bench databases are derived from (only the database name is replaced). */
   baseDatabaseUrl: string;
+  /** REDIS_URL with the benchmark's own database index (BENCH_REDIS_DB, default 15). */
   redisUrl: string;
   databaseName: string;
   scaleDatabaseName: string;
@@ -44,7 +46,7 @@ export function readSettings(): BenchSettings {
     projectRoot: root,
     datasetPath: path.resolve(root, process.env.REGISTRY_DATASET || '../shared/data/identifiers-org-registry.json'),
     baseDatabaseUrl: config.DATABASE_URL,
-    redisUrl: config.REDIS_URL,
+    redisUrl: redisUrlFor(config.REDIS_URL, Math.round(positiveNumber('BENCH_REDIS_DB', 15))),
     databaseName: 'curie_resolver_bench',
     scaleDatabaseName: 'curie_resolver_bench_scale',
     connections: Math.round(positiveNumber('BENCH_CONNECTIONS', 50)),
