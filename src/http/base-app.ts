@@ -1,8 +1,8 @@
 import Koa from 'koa';
-import cors from '@koa/cors';
 import type { Logger } from '../lib/logger.js';
+import { openCors } from './cors.js';
 import { errorTranslator } from './error-translator.js';
-import { healthRoutes, type DependencyCheck, type ReadinessPolicy } from './health.routes.js';
+import { healthEndpoints, type DependencyCheck, type ReadinessPolicy } from './health.js';
 import { requestContext } from './request-context.js';
 
 export interface BaseAppOptions {
@@ -28,15 +28,13 @@ export function createBaseApp(options: BaseAppOptions): Koa {
   app.use(errorTranslator(options.logger));
   if (options.fastPath) app.use(options.fastPath);
   app.use(
-    cors({
-      origin: '*',
-      allowMethods: options.corsMethods ?? ['GET', 'HEAD', 'OPTIONS'],
-      allowHeaders: ['Content-Type', 'Accept', 'X-Request-Id', 'If-None-Match', 'If-Modified-Since'],
+    openCors({
+      methods: options.corsMethods ?? ['GET', 'HEAD', 'OPTIONS'],
+      allowHeaders: ['Content-Type', 'Accept', 'X-Request-Id', 'If-None-Match', 'If-Modified-Since', 'Idempotency-Key', 'Authorization'],
       exposeHeaders: ['X-Request-Id', 'ETag', 'Last-Modified', 'Retry-After', 'Location'],
-      maxAge: 86400,
+      maxAgeSeconds: 86400,
     }),
   );
-  const health = healthRoutes(options.checks, options.readinessPolicy);
-  app.use(health.routes());
+  app.use(healthEndpoints(options.checks, options.readinessPolicy));
   return app;
 }

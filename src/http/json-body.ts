@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import getRawBody from 'raw-body';
+import type { IncomingMessage } from 'node:http';
 import { HttpError } from './http-error.js';
 
 export const DEFAULT_JSON_LIMIT = 64 * 1024;
@@ -23,15 +23,7 @@ export function jsonBody(limit = DEFAULT_JSON_LIMIT): Middleware {
     if (type && !ctx.is('application/json', 'application/*+json')) {
       throw new HttpError(415, `Unsupported Content-Type '${type.slice(0, 100)}'; send application/json`);
     }
-    let text: string;
-    try {
-      text = await getRawBody(ctx.req, { limit, encoding: 'utf8', length: declared });
-    } catch (error) {
-      if ((error as { type?: string }).type === 'entity.too.large') {
-        throw new HttpError(413, `Request body is larger than the limit of ${describeLimit(limit)}`);
-      }
-      throw error;
-    }
+    const text = await readText(ctx.req, limit);
     if (text.trim() === '') {
       ctx.request.body = undefined;
     } else {
@@ -43,6 +35,50 @@ export function jsonBody(limit = DEFAULT_JSON_LIMIT): Middleware {
     }
     await next();
   };
+}
+
+/**
+ * Collects the body up to `limit` bytes. Small on purpose (the reverse lookups are on the hot path); a
+ * body that grows past the limit is refused as soon as it does, whatever Content-Length claimed.
+ */
+function readText(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onAborted);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        // Stop reading but let the client finish sending, so it can read our 413.
+        req.resume();
+        reject(new HttpError(413, `Request body is larger than the limit of ${describeLimit(limit)}`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(new HttpError(400, `Request body could not be read: ${error.message}`));
+    };
+    const onAborted = () => {
+      cleanup();
+      reject(new HttpError(400, 'Request body was not completely received'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onAborted);
+  });
 }
 
 declare module 'koa' {

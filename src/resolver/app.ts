@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';
 import { createBaseApp } from '../http/base-app.js';
-import type { ReadinessPolicy } from '../http/health.routes.js';
+import type { ReadinessPolicy } from '../http/health.js';
 import { pingPostgres, pingRedis } from '../lib/dependencies.js';
 import type { Logger } from '../lib/logger.js';
 import { batchRoutes } from './batch.routes.js';

@@ -38,12 +38,23 @@ export function decodeRawRequest(path: string, prefixLength: number): string {
   }
 }
 
+// Clients send few distinct Accept headers (each browser has its own); negotiating one costs more than
+// resolving, so the verdict is remembered per header text, in a bounded map.
+const acceptVerdicts = new Map<string, boolean>();
+const MAX_ACCEPT_VERDICTS = 500;
+
 /** Browsers (Accept preferring text/html) and `?redirect=true` get a redirect; every other client JSON. */
 function wantsRedirect(ctx: Context): boolean {
   if (ctx.querystring && ctx.query.redirect === 'true') return true;
   const accept = ctx.get('Accept');
   if (!accept.includes('html')) return false;
-  return ctx.accepts('json', 'html') === 'html';
+  let verdict = acceptVerdicts.get(accept);
+  if (verdict === undefined) {
+    verdict = ctx.accepts('json', 'html') === 'html';
+    if (acceptVerdicts.size >= MAX_ACCEPT_VERDICTS) acceptVerdicts.clear();
+    acceptVerdicts.set(accept, verdict);
+  }
+  return verdict;
 }
 
 // Koa turns a null body into a 204, so a redirect carries an empty body instead.

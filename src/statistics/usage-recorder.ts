@@ -3,27 +3,65 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../lib/logger.js';
 import { USAGE_KEY_TTL_SECONDS, usageKeys, utcDay } from './usage-keys.js';
 
+/** One visitor (a string, the common case) or several, per namespace, since the last flush. */
+type Visitors = string | Set<string>;
+
 interface PendingCounts {
   day: string;
   visits: Map<string, number>;
-  /** prefix → distinct "address \n user agent" strings seen since the last flush. */
-  visitors: Map<string, Set<string>>;
+  visitors: Map<string, Visitors>;
 }
 
 /** Bounds memory when Redis stays away: beyond this many distinct visitors a flush period, drop new ones. */
 const MAX_VISITORS_PER_FLUSH = 200_000;
+/** Namespaces per script call, so that one flush never holds Redis for long. */
+const PREFIXES_PER_CALL = 2000;
+
+/**
+ * Applies one flush inside Redis, in one round trip however many namespaces were seen: per namespace
+ * HINCRBY the day's visits, PFADD the visitor hashes (in slices, Lua's unpack has a stack limit), set the
+ * expiry once, remember the prefix. ARGV: visits key, prefixes key, visitors key prefix, days key, day,
+ * ttl, then per namespace: prefix, visits, n, n hashes.
+ */
+const FLUSH_SCRIPT = `
+local visitsKey, prefixesKey, visitorsPrefix, daysKey, day = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local ttl = tonumber(ARGV[6])
+local i = 7
+while i <= #ARGV do
+  local prefix, count, n = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2])
+  redis.call('HINCRBY', visitsKey, prefix, count)
+  local key = visitorsPrefix .. prefix
+  local first = i + 3
+  while first <= i + 2 + n do
+    local last = math.min(first + 499, i + 2 + n)
+    redis.call('PFADD', key, unpack(ARGV, first, last))
+    first = last + 1
+  end
+  if redis.call('TTL', key) < 0 then redis.call('EXPIRE', key, ttl) end
+  redis.call('SADD', prefixesKey, prefix)
+  i = i + 3 + n
+end
+redis.call('SADD', daysKey, day)
+redis.call('EXPIRE', visitsKey, ttl)
+redis.call('EXPIRE', prefixesKey, ttl)
+return 1
+`;
+
+type FlushCommand = (...args: (string | number)[]) => Promise<unknown>;
 
 /**
  * Counts resolutions per namespace in process and flushes them to Redis at most once per interval, in one
- * pipeline. A Redis round trip per request halves resolution throughput; a Map increment costs next to
- * nothing. Visitor identities are hashed (keyed, so they cannot be reversed) at flush time, once per
- * distinct visitor rather than once per request. A crash loses at most one interval of counts.
+ * script call. A Redis round trip per request halves resolution throughput; a Map increment costs next to
+ * nothing. Visitor identities (address and user agent) are hashed with a key, so they cannot be reversed,
+ * at flush time and once per distinct visitor, however many namespaces the visitor resolved. A crash
+ * loses at most one interval of counts.
  */
 export class UsageRecorder {
   private pending: PendingCounts;
   private visitorCount = 0;
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
+  private readonly flushCommand: FlushCommand;
 
   constructor(
     private readonly redis: Redis,
@@ -33,6 +71,10 @@ export class UsageRecorder {
     private readonly now: () => Date = () => new Date(),
   ) {
     this.pending = { day: utcDay(now()), visits: new Map(), visitors: new Map() };
+    if (!(redis as unknown as Record<string, unknown>).usageFlush) {
+      redis.defineCommand('usageFlush', { numberOfKeys: 0, lua: FLUSH_SCRIPT });
+    }
+    this.flushCommand = (...args) => (redis as unknown as { usageFlush: FlushCommand }).usageFlush(...args);
   }
 
   start(): void {
@@ -48,12 +90,20 @@ export class UsageRecorder {
   record(prefix: string, address: string, userAgent: string): void {
     const { visits, visitors } = this.pending;
     visits.set(prefix, (visits.get(prefix) ?? 0) + 1);
-    let set = visitors.get(prefix);
-    if (!set) visitors.set(prefix, (set = new Set()));
-    if (this.visitorCount < MAX_VISITORS_PER_FLUSH) {
-      const before = set.size;
-      set.add(`${address}\n${userAgent}`);
-      this.visitorCount += set.size - before;
+    if (this.visitorCount >= MAX_VISITORS_PER_FLUSH) return;
+    const identity = `${address}\n${userAgent}`;
+    const seen = visitors.get(prefix);
+    if (seen === undefined) {
+      visitors.set(prefix, identity);
+      this.visitorCount++;
+    } else if (typeof seen === 'string') {
+      if (seen !== identity) {
+        visitors.set(prefix, new Set([seen, identity]));
+        this.visitorCount++;
+      }
+    } else if (!seen.has(identity)) {
+      seen.add(identity);
+      this.visitorCount++;
     }
   }
 
@@ -73,24 +123,41 @@ export class UsageRecorder {
     this.pending = { day: utcDay(this.now()), visits: new Map(), visitors: new Map() };
     this.visitorCount = 0;
     if (batch.visits.size === 0) return;
-    const pipeline = this.redis.pipeline();
-    const visitsKey = usageKeys.visits(batch.day);
-    const prefixesKey = usageKeys.prefixes(batch.day);
-    for (const [prefix, count] of batch.visits) pipeline.hincrby(visitsKey, prefix, count);
-    for (const [prefix, set] of batch.visitors) {
-      const key = usageKeys.visitors(batch.day, prefix);
-      const hashes = [...set].map((identity) => createHmac('sha256', this.hashKey).update(identity).digest('base64url').slice(0, 22));
-      pipeline.pfadd(key, ...hashes);
-      pipeline.expire(key, USAGE_KEY_TTL_SECONDS);
+
+    const hashes = new Map<string, string>();
+    const hashOf = (identity: string): string => {
+      let hash = hashes.get(identity);
+      if (hash === undefined) {
+        hash = createHmac('sha256', this.hashKey).update(identity).digest('base64url').slice(0, 22);
+        hashes.set(identity, hash);
+      }
+      return hash;
+    };
+    const head = [
+      usageKeys.visits(batch.day),
+      usageKeys.prefixes(batch.day),
+      usageKeys.visitors(batch.day, ''),
+      usageKeys.days,
+      batch.day,
+      USAGE_KEY_TTL_SECONDS,
+    ];
+    const calls: Promise<unknown>[] = [];
+    let args: (string | number)[] = [...head];
+    let inCall = 0;
+    for (const [prefix, count] of batch.visits) {
+      const seen = batch.visitors.get(prefix);
+      const identities = seen === undefined ? [] : typeof seen === 'string' ? [seen] : [...seen];
+      args.push(prefix, count, identities.length);
+      for (const identity of identities) args.push(hashOf(identity));
+      if (++inCall === PREFIXES_PER_CALL) {
+        calls.push(this.flushCommand(...args));
+        args = [...head];
+        inCall = 0;
+      }
     }
-    pipeline.sadd(prefixesKey, ...batch.visits.keys());
-    pipeline.sadd(usageKeys.days, batch.day);
-    pipeline.expire(visitsKey, USAGE_KEY_TTL_SECONDS);
-    pipeline.expire(prefixesKey, USAGE_KEY_TTL_SECONDS);
+    if (inCall > 0) calls.push(this.flushCommand(...args));
     try {
-      const results = await pipeline.exec();
-      const failed = results?.find(([error]) => error);
-      if (failed) throw failed[0];
+      await Promise.all(calls);
     } catch (error) {
       // Usage figures are approximate by nature: a flush Redis refuses is dropped, not retried forever.
       this.logger.warn({ err: error, prefixes: batch.visits.size }, 'usage counters could not be flushed to Redis; dropped');

@@ -69,6 +69,8 @@ describe('usage statistics', () => {
     await request(app).get('/taxonomy:9606').set('User-Agent', 'carol').set('DNT', '1');
     await request(app).get('/taxonomy:not-a-number').set('User-Agent', 'dave');
     await request(app).get('/pdb:2gc4').set('User-Agent', 'alice');
+    // Nothing reaches Redis per request: the counts wait in the process for the next flush.
+    expect(await redis.hget(usageKeys.visits(DAY1), 'taxonomy')).toBeNull();
     await usage.flush();
     expect(await redis.hget(usageKeys.visits(DAY1), 'taxonomy')).toBe('3');
     expect(await redis.hget(usageKeys.visits(DAY1), 'pdb')).toBe('1');

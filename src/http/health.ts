@@ -1,4 +1,4 @@
-import { Router } from '@koa/router';
+import type { Middleware } from 'koa';
 
 export interface DependencyCheck {
   name: string;
@@ -44,23 +44,26 @@ async function runChecks(checks: DependencyCheck[]) {
   return { results, failures };
 }
 
-/** `/health/live` (the process answers) and `/health/ready` (its dependencies answer too). */
-export function healthRoutes(checks: DependencyCheck[], policy: ReadinessPolicy = strictReadiness): Router {
-  const router = new Router();
-  router.get('/health/live', (ctx) => {
+/**
+ * `/health/live` (the process answers) and `/health/ready` (its dependencies answer too). A plain path
+ * comparison rather than a router: it sits in front of every request of the hot path.
+ */
+export function healthEndpoints(checks: DependencyCheck[], policy: ReadinessPolicy = strictReadiness): Middleware {
+  return async function health(ctx, next) {
+    if (ctx.path !== '/health/live' && ctx.path !== '/health/ready') return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { apiVersion: '1.0', errorMessage: null, payload: { status: 'ok' } };
-  });
-  router.get('/health/ready', async (ctx) => {
+    if (ctx.path === '/health/live') {
+      ctx.body = { apiVersion: '1.0', errorMessage: null, payload: { status: 'ok' } };
+      return;
+    }
     const { results, failures } = await runChecks(checks);
     const verdict = policy(failures, results);
-    ctx.set('Cache-Control', 'no-store');
     ctx.status = verdict.status === 'unavailable' ? 503 : 200;
     ctx.body = {
       apiVersion: '1.0',
       errorMessage: verdict.status === 'unavailable' ? `Not ready: ${verdict.reason ?? ''}` : null,
       payload: verdict,
     };
-  });
-  return router;
+  };
 }

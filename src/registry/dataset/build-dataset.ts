@@ -1,0 +1,336 @@
+import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, open, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { finished, pipeline } from 'node:stream/promises';
+import type { Writable } from 'node:stream';
+import { createGzip, type Gzip } from 'node:zlib';
+import type { Knex } from 'knex';
+import type { Db } from '../../db/knex.js';
+import {
+  DATASET_FORMAT_VERSION,
+  MANIFEST_FILE,
+  manifestFilesIntact,
+  readManifest,
+  type DatasetManifest,
+  type DatasetVariant,
+  type DatasetVariantFiles,
+} from './dataset-files.js';
+import {
+  DATASET_HEAD,
+  DATASET_TAIL,
+  namespaceJson,
+  type DatasetNamespaceRow,
+  type DatasetResourceRow,
+} from './dataset.presenter.js';
+
+export interface BuildDatasetOptions {
+  db: Db;
+  /** Dataset directory (created when missing). */
+  dir: string;
+  /** dataset_builds.id, recorded in the manifest. */
+  buildId?: number | null;
+  /** Build even when the served build already reflects the current registry. */
+  force?: boolean;
+  /** Namespaces read per query; memory use is proportional to this, not to the registry. */
+  pageSize?: number;
+  gzipLevel?: number;
+  /** Called after each page of namespaces is written (progress reporting). */
+  onProgress?: (namespacesWritten: number) => void | Promise<void>;
+}
+
+export interface BuildDatasetResult {
+  /** 'skipped': the served build already reflects this registry version; nothing was written. */
+  status: 'built' | 'skipped';
+  manifest: DatasetManifest;
+}
+
+/** What a build's snapshot says about the registry, read in the same transaction as the data. */
+interface RegistryState {
+  registryVersion: number;
+  changeCount: number;
+  databaseId: string;
+}
+
+const DEFAULT_PAGE_SIZE = 1000;
+const DEFAULT_GZIP_LEVEL = 6;
+// A temporary file nobody has written to for this long belongs to a build that died.
+const STALE_TEMP_MS = 60_000;
+const TEMP_FILE = /^\.dataset-[0-9a-f]+-.+\.tmp$/;
+const BUILD_FILE = /^dataset-[0-9a-f]+(-rewritten)?\.json(\.gz)?$/;
+
+// The version, the log size and every row come from one snapshot: a build never mixes two registry states.
+const readOptions: Knex.TransactionConfig = { isolationLevel: 'repeatable read', readOnly: true };
+
+async function readState(trx: Knex.Transaction): Promise<RegistryState> {
+  // Versions are taken before commit, so a lower one can become visible after a higher one: the count of the
+  // log tells such a late commit apart from "nothing changed".
+  const { rows } = await trx.raw<{ rows: { version: string; count: string; databaseId: string }[] }>(`
+    SELECT coalesce(max(version), 0)::text AS version, count(*)::text AS count,
+           (SELECT oid::text FROM pg_database WHERE datname = current_database()) AS "databaseId"
+    FROM registry_changes`);
+  const row = rows[0]!;
+  return { registryVersion: Number(row.version), changeCount: Number(row.count), databaseId: row.databaseId };
+}
+
+function readNamespacePage(trx: Knex.Transaction, afterId: number, limit: number): Promise<DatasetNamespaceRow[]> {
+  return trx('namespaces as n')
+    .leftJoin('namespaces as s', 's.id', 'n.successorId')
+    .where('n.id', '>', afterId)
+    .orderBy('n.id')
+    .limit(limit)
+    .select(
+      'n.id', 'n.prefix', 'n.mirId', 'n.name', 'n.pattern', 'n.description', 'n.created', 'n.modified', 'n.sampleId',
+      'n.namespaceEmbeddedInLui', 'n.deprecated', 'n.deprecationDate', 'n.deprecationOfflineDate',
+      'n.renderDeprecatedLanding', 'n.deprecationStatement', 'n.infoOnPostmortemAccess', 's.prefix as successorPrefix',
+    ) as Promise<DatasetNamespaceRow[]>;
+}
+
+function readResources(trx: Knex.Transaction, fromId: number, toId: number): Promise<DatasetResourceRow[]> {
+  return trx('resources as r')
+    .join('institutions as i', 'i.id', 'r.institutionId')
+    .join('locations as l', 'l.countryCode', 'r.locationCountryCode')
+    .join('locations as il', 'il.countryCode', 'i.locationCountryCode')
+    .whereBetween('r.namespaceId', [fromId, toId])
+    .orderBy([{ column: 'r.namespaceId' }, { column: 'r.id' }])
+    .select(
+      'r.id', 'r.namespaceId', 'r.mirId', 'r.urlPattern', 'r.name', 'r.description', 'r.official', 'r.providerCode',
+      'r.sampleId', 'r.resourceHomeUrl', 'r.deprecated', 'r.deprecationDate', 'r.deprecationOfflineDate',
+      'r.renderDeprecatedLanding', 'r.deprecationStatement', 'r.protectedUrls', 'r.renderProtectedLanding',
+      'r.authHelpUrl', 'r.authHelpDescription',
+      'l.countryCode as locationCountryCode', 'l.countryName as locationCountryName',
+      'i.id as institutionId', 'i.name as institutionName', 'i.homeUrl as institutionHomeUrl',
+      'i.description as institutionDescription', 'i.rorId as institutionRorId',
+      'il.countryCode as institutionCountryCode', 'il.countryName as institutionCountryName',
+    ) as Promise<DatasetResourceRow[]>;
+}
+
+async function writeTo(target: Writable, chunk: Buffer): Promise<void> {
+  if (!target.write(chunk)) await once(target, 'drain');
+}
+
+/** One variant being written: the JSON file, its gzip sibling and the hash of the JSON bytes. */
+class VariantWriter {
+  readonly tempFile: string;
+  readonly tempGzipFile: string;
+  private readonly file: WriteStream;
+  private readonly gzip: Gzip;
+  private readonly fileDone: Promise<void>;
+  private readonly gzipDone: Promise<void>;
+  private readonly hash: Hash = createHash('sha256');
+  private failure: Error | null = null;
+  size = 0;
+
+  constructor(dir: string, token: string, readonly name: string, gzipLevel: number) {
+    this.tempFile = path.join(dir, `.dataset-${token}-${name}.json.tmp`);
+    this.tempGzipFile = path.join(dir, `.dataset-${token}-${name}.json.gz.tmp`);
+    this.file = createWriteStream(this.tempFile, { flags: 'wx' });
+    this.gzip = createGzip({ level: gzipLevel });
+    this.fileDone = finished(this.file);
+    this.gzipDone = pipeline(this.gzip, createWriteStream(this.tempGzipFile, { flags: 'wx' }));
+    // A write error (a full disk) is remembered and fails the next write or finish(), never passes unseen.
+    for (const done of [this.fileDone, this.gzipDone]) done.catch((error: Error) => (this.failure ??= error));
+  }
+
+  async write(text: string): Promise<void> {
+    if (this.failure) throw this.failure;
+    const chunk = Buffer.from(text, 'utf8');
+    this.hash.update(chunk);
+    this.size += chunk.length;
+    await Promise.all([writeTo(this.file, chunk), writeTo(this.gzip, chunk)]);
+  }
+
+  async finish(): Promise<{ sha256: string }> {
+    this.file.end();
+    this.gzip.end();
+    await Promise.all([this.fileDone, this.gzipDone]);
+    if (this.failure) throw this.failure;
+    return { sha256: this.hash.digest('hex') };
+  }
+
+  destroy(): void {
+    this.file.destroy();
+    this.gzip.destroy();
+  }
+}
+
+async function fsyncFile(file: string): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Makes the renames in `dir` durable (a crash right after must not bring the old names back). */
+async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } catch {
+    // Some file systems do not fsync directories; the renames stay atomic regardless.
+  } finally {
+    await handle.close();
+  }
+}
+
+async function removeQuietly(file: string): Promise<void> {
+  await unlink(file).catch(() => undefined);
+}
+
+/** Deletes files of builds that are neither current nor previous, and temporary files of dead builds. */
+async function removeOldFiles(dir: string, keep: (DatasetManifest | null)[]): Promise<void> {
+  const kept = new Set<string>([MANIFEST_FILE]);
+  for (const manifest of keep) {
+    if (!manifest) continue;
+    for (const files of Object.values(manifest.variants)) kept.add(files.file).add(files.gzipFile);
+  }
+  const now = Date.now();
+  for (const name of await readdir(dir)) {
+    if (BUILD_FILE.test(name) && !kept.has(name)) await removeQuietly(path.join(dir, name));
+    else if (TEMP_FILE.test(name)) {
+      const info = await stat(path.join(dir, name)).catch(() => null);
+      if (info && now - info.mtimeMs > STALE_TEMP_MS) await removeQuietly(path.join(dir, name));
+    }
+  }
+}
+
+function sameRegistry(manifest: DatasetManifest, state: RegistryState): boolean {
+  return (
+    manifest.formatVersion === DATASET_FORMAT_VERSION &&
+    manifest.databaseId === state.databaseId &&
+    manifest.registryVersion === state.registryVersion &&
+    manifest.changeCount === state.changeCount
+  );
+}
+
+async function writeManifest(dir: string, token: string, manifest: DatasetManifest): Promise<void> {
+  const temp = path.join(dir, `.dataset-${token}-manifest.tmp`);
+  await writeFile(temp, `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
+  await fsyncFile(temp);
+  await rename(temp, path.join(dir, MANIFEST_FILE));
+  await fsyncDir(dir);
+}
+
+/**
+ * Builds the resolver dataset from one consistent snapshot of the registry into `dir`: every namespace and
+ * resource (deprecated ones included), namespaces by id and resources by id, in the reference's field order,
+ * once as stored and once with `rewriteForEmbeddedPrefixes=true`, each also gzipped.
+ *
+ * Namespaces are read a page at a time and written as they come, so memory does not grow with the registry.
+ * Everything is written to temporary files first; only a complete build is renamed into place and made
+ * current by the manifest. A failure at any point leaves the served build as it was.
+ *
+ * Idempotent: when the served build already reflects the registry (same database, same change log), nothing
+ * is written and the result is 'skipped', unless `force` is set.
+ */
+export async function buildDataset(options: BuildDatasetOptions): Promise<BuildDatasetResult> {
+  const { db, dir } = options;
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  const gzipLevel = options.gzipLevel ?? DEFAULT_GZIP_LEVEL;
+  await mkdir(dir, { recursive: true });
+  const previous = await readManifest(dir).catch(() => null);
+
+  const token = randomBytes(8).toString('hex');
+  const writers: Record<DatasetVariant, VariantWriter | null> = { plain: null, rewritten: null };
+  try {
+    const built = await db.transaction(async (trx) => {
+      const state = await readState(trx);
+      if (!options.force && previous && sameRegistry(previous, state) && (await manifestFilesIntact(dir, previous))) {
+        return null;
+      }
+      const plain = (writers.plain = new VariantWriter(dir, token, 'plain', gzipLevel));
+      const rewritten = (writers.rewritten = new VariantWriter(dir, token, 'rewritten', gzipLevel));
+      let namespaceCount = 0;
+      let resourceCount = 0;
+      let rewrittenResourceCount = 0;
+      await Promise.all([plain.write(DATASET_HEAD), rewritten.write(DATASET_HEAD)]);
+      for (let afterId = 0; ; ) {
+        const namespaces = await readNamespacePage(trx, afterId, pageSize);
+        if (namespaces.length === 0) break;
+        const first = namespaces[0]!.id;
+        const last = namespaces[namespaces.length - 1]!.id;
+        const resources = await readResources(trx, first, last);
+        const byNamespace = new Map<number, DatasetResourceRow[]>();
+        for (const resource of resources) {
+          const list = byNamespace.get(resource.namespaceId);
+          if (list) list.push(resource);
+          else byNamespace.set(resource.namespaceId, [resource]);
+        }
+        let plainText = '';
+        let rewrittenText = '';
+        for (const namespace of namespaces) {
+          const json = namespaceJson(namespace, byNamespace.get(namespace.id) ?? []);
+          const separator = namespaceCount === 0 ? '' : ',';
+          plainText += separator + json.plain;
+          rewrittenText += separator + json.rewritten;
+          namespaceCount++;
+          rewrittenResourceCount += json.rewrittenResources;
+        }
+        resourceCount += resources.length;
+        await Promise.all([plain.write(plainText), rewritten.write(rewrittenText)]);
+        afterId = last;
+        await options.onProgress?.(namespaceCount);
+      }
+      await Promise.all([plain.write(DATASET_TAIL), rewritten.write(DATASET_TAIL)]);
+      const [plainHash, rewrittenHash] = await Promise.all([plain.finish(), rewritten.finish()]);
+      return { state, namespaceCount, resourceCount, rewrittenResourceCount, plainHash, rewrittenHash };
+    }, readOptions);
+
+    if (!built) return { status: 'skipped', manifest: previous as DatasetManifest };
+
+    const plain = writers.plain!;
+    const rewritten = writers.rewritten!;
+    const variants = {} as Record<DatasetVariant, DatasetVariantFiles>;
+    for (const [variant, writer, hash] of [
+      ['plain', plain, built.plainHash],
+      ['rewritten', rewritten, built.rewrittenHash],
+    ] as const) {
+      const base = variant === 'plain' ? `dataset-${token}` : `dataset-${token}-rewritten`;
+      const files: DatasetVariantFiles = {
+        file: `${base}.json`,
+        gzipFile: `${base}.json.gz`,
+        size: writer.size,
+        gzipSize: (await stat(writer.tempGzipFile)).size,
+        sha256: hash.sha256,
+      };
+      await fsyncFile(writer.tempFile);
+      await fsyncFile(writer.tempGzipFile);
+      await rename(writer.tempFile, path.join(dir, files.file));
+      await rename(writer.tempGzipFile, path.join(dir, files.gzipFile));
+      variants[variant] = files;
+    }
+    await fsyncDir(dir);
+
+    const builtAt = new Date().toISOString();
+    const unchanged =
+      previous?.variants.plain.sha256 === variants.plain.sha256 && previous.variants.rewritten.sha256 === variants.rewritten.sha256;
+    const manifest: DatasetManifest = {
+      formatVersion: DATASET_FORMAT_VERSION,
+      buildId: options.buildId ?? null,
+      registryVersion: built.state.registryVersion,
+      changeCount: built.state.changeCount,
+      databaseId: built.state.databaseId,
+      builtAt,
+      lastModified: unchanged && previous ? previous.lastModified : builtAt,
+      namespaceCount: built.namespaceCount,
+      resourceCount: built.resourceCount,
+      rewrittenResourceCount: built.rewrittenResourceCount,
+      variants,
+    };
+    // Last: until this rename, readers keep getting the previous build.
+    await writeManifest(dir, token, manifest);
+    await removeOldFiles(dir, [manifest, previous]);
+    return { status: 'built', manifest };
+  } catch (error) {
+    for (const writer of Object.values(writers)) {
+      if (!writer) continue;
+      writer.destroy();
+      await removeQuietly(writer.tempFile);
+      await removeQuietly(writer.tempGzipFile);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,94 @@
+import os from 'node:os';
+import type { Db } from '../../db/knex.js';
+import { buildDataset, type BuildDatasetOptions, type BuildDatasetResult } from './build-dataset.js';
+
+export type DatasetBuildStatus = 'running' | 'succeeded' | 'failed' | 'skipped';
+
+export interface DatasetBuildRow {
+  id: number;
+  startedAt: Date;
+  finishedAt: Date | null;
+  status: DatasetBuildStatus;
+  reason: string;
+  registryVersion: number | null;
+  namespaceCount: number | null;
+  resourceCount: number | null;
+  bytes: number | null;
+  error: string | null;
+  worker: string;
+}
+
+export interface RecordedBuildOptions extends Omit<BuildDatasetOptions, 'buildId'> {
+  reason: string;
+  /** Who runs it, for the table; host:pid of this process by default. */
+  worker?: string;
+}
+
+export interface RecordedBuildResult extends BuildDatasetResult {
+  buildId: number;
+}
+
+// One build at a time per database, whichever worker process runs it: BullMQ's deduplication covers the
+// change-triggered jobs, but not the nightly scheduler's. A session-level lock dies with its connection, so a
+// killed worker never leaves it held.
+const BUILD_LOCK_KEY = 0x64617461; // 'data'
+const KEEP_ROWS = 1000;
+
+export const workerIdentity = (): string => `${os.hostname()}:${process.pid}`;
+
+/**
+ * Runs buildDataset under the database-wide build lock and records it in dataset_builds: a 'running' row at
+ * the start, finished as 'succeeded', 'skipped' (registry unchanged since the served build) or 'failed' with
+ * the error. Rows left 'running' by a worker that died are marked 'failed' ('abandoned') first; that is safe
+ * because whoever wrote them no longer holds the lock.
+ */
+export async function runRecordedBuild(db: Db, options: RecordedBuildOptions): Promise<RecordedBuildResult> {
+  const worker = options.worker ?? workerIdentity();
+  const lock = await db.client.acquireConnection();
+  try {
+    // Waits while another build runs; this one then starts from a snapshot taken after it.
+    await db.raw('SELECT pg_advisory_lock(?)', [BUILD_LOCK_KEY]).connection(lock);
+    try {
+      await db('datasetBuilds').where({ status: 'running' }).update({ status: 'failed', error: 'abandoned', finishedAt: db.fn.now() });
+      const [row] = (await db('datasetBuilds').insert({ reason: options.reason, worker, status: 'running' }).returning('id')) as { id: number }[];
+      const buildId = row!.id;
+      try {
+        const result = await buildDataset({ ...options, buildId });
+        const { manifest } = result;
+        await db('datasetBuilds')
+          .where({ id: buildId })
+          .update({
+            status: result.status === 'built' ? 'succeeded' : 'skipped',
+            finishedAt: db.fn.now(),
+            registryVersion: manifest.registryVersion,
+            namespaceCount: manifest.namespaceCount,
+            resourceCount: manifest.resourceCount,
+            bytes: manifest.variants.plain.size,
+          });
+        await pruneBuildRows(db);
+        return { ...result, buildId };
+      } catch (error) {
+        await db('datasetBuilds')
+          .where({ id: buildId })
+          .update({ status: 'failed', finishedAt: db.fn.now(), error: String((error as Error).message ?? error).slice(0, 10_000) })
+          .catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      await db.raw('SELECT pg_advisory_unlock(?)', [BUILD_LOCK_KEY]).connection(lock).catch(() => undefined);
+    }
+  } finally {
+    await db.client.releaseConnection(lock);
+  }
+}
+
+async function pruneBuildRows(db: Db): Promise<void> {
+  await db('datasetBuilds')
+    .where('id', '<=', db('datasetBuilds').select('id').orderBy('id', 'desc').offset(KEEP_ROWS).limit(1))
+    .delete();
+}
+
+/** The most recent builds, newest first. */
+export function recentBuilds(db: Db, limit = 20): Promise<DatasetBuildRow[]> {
+  return db('datasetBuilds').orderBy('id', 'desc').limit(limit) as Promise<DatasetBuildRow[]>;
+}

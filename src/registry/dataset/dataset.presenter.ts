@@ -1,0 +1,144 @@
+import { formatReferenceDate } from '../../lib/dates.js';
+import { rewriteForEmbeddedPrefix } from './dataset-rewrite.js';
+
+/** A namespace row as the build reads it (camelCase through the knex mappers). */
+export interface DatasetNamespaceRow {
+  id: number;
+  prefix: string;
+  mirId: string;
+  name: string;
+  pattern: string;
+  description: string;
+  created: Date;
+  modified: Date;
+  sampleId: string;
+  namespaceEmbeddedInLui: boolean;
+  deprecated: boolean;
+  deprecationDate: Date | null;
+  deprecationOfflineDate: Date | null;
+  renderDeprecatedLanding: boolean;
+  deprecationStatement: string | null;
+  infoOnPostmortemAccess: string | null;
+  successorPrefix: string | null;
+}
+
+/** A resource row joined with its institution and both locations. */
+export interface DatasetResourceRow {
+  id: number;
+  namespaceId: number;
+  mirId: string;
+  urlPattern: string;
+  name: string;
+  description: string | null;
+  official: boolean;
+  providerCode: string;
+  sampleId: string | null;
+  resourceHomeUrl: string;
+  deprecated: boolean;
+  deprecationDate: Date | null;
+  deprecationOfflineDate: Date | null;
+  renderDeprecatedLanding: boolean;
+  deprecationStatement: string | null;
+  protectedUrls: boolean;
+  renderProtectedLanding: boolean;
+  authHelpUrl: string | null;
+  authHelpDescription: string | null;
+  locationCountryCode: string;
+  locationCountryName: string;
+  institutionId: number;
+  institutionName: string;
+  institutionHomeUrl: string;
+  institutionDescription: string;
+  institutionRorId: string | null;
+  institutionCountryCode: string;
+  institutionCountryName: string;
+}
+
+// The envelope around the namespace list; the build writes the namespaces between the two halves.
+export const DATASET_HEAD = '{"apiVersion":"1.0","errorMessage":null,"payload":{"namespaces":[';
+export const DATASET_TAIL = ']}}';
+
+/**
+ * One resource of the dataset, its properties in the reference's Java field order (spec §3.1): JSON.stringify
+ * keeps insertion order, so the object literal below is the wire format.
+ */
+function presentResource(row: DatasetResourceRow, rewritten?: { urlPattern: string; sampleId: string | null }): object {
+  return {
+    id: row.id,
+    mirId: row.mirId,
+    urlPattern: rewritten ? rewritten.urlPattern : row.urlPattern,
+    name: row.name,
+    description: row.description,
+    official: row.official,
+    providerCode: row.providerCode,
+    sampleId: rewritten ? rewritten.sampleId : row.sampleId,
+    resourceHomeUrl: row.resourceHomeUrl,
+    institution: {
+      id: row.institutionId,
+      name: row.institutionName,
+      homeUrl: row.institutionHomeUrl,
+      description: row.institutionDescription,
+      rorId: row.institutionRorId,
+      location: { countryCode: row.institutionCountryCode, countryName: row.institutionCountryName },
+    },
+    location: { countryCode: row.locationCountryCode, countryName: row.locationCountryName },
+    deprecated: row.deprecated,
+    deprecationDate: formatReferenceDate(row.deprecationDate),
+    // The reference never copies these two into the dataset (always null there); we write what is stored,
+    // which after importing a reference dataset is null as well.
+    deprecationOfflineDate: formatReferenceDate(row.deprecationOfflineDate),
+    renderDeprecatedLanding: row.renderDeprecatedLanding,
+    deprecationStatement: row.deprecationStatement,
+    protectedUrls: row.protectedUrls,
+    renderProtectedLanding: row.renderProtectedLanding,
+    authHelpUrl: row.authHelpUrl,
+    authHelpDescription: row.authHelpDescription,
+  };
+}
+
+function presentNamespace(row: DatasetNamespaceRow, resources: object[]): object {
+  return {
+    id: row.id,
+    prefix: row.prefix,
+    mirId: row.mirId,
+    name: row.name,
+    pattern: row.pattern,
+    description: row.description,
+    created: formatReferenceDate(row.created),
+    modified: formatReferenceDate(row.modified),
+    resources,
+    sampleId: row.sampleId,
+    namespaceEmbeddedInLui: row.namespaceEmbeddedInLui,
+    deprecated: row.deprecated,
+    deprecationDate: formatReferenceDate(row.deprecationDate),
+    // Stored deprecation details are written as stored (the reference drops them). The successor is named by
+    // its prefix, one of the forms the importer reads back.
+    deprecationOfflineDate: formatReferenceDate(row.deprecationOfflineDate),
+    renderDeprecatedLanding: row.renderDeprecatedLanding,
+    deprecationStatement: row.deprecationStatement,
+    infoOnPostmortemAccess: row.infoOnPostmortemAccess,
+    successor: row.successorPrefix,
+  };
+}
+
+/** The JSON text of one namespace, as served and with `rewriteForEmbeddedPrefixes=true`. */
+export interface NamespaceJson {
+  plain: string;
+  rewritten: string;
+  /** Resources whose URL pattern or sample id the rewrite changed. */
+  rewrittenResources: number;
+}
+
+export function namespaceJson(row: DatasetNamespaceRow, resources: DatasetResourceRow[]): NamespaceJson {
+  const plain = JSON.stringify(presentNamespace(row, resources.map((r) => presentResource(r))));
+  if (!row.namespaceEmbeddedInLui) return { plain, rewritten: plain, rewrittenResources: 0 };
+  let rewrittenResources = 0;
+  const presented = resources.map((r) => {
+    const rewritten = rewriteForEmbeddedPrefix(row.prefix, r);
+    if (!rewritten) return presentResource(r);
+    rewrittenResources++;
+    return presentResource(r, rewritten);
+  });
+  if (rewrittenResources === 0) return { plain, rewritten: plain, rewrittenResources };
+  return { plain, rewritten: JSON.stringify(presentNamespace(row, presented)), rewrittenResources };
+}

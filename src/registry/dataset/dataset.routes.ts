@@ -1,0 +1,84 @@
+import { Router } from '@koa/router';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Config } from '../../config.js';
+import type { Logger } from '../../lib/logger.js';
+import { createQueue, queueNames, type DatasetBuildJob } from '../../queue/queues.js';
+import { DatasetFiles, etagOf, type DatasetVariant } from './dataset-files.js';
+import { requestDatasetBuild } from './dataset-jobs.js';
+import { DatasetService } from './dataset.service.js';
+
+export interface DatasetRouteDeps {
+  config: Pick<Readonly<Config>, 'DATASET_DIR' | 'DATASET_FIRST_BUILD_WAIT_MS' | 'QUEUE_PREFIX'>;
+  /** The area's fail-fast producer connection: BullMQ only needs a blocking-safe one for workers. */
+  redis: Redis;
+  logger: Logger;
+}
+
+// Spring's StringToBooleanConverter, which parses the reference's parameter; anything else means "as stored".
+const TRUE_VALUES = new Set(['true', 'on', 'yes', '1']);
+
+function wantsRewrite(value: string | string[] | undefined): boolean {
+  const first = Array.isArray(value) ? value[0] : value;
+  return first !== undefined && TRUE_VALUES.has(first.trim().toLowerCase());
+}
+
+/** If-None-Match (weak comparison, as RFC 9110 asks), else If-Modified-Since (whole seconds). */
+function notModified(ifNoneMatch: string, ifModifiedSince: string, etags: string[], lastModified: Date): boolean {
+  if (ifNoneMatch) {
+    return ifNoneMatch
+      .split(',')
+      .map((tag) => tag.trim().replace(/^W\//, ''))
+      .some((tag) => tag === '*' || etags.includes(tag));
+  }
+  if (ifModifiedSince) {
+    const since = Date.parse(ifModifiedSince);
+    return !Number.isNaN(since) && Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
+  }
+  return false;
+}
+
+/**
+ * GET /resolutionApi/getResolverDataset[?rewriteForEmbeddedPrefixes=true]: the whole registry, sent from the
+ * file the worker prebuilt (gzip when the client takes it), with a strong ETag and Last-Modified for
+ * conditional requests. The registry is never read per request.
+ */
+export function datasetRoutes(deps: DatasetRouteDeps): Router {
+  const files = new DatasetFiles(deps.config.DATASET_DIR);
+  let queue: Queue<DatasetBuildJob> | null = null;
+  const service = new DatasetService({
+    files,
+    logger: deps.logger,
+    firstBuildWaitMs: deps.config.DATASET_FIRST_BUILD_WAIT_MS,
+    requestBuild: () => {
+      queue ??= createQueue<DatasetBuildJob>(queueNames.dataset, deps.redis, deps.config.QUEUE_PREFIX);
+      return requestDatasetBuild(queue, 'first-request');
+    },
+  });
+
+  const router = new Router();
+  router.get('/resolutionApi/getResolverDataset', async (ctx) => {
+    const variant: DatasetVariant = wantsRewrite(ctx.query.rewriteForEmbeddedPrefixes) ? 'rewritten' : 'plain';
+    const gzip = ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
+    const { manifest, files: variantFiles, handle, size } = await service.open(variant, gzip);
+    const lastModified = new Date(manifest.lastModified);
+    ctx.vary('Accept-Encoding');
+    ctx.set('ETag', etagOf(variantFiles, gzip));
+    ctx.set('Last-Modified', lastModified.toUTCString());
+    ctx.set('Cache-Control', 'public, max-age=60');
+    // Either coding's tag names the same content, so either revalidates.
+    const etags = [etagOf(variantFiles, false), etagOf(variantFiles, true)];
+    if (notModified(ctx.get('If-None-Match'), ctx.get('If-Modified-Since'), etags, lastModified)) {
+      await handle.close();
+      ctx.status = 304;
+      return;
+    }
+    ctx.status = 200;
+    // Koa destroys the stream (closing the file) when the response ends or the client goes away.
+    ctx.body = handle.createReadStream();
+    ctx.set('Content-Type', 'application/json');
+    if (gzip) ctx.set('Content-Encoding', 'gzip');
+    ctx.length = size;
+  });
+  return router;
+}

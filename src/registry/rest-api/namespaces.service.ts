@@ -1,0 +1,96 @@
+import { notFound } from '../../http/http-error.js';
+import { COLLECTIONS } from './collections.js';
+import {
+  canMatch,
+  emptyPage,
+  escapeLike,
+  fetchList,
+  fetchOne,
+  fetchPage,
+  parseId,
+  quote,
+  type Filter,
+  type OrderTerm,
+  type Page,
+  type RestApiStore,
+} from './page-query.js';
+import type { PageRequest } from './paging.js';
+import type { NamespaceRow, ResourceRow } from './rows.js';
+
+const collection = COLLECTIONS.namespaces;
+// Prefix searches list by prefix unless asked otherwise: the index that finds the prefixes also yields them
+// in order, so a page costs the same for 'a' (most of the registry) as for 'abcd'. The reference has no
+// order without a sort parameter.
+const BY_PREFIX: readonly OrderTerm[] = [{ column: 'prefix', direction: 'asc' }];
+
+export const namespaceNotFound = (id: string) => notFound(`Namespace with id ${quote(id)} not found`);
+
+export function listNamespaces(store: RestApiStore, request: PageRequest): Promise<Page<NamespaceRow>> {
+  return fetchPage(store, collection, { countKey: 'all', filter: () => undefined }, request);
+}
+
+export async function getNamespace(store: RestApiStore, rawId: string): Promise<NamespaceRow> {
+  const id = parseId(rawId);
+  const row = id === null ? undefined : await fetchOne<NamespaceRow>(store, collection, (q) => void q.where({ id }));
+  if (!row) throw namespaceNotFound(rawId);
+  return row;
+}
+
+/** Exact and case-sensitive, like the reference (resolution, not this search, ignores case). */
+export async function findNamespaceByPrefix(store: RestApiStore, prefix: string): Promise<NamespaceRow> {
+  const row = canMatch(prefix) ? await fetchOne<NamespaceRow>(store, collection, (q) => void q.where({ prefix })) : undefined;
+  if (!row) throw notFound(`Namespace with prefix ${quote(prefix)} not found`);
+  return row;
+}
+
+export async function namespaceExistsByPrefix(store: RestApiStore, prefix: string): Promise<boolean> {
+  if (!canMatch(prefix)) return false;
+  const row = (await store.db('namespaces').where({ prefix }).first('id')) as { id: number } | undefined;
+  return row !== undefined;
+}
+
+export async function findNamespaceByMirId(store: RestApiStore, mirId: string): Promise<NamespaceRow> {
+  const row = canMatch(mirId) ? await fetchOne<NamespaceRow>(store, collection, (q) => void q.where({ mirId })) : undefined;
+  if (!row) throw notFound(`Namespace with MIR id ${quote(mirId)} not found`);
+  return row;
+}
+
+export function findNamespacesByPrefixStartingWith(store: RestApiStore, prefixStart: string, request: PageRequest): Promise<Page<NamespaceRow>> {
+  if (!canMatch(prefixStart)) return Promise.resolve(emptyPage<NamespaceRow>(request));
+  // LIKE 'abc%' is served by the text_pattern_ops index on prefix.
+  const filter: Filter = (q) => void q.whereRaw('prefix LIKE ?', [`${escapeLike(prefixStart)}%`]);
+  return fetchPage(store, collection, { countKey: `startsWith\u0000${prefixStart}`, filter, defaultOrder: BY_PREFIX }, request);
+}
+
+/** The reference's `prefix SIMILAR TO '[0-9]%'`, as a range the text_pattern_ops index serves. */
+export function findNamespacesByPrefixStartingWithNumbers(store: RestApiStore, request: PageRequest): Promise<Page<NamespaceRow>> {
+  const filter: Filter = (q) => void q.whereRaw("prefix ~>=~ '0' AND prefix ~<~ ':'");
+  return fetchPage(store, collection, { countKey: 'startsWithNumbers', filter, defaultOrder: BY_PREFIX }, request);
+}
+
+/** Case-sensitive, like the reference's LIKE '%content%'; the trigram index on prefix serves it. */
+export function findNamespacesByPrefixContaining(store: RestApiStore, content: string, request: PageRequest): Promise<Page<NamespaceRow>> {
+  if (!canMatch(content)) return Promise.resolve(emptyPage<NamespaceRow>(request));
+  const filter: Filter = (q) => void q.whereRaw('prefix LIKE ?', [`%${escapeLike(content)}%`]);
+  return fetchPage(store, collection, { countKey: `containing\u0000${content}`, filter, defaultOrder: BY_PREFIX }, request);
+}
+
+/** 404 both for an unknown namespace and for one without a successor, saying which. */
+export async function getNamespaceSuccessor(store: RestApiStore, rawId: string): Promise<NamespaceRow> {
+  const id = parseId(rawId);
+  if (id === null) throw namespaceNotFound(rawId);
+  const row = (await store
+    .db({ s: 'namespaces' })
+    .join({ n: 'namespaces' }, 'n.successorId', 's.id')
+    .where('n.id', id)
+    .first('s.*')) as NamespaceRow | undefined;
+  if (row) return row;
+  await getNamespace(store, rawId);
+  throw notFound(`Namespace with id ${quote(rawId)} has no successor`);
+}
+
+/** The namespace's resources (a to-many association: a list, 404 only when the namespace is unknown). */
+export async function listNamespaceResources(store: RestApiStore, rawId: string): Promise<ResourceRow[]> {
+  const namespace = await getNamespace(store, rawId);
+  return fetchList<ResourceRow>(store, COLLECTIONS.resources, (q) => void q.where({ namespaceId: namespace.id }));
+}

@@ -1,0 +1,83 @@
+import { notFound } from '../../http/http-error.js';
+import { COLLECTIONS } from './collections.js';
+import { canMatch, emptyPage, fetchList, fetchOne, fetchPage, parseId, quote, type Filter, type Page, type RestApiStore } from './page-query.js';
+import type { PageRequest } from './paging.js';
+import type { InstitutionRow, LocationRow, NamespaceRow, ResourceRow } from './rows.js';
+
+const collection = COLLECTIONS.resources;
+
+const resourceNotFound = (id: string) => notFound(`Resource with id ${quote(id)} not found`);
+
+export function listResources(store: RestApiStore, request: PageRequest): Promise<Page<ResourceRow>> {
+  return fetchPage(store, collection, { countKey: 'all', filter: () => undefined }, request);
+}
+
+export async function getResource(store: RestApiStore, rawId: string): Promise<ResourceRow> {
+  const id = parseId(rawId);
+  const row = id === null ? undefined : await fetchOne<ResourceRow>(store, collection, (q) => void q.where({ id }));
+  if (!row) throw resourceNotFound(rawId);
+  return row;
+}
+
+/** A namespace id that is not a number names no namespace: an empty list, like an unknown id. */
+export async function findAllResourcesByNamespaceId(store: RestApiStore, rawNamespaceId: string): Promise<ResourceRow[]> {
+  const namespaceId = parseId(rawNamespaceId);
+  if (namespaceId === null) return [];
+  return fetchList<ResourceRow>(store, collection, (q) => void q.where({ namespaceId }));
+}
+
+export async function findAllResourcesByInstitutionId(store: RestApiStore, rawInstitutionId: string): Promise<ResourceRow[]> {
+  const institutionId = parseId(rawInstitutionId);
+  if (institutionId === null) return [];
+  return fetchList<ResourceRow>(store, collection, (q) => void q.where({ institutionId }));
+}
+
+export async function findResourcesByNamespaceIdAndProviderCode(
+  store: RestApiStore,
+  rawNamespaceId: string,
+  providerCode: string,
+): Promise<ResourceRow[]> {
+  const namespaceId = parseId(rawNamespaceId);
+  if (namespaceId === null || !canMatch(providerCode)) return [];
+  return fetchList<ResourceRow>(store, collection, (q) => void q.where({ namespaceId, providerCode }));
+}
+
+/** Exact; an empty code is a real value (most legacy resources have one). */
+export function findResourcesByProviderCode(store: RestApiStore, providerCode: string, request: PageRequest): Promise<Page<ResourceRow>> {
+  if (!canMatch(providerCode)) return Promise.resolve(emptyPage<ResourceRow>(request));
+  const filter: Filter = (q) => void q.where({ providerCode });
+  return fetchPage(store, collection, { countKey: `providerCode\u0000${providerCode}`, filter }, request);
+}
+
+export async function findResourceByMirId(store: RestApiStore, mirId: string): Promise<ResourceRow> {
+  const row = canMatch(mirId) ? await fetchOne<ResourceRow>(store, collection, (q) => void q.where({ mirId })) : undefined;
+  if (!row) throw notFound(`Resource with MIR id ${quote(mirId)} not found`);
+  return row;
+}
+
+/** The row a resource points at, in one join; a resource always has one (the foreign keys are NOT NULL). */
+async function resourceTarget<T>(store: RestApiStore, rawId: string, table: string, foreignKey: string, key: string): Promise<T> {
+  const id = parseId(rawId);
+  const row =
+    id === null
+      ? undefined
+      : ((await store
+          .db({ t: table })
+          .join({ r: 'resources' }, `r.${foreignKey}`, `t.${key}`)
+          .where('r.id', id)
+          .first('t.*')) as T | undefined);
+  if (!row) throw resourceNotFound(rawId);
+  return row;
+}
+
+export function getResourceNamespace(store: RestApiStore, rawId: string): Promise<NamespaceRow> {
+  return resourceTarget<NamespaceRow>(store, rawId, 'namespaces', 'namespaceId', 'id');
+}
+
+export function getResourceInstitution(store: RestApiStore, rawId: string): Promise<InstitutionRow> {
+  return resourceTarget<InstitutionRow>(store, rawId, 'institutions', 'institutionId', 'id');
+}
+
+export function getResourceLocation(store: RestApiStore, rawId: string): Promise<LocationRow> {
+  return resourceTarget<LocationRow>(store, rawId, 'locations', 'locationCountryCode', 'countryCode');
+}

@@ -1,0 +1,103 @@
+import type { Middleware } from 'koa';
+import type { Db } from '../../db/knex.js';
+import { readRegistryVersion, VERSIONED_CACHE_TTL_MS } from './registry-version.js';
+
+export interface ResponseCacheOptions {
+  /** Bound on the cached bodies and their URLs together (characters, about bytes for JSON). */
+  maxBytes?: number;
+  /** Bodies larger than this (a page of 1,000 resources) are not kept. */
+  maxEntryBytes?: number;
+  ttlMs?: number;
+}
+
+interface CachedAnswer {
+  body: string;
+  type: string;
+  lastModified: string;
+  at: number;
+  bytes: number;
+}
+
+/**
+ * Serialized answers per request URL, valid for one registry version (and a few seconds at most, see
+ * registry-version.ts): every answer of the browse API is a function of the URL and the registry's
+ * content, and a page of 20 namespaces costs far more to query and write than to send again. Least
+ * recently used answers are dropped beyond maxBytes.
+ */
+export class ResponseCache {
+  private version: number | null | undefined = undefined;
+  private readonly entries = new Map<string, CachedAnswer>();
+  private bytes = 0;
+  private readonly maxBytes: number;
+  private readonly maxEntryBytes: number;
+  private readonly ttlMs: number;
+
+  constructor(options: ResponseCacheOptions = {}) {
+    this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    this.maxEntryBytes = options.maxEntryBytes ?? 2 * 1024 * 1024;
+    this.ttlMs = options.ttlMs ?? VERSIONED_CACHE_TTL_MS;
+  }
+
+  get(url: string, version: number | null): CachedAnswer | undefined {
+    if (version !== this.version) {
+      this.entries.clear();
+      this.bytes = 0;
+      this.version = version;
+      return undefined;
+    }
+    const entry = this.entries.get(url);
+    if (!entry) return undefined;
+    this.entries.delete(url);
+    if (Date.now() - entry.at >= this.ttlMs) {
+      this.bytes -= entry.bytes;
+      return undefined;
+    }
+    // Re-inserted: Maps iterate in insertion order, so the first key is always the least recently used.
+    this.entries.set(url, entry);
+    return entry;
+  }
+
+  set(url: string, version: number | null, answer: Omit<CachedAnswer, 'bytes'>): void {
+    const bytes = url.length + answer.body.length;
+    if (version !== this.version || bytes > this.maxEntryBytes) return;
+    const previous = this.entries.get(url);
+    if (previous) {
+      this.entries.delete(url);
+      this.bytes -= previous.bytes;
+    }
+    for (const [oldUrl, old] of this.entries) {
+      if (this.bytes + bytes <= this.maxBytes) break;
+      this.entries.delete(oldUrl);
+      this.bytes -= old.bytes;
+    }
+    this.entries.set(url, { ...answer, bytes });
+    this.bytes += bytes;
+  }
+}
+
+/**
+ * Answers a GET from the cache when the registry has not changed since the same URL was answered, and
+ * keeps every 200 answer of the routes behind it. Errors are never cached.
+ */
+export function answerFromCache(db: Db, cache: ResponseCache): Middleware {
+  return async function cachedAnswer(ctx, next) {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    const version = await readRegistryVersion(db);
+    const hit = cache.get(ctx.url, version);
+    if (hit) {
+      ctx.type = hit.type;
+      if (hit.lastModified) ctx.set('Last-Modified', hit.lastModified);
+      ctx.body = hit.body;
+      return;
+    }
+    const started = Date.now();
+    await next();
+    const body: unknown = ctx.body;
+    if (ctx.status !== 200 || body === null || body === undefined || Buffer.isBuffer(body)) return;
+    if (typeof body !== 'string' && (typeof body !== 'object' || typeof (body as { pipe?: unknown }).pipe === 'function')) return;
+    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    // The type set by the route survives: Koa only guesses a type for a string body when none is set.
+    ctx.body = text;
+    cache.set(ctx.url, version, { body: text, type: ctx.response.get('Content-Type'), lastModified: ctx.response.get('Last-Modified'), at: started });
+  };
+}

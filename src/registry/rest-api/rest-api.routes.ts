@@ -1,0 +1,201 @@
+import { Router } from '@koa/router';
+import type { Context } from 'koa';
+import type { Db } from '../../db/knex.js';
+import { notFound } from '../../http/http-error.js';
+import { COLLECTIONS, isCollectionName, sortWhitelist, type CollectionName } from './collections.js';
+import { CountCache } from './count-cache.js';
+import { HalPresenter, type HalItem } from './hal.presenter.js';
+import * as institutions from './institutions.service.js';
+import * as locations from './locations.service.js';
+import * as namespaces from './namespaces.service.js';
+import { quote, type Page, type RestApiStore } from './page-query.js';
+import { parsePageRequest, requireParam, type GivenParam, type PageRequest } from './paging.js';
+import { presentProfile, presentProfileIndex } from './profile.presenter.js';
+import * as resources from './resources.service.js';
+import { answerFromCache, ResponseCache } from './response-cache.js';
+import type { InstitutionRow, LocationRow, NamespaceRow, ResourceRow } from './rows.js';
+
+const HAL_JSON = 'application/hal+json';
+
+export interface RestApiDeps {
+  db: Db;
+  publicRegistryUrl: string;
+  /** The caches (one per router unless given): counts per filter, and whole answers per URL. */
+  counts?: CountCache;
+  answers?: ResponseCache;
+}
+
+/**
+ * `/restApi`: the Spring Data REST browse and search API of the reference for namespaces, resources,
+ * institutions and locations (read-only here). Handlers read the query, call one service function and
+ * hand the result to the HAL presenter.
+ */
+export function restApiRoutes(deps: RestApiDeps): Router {
+  const store: RestApiStore = { db: deps.db, counts: deps.counts ?? new CountCache(deps.db) };
+  const hal = new HalPresenter(deps.publicRegistryUrl);
+  const whitelists = {
+    namespaces: sortWhitelist(COLLECTIONS.namespaces),
+    resources: sortWhitelist(COLLECTIONS.resources),
+    institutions: sortWhitelist(COLLECTIONS.institutions),
+    locations: sortWhitelist(COLLECTIONS.locations),
+  };
+  const router = new Router({ prefix: '/restApi' });
+  router.use(answerFromCache(deps.db, deps.answers ?? new ResponseCache()));
+
+  const ns = (row: NamespaceRow) => hal.namespace(row);
+  const res = (row: ResourceRow) => hal.resource(row);
+  const inst = (row: InstitutionRow) => hal.institution(row);
+  const loc = (row: LocationRow) => hal.location(row);
+
+  const selfHref = (ctx: Context) => `${deps.publicRegistryUrl}${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`;
+  const pageOf = (ctx: Context, collection: CollectionName): PageRequest => parsePageRequest(ctx.query, whitelists[collection]);
+  const param = (ctx: Context, ...names: [string, ...string[]]): GivenParam => requireParam(ctx.query, names);
+  const id = (ctx: Context): string => ctx.params.id ?? '';
+
+  function send(ctx: Context, body: unknown, lastModified?: Date): void {
+    ctx.type = HAL_JSON;
+    if (lastModified) ctx.lastModified = lastModified;
+    // A bare boolean (existsNamespaceByPrefix) is written out here: Koa would answer 204 for `false`.
+    ctx.body = typeof body === 'boolean' ? String(body) : body;
+  }
+  /** `search` names the paged search and the parameters its page links repeat; none for the collection root. */
+  function sendPage<T>(
+    ctx: Context,
+    collection: CollectionName,
+    page: Page<T>,
+    present: (row: T) => HalItem,
+    search?: { name: string; params: GivenParam[] },
+  ): void {
+    const path = search ? `/${collection}/search/${search.name}` : `/${collection}`;
+    send(ctx, hal.page(collection, page, present, { path, selfHref: selfHref(ctx), searchParams: search?.params }));
+  }
+  function sendList<T>(ctx: Context, collection: CollectionName, items: T[], present: (row: T) => HalItem): void {
+    send(ctx, hal.list(collection, items, present, selfHref(ctx)));
+  }
+
+  router.get('/', (ctx) => send(ctx, hal.root()));
+  router.get('/profile', (ctx) => send(ctx, presentProfileIndex(hal.api)));
+  router.get('/profile/:collection', (ctx, next) => {
+    const name = ctx.params.collection ?? '';
+    if (!isCollectionName(name)) return next();
+    ctx.type = 'application/alps+json';
+    ctx.body = presentProfile(hal.api, COLLECTIONS[name]);
+  });
+
+  // Namespaces
+  router.get('/namespaces', async (ctx) => sendPage(ctx, 'namespaces', await namespaces.listNamespaces(store, pageOf(ctx, 'namespaces')), ns));
+  router.get('/namespaces/search', (ctx) => send(ctx, hal.searchIndex(COLLECTIONS.namespaces)));
+  router.get('/namespaces/search/findByPrefix', async (ctx) => {
+    send(ctx, ns(await namespaces.findNamespaceByPrefix(store, param(ctx, 'prefix').value)));
+  });
+  router.get('/namespaces/search/existsNamespaceByPrefix', async (ctx) => {
+    send(ctx, await namespaces.namespaceExistsByPrefix(store, param(ctx, 'prefix').value));
+  });
+  router.get('/namespaces/search/findByPrefixStartsWith', async (ctx) => {
+    const given = param(ctx, 'prefixStart');
+    const page = await namespaces.findNamespacesByPrefixStartingWith(store, given.value, pageOf(ctx, 'namespaces'));
+    sendPage(ctx, 'namespaces', page, ns, { name: 'findByPrefixStartsWith', params: [given] });
+  });
+  router.get('/namespaces/search/findByPrefixStartsWithNumbers', async (ctx) => {
+    const page = await namespaces.findNamespacesByPrefixStartingWithNumbers(store, pageOf(ctx, 'namespaces'));
+    sendPage(ctx, 'namespaces', page, ns, { name: 'findByPrefixStartsWithNumbers', params: [] });
+  });
+  router.get('/namespaces/search/findByPrefixContaining', async (ctx) => {
+    const given = param(ctx, 'content');
+    const page = await namespaces.findNamespacesByPrefixContaining(store, given.value, pageOf(ctx, 'namespaces'));
+    sendPage(ctx, 'namespaces', page, ns, { name: 'findByPrefixContaining', params: [given] });
+  });
+  router.get('/namespaces/search/findByMirId', async (ctx) => {
+    send(ctx, ns(await namespaces.findNamespaceByMirId(store, param(ctx, 'mirId').value)));
+  });
+  router.get('/namespaces/:id', async (ctx) => {
+    const row = await namespaces.getNamespace(store, id(ctx));
+    send(ctx, ns(row), row.modified);
+  });
+  router.get('/namespaces/:id/successor', async (ctx) => send(ctx, ns(await namespaces.getNamespaceSuccessor(store, id(ctx)))));
+  router.get('/namespaces/:id/resources', async (ctx) => {
+    sendList(ctx, 'resources', await namespaces.listNamespaceResources(store, id(ctx)), res);
+  });
+
+  // Resources
+  router.get('/resources', async (ctx) => sendPage(ctx, 'resources', await resources.listResources(store, pageOf(ctx, 'resources')), res));
+  router.get('/resources/search', (ctx) => send(ctx, hal.searchIndex(COLLECTIONS.resources)));
+  router.get('/resources/search/findAllByNamespaceId', async (ctx) => {
+    sendList(ctx, 'resources', await resources.findAllResourcesByNamespaceId(store, param(ctx, 'id').value), res);
+  });
+  router.get('/resources/search/findAllByInstitutionId', async (ctx) => {
+    sendList(ctx, 'resources', await resources.findAllResourcesByInstitutionId(store, param(ctx, 'id').value), res);
+  });
+  router.get('/resources/search/findByNamespaceIdAndProviderCode', async (ctx) => {
+    // The reference's parameter is namespaceId; the published interface also writes it as id.
+    const namespaceId = param(ctx, 'namespaceId', 'id').value;
+    const rows = await resources.findResourcesByNamespaceIdAndProviderCode(store, namespaceId, param(ctx, 'providerCode').value);
+    sendList(ctx, 'resources', rows, res);
+  });
+  router.get('/resources/search/findByProviderCode', async (ctx) => {
+    const given = param(ctx, 'providerCode');
+    const page = await resources.findResourcesByProviderCode(store, given.value, pageOf(ctx, 'resources'));
+    sendPage(ctx, 'resources', page, res, { name: 'findByProviderCode', params: [given] });
+  });
+  router.get('/resources/search/findByMirId', async (ctx) => {
+    send(ctx, res(await resources.findResourceByMirId(store, param(ctx, 'mirId').value)));
+  });
+  router.get('/resources/:id', async (ctx) => {
+    const row = await resources.getResource(store, id(ctx));
+    send(ctx, res(row), row.modified);
+  });
+  router.get('/resources/:id/namespace', async (ctx) => send(ctx, ns(await resources.getResourceNamespace(store, id(ctx)))));
+  router.get('/resources/:id/institution', async (ctx) => send(ctx, inst(await resources.getResourceInstitution(store, id(ctx)))));
+  router.get('/resources/:id/location', async (ctx) => send(ctx, loc(await resources.getResourceLocation(store, id(ctx)))));
+
+  // Institutions
+  router.get('/institutions', async (ctx) => {
+    sendPage(ctx, 'institutions', await institutions.listInstitutions(store, pageOf(ctx, 'institutions')), inst);
+  });
+  router.get('/institutions/search', (ctx) => send(ctx, hal.searchIndex(COLLECTIONS.institutions)));
+  router.get('/institutions/search/findByName', async (ctx) => {
+    send(ctx, inst(await institutions.findInstitutionByName(store, param(ctx, 'name').value)));
+  });
+  router.get('/institutions/search/findByRorId', async (ctx) => {
+    send(ctx, inst(await institutions.findInstitutionByRorId(store, param(ctx, 'rorId').value)));
+  });
+  router.get('/institutions/search/findByNameContaining', async (ctx) => {
+    // The reference's parameter is nameContent; the published interface also lists it as name.
+    const given = param(ctx, 'nameContent', 'name');
+    const page = await institutions.findInstitutionsByNameContaining(store, given.value, pageOf(ctx, 'institutions'));
+    sendPage(ctx, 'institutions', page, inst, { name: 'findByNameContaining', params: [given] });
+  });
+  router.get('/institutions/search/findByNameContainingIgnoreCase', async (ctx) => {
+    const given = param(ctx, 'nameContent', 'name');
+    const page = await institutions.findInstitutionsByNameContainingIgnoringCase(store, given.value, pageOf(ctx, 'institutions'));
+    sendPage(ctx, 'institutions', page, inst, { name: 'findByNameContainingIgnoreCase', params: [given] });
+  });
+  router.get('/institutions/search/findByLocationCountryCode', async (ctx) => {
+    const given = param(ctx, 'countryCode');
+    const page = await institutions.findInstitutionsByLocationCountryCode(store, given.value, pageOf(ctx, 'institutions'));
+    sendPage(ctx, 'institutions', page, inst, { name: 'findByLocationCountryCode', params: [given] });
+  });
+  router.get('/institutions/:id', async (ctx) => {
+    const row = await institutions.getInstitution(store, id(ctx));
+    send(ctx, inst(row), row.modified);
+  });
+  router.get('/institutions/:id/location', async (ctx) => send(ctx, loc(await institutions.getInstitutionLocation(store, id(ctx)))));
+  router.get('/institutions/:id/resource', async (ctx) => institutions.getInstitutionResource(store, id(ctx)));
+
+  // Locations
+  router.get('/locations', async (ctx) => sendPage(ctx, 'locations', await locations.listLocations(store, pageOf(ctx, 'locations')), loc));
+  router.get('/locations/search', (ctx) => send(ctx, hal.searchIndex(COLLECTIONS.locations)));
+  router.get('/locations/search/findByCountryCode', async (ctx) => {
+    send(ctx, loc(await locations.findLocationByCountryCode(store, param(ctx, 'countryCode').value)));
+  });
+  router.get('/locations/:id', async (ctx) => send(ctx, loc(await locations.getLocation(store, id(ctx)))));
+
+  // Routes above answer every known search; anything else under a collection's search is unknown.
+  router.get('/:collection/search/:name', (ctx, next) => {
+    const collection = ctx.params.collection ?? '';
+    if (!isCollectionName(collection)) return next();
+    throw notFound(`No search ${quote(ctx.params.name ?? '')} on ${collection}; see ${hal.api}/${collection}/search`);
+  });
+
+  return router;
+}

@@ -1,0 +1,62 @@
+import { VERSIONED_CACHE_TTL_MS } from './registry-version.js';
+
+export interface VersionedCacheOptions {
+  /** Longest a value is reused even when the registry version has not moved (see registry-version.ts). */
+  ttlMs?: number;
+  maxEntries?: number;
+}
+
+interface Entry<V> {
+  value: V;
+  at: number;
+}
+
+/**
+ * Values computed from the registry, kept while the registry version they were computed at is current
+ * (and for ttlMs at most). Concurrent requests for the same missing value share one computation; the
+ * oldest entries go first beyond maxEntries.
+ */
+export class VersionedCache<V> {
+  private version: number | null | undefined = undefined;
+  private readonly entries = new Map<string, Entry<V>>();
+  private readonly pending = new Map<string, Promise<V>>();
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+
+  constructor(options: VersionedCacheOptions = {}) {
+    this.ttlMs = options.ttlMs ?? VERSIONED_CACHE_TTL_MS;
+    this.maxEntries = options.maxEntries ?? 1000;
+  }
+
+  async get(version: number | null, key: string, compute: () => Promise<V>): Promise<V> {
+    if (version !== this.version) {
+      this.entries.clear();
+      this.pending.clear();
+      this.version = version;
+    }
+    const hit = this.entries.get(key);
+    if (hit && Date.now() - hit.at < this.ttlMs) return hit.value;
+    const inFlight = this.pending.get(key);
+    if (inFlight) return inFlight;
+    const started = Date.now();
+    const promise = compute();
+    this.pending.set(key, promise);
+    try {
+      const value = await promise;
+      if (this.version === version) this.remember(key, { value, at: started });
+      return value;
+    } finally {
+      if (this.pending.get(key) === promise) this.pending.delete(key);
+    }
+  }
+
+  private remember(key: string, entry: Entry<V>): void {
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) {
+      // Maps iterate in insertion order: the first key is the oldest entry.
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(key, entry);
+  }
+}
