@@ -8,7 +8,8 @@ import { pingPostgres, pingRedis } from '../lib/dependencies.js';
 import type { Logger } from '../lib/logger.js';
 import { batchRoutes } from './batch.routes.js';
 import { resolutionRoutes } from './resolution.routes.js';
-import { reverseRoutes } from './reverse.routes.js';
+import { reverseHandlers, reverseRoutes } from './reverse.routes.js';
+import { resolverHotPath } from './hot-path.js';
 import type { SnapshotSource } from './snapshot-source.js';
 import type { UsageRecorder } from '../statistics/usage-recorder.js';
 
@@ -38,6 +39,7 @@ function resolverReadiness(registry: SnapshotSource): ReadinessPolicy {
 /** The resolver area: resolution, redirects, MIR ids, reverse lookup and batches. */
 export function createResolverApp(deps: ResolverAppDeps): Koa {
   const { config, registry } = deps;
+  const reverse = reverseHandlers({ registry, publicResolverUrl: config.PUBLIC_RESOLVER_URL });
   const urls = { publicResolverUrl: config.PUBLIC_RESOLVER_URL, publicRegistryUrl: config.PUBLIC_REGISTRY_URL };
   const usage = deps.usage;
   const count = usage ? (prefix: string, address: string, userAgent: string) => usage.record(prefix, address, userAgent) : undefined;
@@ -50,11 +52,11 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
       { name: 'redis', check: () => pingRedis(deps.redis) },
     ],
     readinessPolicy: resolverReadiness(registry),
-    fastPath: resolutionRoutes({ snapshot: () => registry.snapshot, ...urls, count }),
+    fastPath: resolverHotPath(resolutionRoutes({ snapshot: () => registry.snapshot, ...urls, count }), reverse),
   });
   app.proxy = config.TRUST_PROXY;
-  const reverse = reverseRoutes({ registry, ...urls });
-  app.use(reverse.routes()).use(reverse.allowedMethods());
+  const reverseRouter = reverseRoutes(reverse);
+  app.use(reverseRouter.routes()).use(reverseRouter.allowedMethods());
   const batch = batchRoutes({ registry, ...urls, count });
   app.use(batch.routes()).use(batch.allowedMethods());
   return app;
