@@ -96,11 +96,29 @@ describe('freshness', () => {
     await testDb.db('namespaces').insert({ prefix: 'fresh', mirId: 'MIR:09999999', name: 'Fresh', pattern: '^\\d+$', description: 'New.', sampleId: '1' });
     const after = await get('/restApi/namespaces?size=1');
     expect(after.body.page.totalElements).toBe(before.body.page.totalElements + 1);
+    const newest = await get('/restApi/namespaces?size=1&sort=id,desc');
+    expect(newest.body._embedded.namespaces[0].prefix).toBe('fresh');
     const found = await get('/restApi/namespaces/search/findByPrefixStartsWith?prefixStart=fre&size=1');
     expect(found.body.page.totalElements).toBe(1);
     await testDb.db('namespaces').where({ prefix: 'fresh' }).delete();
     const again = await get('/restApi/namespaces?size=1');
     expect(again.body.page.totalElements).toBe(before.body.page.totalElements);
+    const gone = await get('/restApi/namespaces/search/findByPrefix?prefix=fresh');
+    expect(gone.status).toBe(404);
+  });
+});
+
+describe('answers after a change', () => {
+  it('shows an edited namespace at once, though the same URL was answered before', async () => {
+    const before = await get('/restApi/namespaces/53');
+    expect(before.body.name).toBe('KEGG Compound');
+    const again = await get('/restApi/namespaces/53');
+    expect(again.text).toBe(before.text);
+    await testDb.db('namespaces').where({ id: 53 }).update({ name: 'KEGG Compound (renamed)' });
+    const after = await get('/restApi/namespaces/53');
+    expect(after.body.name).toBe('KEGG Compound (renamed)');
+    const listed = await get('/restApi/namespaces/search/findByPrefix?prefix=kegg.compound');
+    expect(listed.body.name).toBe('KEGG Compound (renamed)');
   });
 });
 

@@ -309,3 +309,37 @@ describe('search errors', () => {
     }
   });
 });
+
+describe('deep pages of a search', () => {
+  const DEEP = 1050;
+  const deepPrefix = (n: number) => `zdeep${String(n).padStart(4, '0')}`;
+
+  beforeAll(async () => {
+    const rows = Array.from({ length: DEEP }, (_, n) => ({
+      prefix: deepPrefix(n),
+      mirId: `MIR:0980${String(n).padStart(4, '0')}`,
+      name: `Deep ${n}`,
+      pattern: '^\\d+$',
+      description: 'One of many namespaces, to page deep into a search.',
+      sampleId: '1',
+    }));
+    await testDb.db.batchInsert('namespaces', rows, 500);
+  });
+
+  it('pages contiguously from shallow into deep pages, to the end', async () => {
+    const shallow = await search('namespaces', 'findByPrefixStartsWith?prefixStart=zdeep&size=20&page=49');
+    const deep = await search('namespaces', 'findByPrefixStartsWith?prefixStart=zdeep&size=20&page=50');
+    expect(prefixesOf(shallow.body)).toEqual(Array.from({ length: 20 }, (_, i) => deepPrefix(980 + i)));
+    expect(prefixesOf(deep.body)).toEqual(Array.from({ length: 20 }, (_, i) => deepPrefix(1000 + i)));
+    expect(deep.body.page).toEqual({ size: 20, totalElements: DEEP, totalPages: 53, number: 50 });
+    const last = await search('namespaces', 'findByPrefixStartsWith?prefixStart=zdeep&size=20&page=52');
+    expect(prefixesOf(last.body)).toEqual(Array.from({ length: 10 }, (_, i) => deepPrefix(1040 + i)));
+    expect(last.body._links.next).toBeUndefined();
+  });
+
+  it('keeps the requested order on deep pages', async () => {
+    const res = await search('namespaces', 'findByPrefixContaining?content=deep&size=500&page=2&sort=prefix,desc');
+    expect(prefixesOf(res.body)).toEqual(Array.from({ length: 50 }, (_, i) => deepPrefix(49 - i)));
+    expect(res.body.page.totalElements).toBe(DEEP);
+  });
+});

@@ -1,18 +1,7 @@
 import { notFound } from '../../http/http-error.js';
 import { COLLECTIONS } from './collections.js';
-import {
-  canMatch,
-  emptyPage,
-  escapeLike,
-  fetchOne,
-  fetchPage,
-  parseId,
-  quote,
-  type Filter,
-  type OrderTerm,
-  type Page,
-  type RestApiStore,
-} from './page-query.js';
+import { emptyPage, fetchCollectionPage, fetchOne, fetchSearchPage, type Filter, type OrderTerm, type Page, type RestApiStore } from './page-query.js';
+import { canMatch, escapeLike, parseId, quote } from './query-values.js';
 import type { PageRequest } from './paging.js';
 import type { InstitutionRow, LocationRow } from './rows.js';
 
@@ -23,7 +12,7 @@ const BY_NAME: readonly OrderTerm[] = [{ column: 'name', direction: 'asc' }];
 const institutionNotFound = (id: string) => notFound(`Institution with id ${quote(id)} not found`);
 
 export function listInstitutions(store: RestApiStore, request: PageRequest): Promise<Page<InstitutionRow>> {
-  return fetchPage(store, collection, { countKey: 'all', filter: () => undefined }, request);
+  return fetchCollectionPage(store, collection, request);
 }
 
 export async function getInstitution(store: RestApiStore, rawId: string): Promise<InstitutionRow> {
@@ -49,7 +38,7 @@ export async function findInstitutionByRorId(store: RestApiStore, rorId: string)
 export function findInstitutionsByNameContaining(store: RestApiStore, nameContent: string, request: PageRequest): Promise<Page<InstitutionRow>> {
   if (!canMatch(nameContent)) return Promise.resolve(emptyPage<InstitutionRow>(request));
   const filter: Filter = (q) => void q.whereRaw('name LIKE ?', [`%${escapeLike(nameContent)}%`]);
-  return fetchPage(store, collection, { countKey: `containing\u0000${nameContent}`, filter, defaultOrder: BY_NAME }, request);
+  return fetchSearchPage(store, collection, { countKey: `containing\u0000${nameContent}`, filter, defaultOrder: BY_NAME }, request);
 }
 
 export function findInstitutionsByNameContainingIgnoringCase(
@@ -59,13 +48,13 @@ export function findInstitutionsByNameContainingIgnoringCase(
 ): Promise<Page<InstitutionRow>> {
   if (!canMatch(nameContent)) return Promise.resolve(emptyPage<InstitutionRow>(request));
   const filter: Filter = (q) => void q.whereRaw('name ILIKE ?', [`%${escapeLike(nameContent)}%`]);
-  return fetchPage(store, collection, { countKey: `containingIgnoreCase\u0000${nameContent}`, filter, defaultOrder: BY_NAME }, request);
+  return fetchSearchPage(store, collection, { countKey: `containingIgnoreCase\u0000${nameContent}`, filter, defaultOrder: BY_NAME }, request);
 }
 
 export function findInstitutionsByLocationCountryCode(store: RestApiStore, countryCode: string, request: PageRequest): Promise<Page<InstitutionRow>> {
   if (!canMatch(countryCode)) return Promise.resolve(emptyPage<InstitutionRow>(request));
   const filter: Filter = (q) => void q.where({ locationCountryCode: countryCode });
-  return fetchPage(store, collection, { countKey: `country\u0000${countryCode}`, filter }, request);
+  return fetchSearchPage(store, collection, { countKey: `country\u0000${countryCode}`, filter }, request);
 }
 
 export async function getInstitutionLocation(store: RestApiStore, rawId: string): Promise<LocationRow> {

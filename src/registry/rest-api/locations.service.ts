@@ -1,6 +1,7 @@
 import { notFound } from '../../http/http-error.js';
 import { COLLECTIONS } from './collections.js';
-import { canMatch, fetchOne, fetchPage, quote, type Page, type RestApiStore } from './page-query.js';
+import { fetchCollectionPage, fetchOne, type Page, type RestApiStore } from './page-query.js';
+import { canMatch, quote } from './query-values.js';
 import type { PageRequest } from './paging.js';
 import type { LocationRow } from './rows.js';
 
@@ -9,7 +10,7 @@ const collection = COLLECTIONS.locations;
 const COUNTRY_CODE_LENGTH = 2;
 
 export function listLocations(store: RestApiStore, request: PageRequest): Promise<Page<LocationRow>> {
-  return fetchPage(store, collection, { countKey: 'all', filter: () => undefined }, request);
+  return fetchCollectionPage(store, collection, request);
 }
 
 async function locationByCode(store: RestApiStore, countryCode: string): Promise<LocationRow | undefined> {

@@ -1,19 +1,7 @@
 import { notFound } from '../../http/http-error.js';
 import { COLLECTIONS } from './collections.js';
-import {
-  canMatch,
-  emptyPage,
-  escapeLike,
-  fetchList,
-  fetchOne,
-  fetchPage,
-  parseId,
-  quote,
-  type Filter,
-  type OrderTerm,
-  type Page,
-  type RestApiStore,
-} from './page-query.js';
+import { emptyPage, fetchCollectionPage, fetchList, fetchOne, fetchSearchPage, type Filter, type OrderTerm, type Page, type RestApiStore } from './page-query.js';
+import { canMatch, escapeLike, parseId, quote } from './query-values.js';
 import type { PageRequest } from './paging.js';
 import type { NamespaceRow, ResourceRow } from './rows.js';
 
@@ -26,7 +14,7 @@ const BY_PREFIX: readonly OrderTerm[] = [{ column: 'prefix', direction: 'asc' }]
 export const namespaceNotFound = (id: string) => notFound(`Namespace with id ${quote(id)} not found`);
 
 export function listNamespaces(store: RestApiStore, request: PageRequest): Promise<Page<NamespaceRow>> {
-  return fetchPage(store, collection, { countKey: 'all', filter: () => undefined }, request);
+  return fetchCollectionPage(store, collection, request);
 }
 
 export async function getNamespace(store: RestApiStore, rawId: string): Promise<NamespaceRow> {
@@ -59,20 +47,20 @@ export function findNamespacesByPrefixStartingWith(store: RestApiStore, prefixSt
   if (!canMatch(prefixStart)) return Promise.resolve(emptyPage<NamespaceRow>(request));
   // LIKE 'abc%' is served by the text_pattern_ops index on prefix.
   const filter: Filter = (q) => void q.whereRaw('prefix LIKE ?', [`${escapeLike(prefixStart)}%`]);
-  return fetchPage(store, collection, { countKey: `startsWith\u0000${prefixStart}`, filter, defaultOrder: BY_PREFIX }, request);
+  return fetchSearchPage(store, collection, { countKey: `startsWith\u0000${prefixStart}`, filter, defaultOrder: BY_PREFIX }, request);
 }
 
 /** The reference's `prefix SIMILAR TO '[0-9]%'`, as a range the text_pattern_ops index serves. */
 export function findNamespacesByPrefixStartingWithNumbers(store: RestApiStore, request: PageRequest): Promise<Page<NamespaceRow>> {
   const filter: Filter = (q) => void q.whereRaw("prefix ~>=~ '0' AND prefix ~<~ ':'");
-  return fetchPage(store, collection, { countKey: 'startsWithNumbers', filter, defaultOrder: BY_PREFIX }, request);
+  return fetchSearchPage(store, collection, { countKey: 'startsWithNumbers', filter, defaultOrder: BY_PREFIX }, request);
 }
 
 /** Case-sensitive, like the reference's LIKE '%content%'; the trigram index on prefix serves it. */
 export function findNamespacesByPrefixContaining(store: RestApiStore, content: string, request: PageRequest): Promise<Page<NamespaceRow>> {
   if (!canMatch(content)) return Promise.resolve(emptyPage<NamespaceRow>(request));
   const filter: Filter = (q) => void q.whereRaw('prefix LIKE ?', [`%${escapeLike(content)}%`]);
-  return fetchPage(store, collection, { countKey: `containing\u0000${content}`, filter, defaultOrder: BY_PREFIX }, request);
+  return fetchSearchPage(store, collection, { countKey: `containing\u0000${content}`, filter, defaultOrder: BY_PREFIX }, request);
 }
 
 /** 404 both for an unknown namespace and for one without a successor, saying which. */

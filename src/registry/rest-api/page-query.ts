@@ -1,13 +1,25 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.js';
 import type { CollectionDefinition } from './collections.js';
-import type { CountCache } from './count-cache.js';
 import type { Direction, PageRequest } from './paging.js';
+import { VersionedCache } from './versioned-cache.js';
 
-/** What every rest-api service reads with: the database and the shared count cache. */
+/** Keys of a whole collection in one order (ids, or country codes for locations). */
+type KeyList = readonly (number | string)[];
+
+/** Shared by every request of a router: counts per filter, and a collection's keys per order. */
+export class RestApiCaches {
+  readonly counts = new VersionedCache<number>({ maxEntries: 5000 });
+  // 100,000 ids are about 1 MB: a few orders of each collection stay well within memory.
+  readonly keyLists = new VersionedCache<KeyList>({ maxEntries: 16 });
+}
+
+/** What every rest-api service reads with: the database, the caches and the registry version of the request. */
 export interface RestApiStore {
   db: Db;
-  counts: CountCache;
+  caches: RestApiCaches;
+  /** max(registry_changes.version) read at the start of the request (see registry-version.ts). */
+  version: number | null;
 }
 
 export interface Page<T> {
@@ -18,40 +30,13 @@ export interface Page<T> {
 
 export type Filter = (query: Knex.QueryBuilder) => void;
 
-/** The longest value any searched column holds: a longer one cannot match, and is not sent to Postgres. */
-export const MAX_COLUMN_LENGTH = 2000;
-
-/**
- * Whether a client's value could be stored in a column at all. Postgres refuses NUL characters with an
- * error, and an over-long value cannot match, so such values are answered "no match" without a query.
- */
-export function canMatch(value: string, maxLength = MAX_COLUMN_LENGTH): boolean {
-  return value.length <= maxLength && !value.includes('\u0000');
-}
-
-/** A LIKE pattern that matches `value` literally (Postgres' default escape character is the backslash). */
-export function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-/** Client values echoed in messages are cut short: a message names what is missing, it is not a mirror. */
-export function quote(value: string): string {
-  return value.length > 100 ? `'${value.slice(0, 100)}...'` : `'${value}'`;
-}
-
-/** Registry ids are bigint: a path or parameter that is not a plausible id cannot name a row. */
-export function parseId(raw: string): number | null {
-  if (!/^\d{1,15}$/.test(raw)) return null;
-  return Number(raw);
+export interface OrderTerm {
+  column: string;
+  direction: Direction;
 }
 
 export function emptyPage<T>(request: PageRequest): Page<T> {
   return { items: [], totalElements: 0, request };
-}
-
-export interface OrderTerm {
-  column: string;
-  direction: Direction;
 }
 
 /**
@@ -78,7 +63,47 @@ function applyOrder(query: Knex.QueryBuilder, collection: CollectionDefinition, 
   }
 }
 
-export interface PageQuery {
+// From this offset on a search pages through its key list too: an OFFSET skips rows one by one.
+const DEEP_OFFSET = 1000;
+
+/**
+ * A page read through the list of every matching key in the page's order, kept per registry version:
+ * the list costs one index scan, then any page, however deep, reads just its rows by key.
+ */
+async function fetchPageByKeys<T>(
+  store: RestApiStore,
+  collection: CollectionDefinition,
+  listKey: string,
+  filter: Filter | undefined,
+  terms: OrderTerm[],
+  request: PageRequest,
+): Promise<Page<T>> {
+  const signature = `${collection.name}\u0000${listKey}\u0000${terms.map((t) => `${t.column} ${t.direction}`).join(',')}`;
+  const keys = await store.caches.keyLists.get(store.version, signature, async () => {
+    const query = store.db({ k: collection.table }).select(`k.${collection.keyColumn} as key`);
+    if (filter) filter(query);
+    applyOrder(query, collection, terms, 'k');
+    return ((await query) as { key: number | string }[]).map((row) => row.key);
+  });
+  const offset = request.page * request.size;
+  const wanted = offset < keys.length ? keys.slice(offset, offset + request.size) : [];
+  if (wanted.length === 0) return { items: [], totalElements: keys.length, request };
+  const rows = (await store.db(collection.table).select('*').whereIn(collection.keyColumn, wanted)) as Record<string, unknown>[];
+  const byKey = new Map(rows.map((row) => [row[collection.keyColumn] as number | string, row]));
+  // A row deleted since the key list was read is simply missing from the page.
+  const items = wanted.flatMap((key) => (byKey.has(key) ? [byKey.get(key) as T] : []));
+  return { items, totalElements: keys.length, request };
+}
+
+/**
+ * A page of a whole collection. Clients page through collections to the end, and an OFFSET deep into
+ * 100,000 rows costs milliseconds per request, so every page is read through the collection's key list.
+ */
+export function fetchCollectionPage<T>(store: RestApiStore, collection: CollectionDefinition, request: PageRequest): Promise<Page<T>> {
+  return fetchPageByKeys(store, collection, 'all', undefined, effectiveOrder(collection, request, []), request);
+}
+
+export interface SearchQuery {
   /** Identifies the filter (with its values) in the count cache. */
   countKey: string;
   filter: Filter;
@@ -87,33 +112,30 @@ export interface PageQuery {
 }
 
 /**
- * One page of a collection, deterministic. The page's keys are found first, by the unique column the
- * order ends on, so that an index holding that column answers with an index-only scan and a deep OFFSET
- * skips index entries rather than table rows; only the page's rows are then read in full. totalElements
- * comes from the count cache, and is not needed at all when the first page is not full (as Spring Data).
+ * A page of a search: LIMIT/OFFSET on the indexed filter while the offset is small, the search's key list
+ * beyond. totalElements comes from the count cache, and is not needed at all when the first page is not
+ * full (as Spring Data does); a page past the end costs no row query.
  */
-export async function fetchPage<T>(store: RestApiStore, collection: CollectionDefinition, query: PageQuery, request: PageRequest): Promise<Page<T>> {
-  const { filter } = query;
+export async function fetchSearchPage<T>(store: RestApiStore, collection: CollectionDefinition, search: SearchQuery, request: PageRequest): Promise<Page<T>> {
+  const { filter } = search;
   const offset = request.page * request.size;
-  const countRows = async (): Promise<number> => {
-    const counting = store.db(collection.table).count({ count: '*' });
-    filter(counting);
-    const row = (await counting.first()) as { count: number | string } | undefined;
-    return Number(row?.count ?? 0);
-  };
-  const total = () => store.counts.count(`${collection.name}\u0000${query.countKey}`, countRows);
+  const total = () =>
+    store.caches.counts.get(store.version, `${collection.name}\u0000${search.countKey}`, async () => {
+      const counting = store.db(collection.table).count({ count: '*' });
+      filter(counting);
+      const row = (await counting.first()) as { count: number | string } | undefined;
+      return Number(row?.count ?? 0);
+    });
 
   let totalElements: number | undefined;
   if (offset > 0) {
     totalElements = await total();
     if (offset >= totalElements) return { items: [], totalElements, request };
   }
-  const terms = effectiveOrder(collection, request, query.defaultOrder ?? []);
-  const pageKey = terms.length === 1 && terms[0] ? terms[0].column : collection.keyColumn;
-  const keys = store.db({ k: collection.table }).select(`k.${pageKey}`).limit(request.size).offset(offset);
-  filter(keys);
-  applyOrder(keys, collection, terms, 'k');
-  const rows = store.db({ t: collection.table }).select('t.*').whereIn(`t.${pageKey}`, keys);
+  const terms = effectiveOrder(collection, request, search.defaultOrder ?? []);
+  if (offset >= DEEP_OFFSET) return fetchPageByKeys(store, collection, search.countKey, filter, terms, request);
+  const rows = store.db({ t: collection.table }).select('t.*').limit(request.size).offset(offset);
+  filter(rows);
   applyOrder(rows, collection, terms, 't');
   const items = (await rows) as T[];
   if (totalElements === undefined) totalElements = items.length < request.size ? items.length : await total();

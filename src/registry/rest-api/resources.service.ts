@@ -1,6 +1,7 @@
 import { notFound } from '../../http/http-error.js';
 import { COLLECTIONS } from './collections.js';
-import { canMatch, emptyPage, fetchList, fetchOne, fetchPage, parseId, quote, type Filter, type Page, type RestApiStore } from './page-query.js';
+import { emptyPage, fetchCollectionPage, fetchList, fetchOne, fetchSearchPage, type Filter, type Page, type RestApiStore } from './page-query.js';
+import { canMatch, parseId, quote } from './query-values.js';
 import type { PageRequest } from './paging.js';
 import type { InstitutionRow, LocationRow, NamespaceRow, ResourceRow } from './rows.js';
 
@@ -9,7 +10,7 @@ const collection = COLLECTIONS.resources;
 const resourceNotFound = (id: string) => notFound(`Resource with id ${quote(id)} not found`);
 
 export function listResources(store: RestApiStore, request: PageRequest): Promise<Page<ResourceRow>> {
-  return fetchPage(store, collection, { countKey: 'all', filter: () => undefined }, request);
+  return fetchCollectionPage(store, collection, request);
 }
 
 export async function getResource(store: RestApiStore, rawId: string): Promise<ResourceRow> {
@@ -46,7 +47,7 @@ export async function findResourcesByNamespaceIdAndProviderCode(
 export function findResourcesByProviderCode(store: RestApiStore, providerCode: string, request: PageRequest): Promise<Page<ResourceRow>> {
   if (!canMatch(providerCode)) return Promise.resolve(emptyPage<ResourceRow>(request));
   const filter: Filter = (q) => void q.where({ providerCode });
-  return fetchPage(store, collection, { countKey: `providerCode\u0000${providerCode}`, filter }, request);
+  return fetchSearchPage(store, collection, { countKey: `providerCode\u0000${providerCode}`, filter }, request);
 }
 
 export async function findResourceByMirId(store: RestApiStore, mirId: string): Promise<ResourceRow> {

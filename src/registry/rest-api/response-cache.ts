@@ -76,13 +76,16 @@ export class ResponseCache {
 }
 
 /**
- * Answers a GET from the cache when the registry has not changed since the same URL was answered, and
- * keeps every 200 answer of the routes behind it. Errors are never cached.
+ * Reads the registry version (into ctx.state.registryVersion), answers a GET from the cache when the
+ * registry has not changed since the same URL was answered, and keeps every 200 answer of the routes
+ * behind it. Errors are never cached.
  */
 export function answerFromCache(db: Db, cache: ResponseCache): Middleware {
   return async function cachedAnswer(ctx, next) {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     const version = await readRegistryVersion(db);
+    // The routes' other caches use the same version: one read per request.
+    ctx.state.registryVersion = version;
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     const hit = cache.get(ctx.url, version);
     if (hit) {
       ctx.type = hit.type;

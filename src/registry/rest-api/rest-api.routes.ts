@@ -3,14 +3,14 @@ import type { Context } from 'koa';
 import type { Db } from '../../db/knex.js';
 import { notFound } from '../../http/http-error.js';
 import { COLLECTIONS, isCollectionName, sortWhitelist, type CollectionName } from './collections.js';
-import { CountCache } from './count-cache.js';
 import { HalPresenter, type HalItem } from './hal.presenter.js';
 import * as institutions from './institutions.service.js';
 import * as locations from './locations.service.js';
 import * as namespaces from './namespaces.service.js';
-import { quote, type Page, type RestApiStore } from './page-query.js';
+import { RestApiCaches, type Page, type RestApiStore } from './page-query.js';
 import { parsePageRequest, requireParam, type GivenParam, type PageRequest } from './paging.js';
 import { presentProfile, presentProfileIndex } from './profile.presenter.js';
+import { quote } from './query-values.js';
 import * as resources from './resources.service.js';
 import { answerFromCache, ResponseCache } from './response-cache.js';
 import type { InstitutionRow, LocationRow, NamespaceRow, ResourceRow } from './rows.js';
@@ -20,8 +20,8 @@ const HAL_JSON = 'application/hal+json';
 export interface RestApiDeps {
   db: Db;
   publicRegistryUrl: string;
-  /** The caches (one per router unless given): counts per filter, and whole answers per URL. */
-  counts?: CountCache;
+  /** The caches (one set per router unless given): counts, key lists, and whole answers per URL. */
+  caches?: RestApiCaches;
   answers?: ResponseCache;
 }
 
@@ -31,7 +31,7 @@ export interface RestApiDeps {
  * hand the result to the HAL presenter.
  */
 export function restApiRoutes(deps: RestApiDeps): Router {
-  const store: RestApiStore = { db: deps.db, counts: deps.counts ?? new CountCache(deps.db) };
+  const caches = deps.caches ?? new RestApiCaches();
   const hal = new HalPresenter(deps.publicRegistryUrl);
   const whitelists = {
     namespaces: sortWhitelist(COLLECTIONS.namespaces),
@@ -51,12 +51,18 @@ export function restApiRoutes(deps: RestApiDeps): Router {
   const pageOf = (ctx: Context, collection: CollectionName): PageRequest => parsePageRequest(ctx.query, whitelists[collection]);
   const param = (ctx: Context, ...names: [string, ...string[]]): GivenParam => requireParam(ctx.query, names);
   const id = (ctx: Context): string => ctx.params.id ?? '';
+  // The registry version answerFromCache read for this request (it runs before every route of this router).
+  const store = (ctx: Context): RestApiStore => ({
+    db: deps.db,
+    caches,
+    version: (ctx.state.registryVersion as number | null | undefined) ?? null,
+  });
 
   function send(ctx: Context, body: unknown, lastModified?: Date): void {
     ctx.type = HAL_JSON;
     if (lastModified) ctx.lastModified = lastModified;
-    // A bare boolean (existsNamespaceByPrefix) is written out here: Koa would answer 204 for `false`.
-    ctx.body = typeof body === 'boolean' ? String(body) : body;
+    // A bare boolean (existsNamespaceByPrefix) goes out as its JSON text, so that every body is a string or object.
+    ctx.body = typeof body === 'boolean' ? JSON.stringify(body) : body;
   }
   /** `search` names the paged search and the parameters its page links repeat; none for the collection root. */
   function sendPage<T>(
@@ -83,112 +89,112 @@ export function restApiRoutes(deps: RestApiDeps): Router {
   });
 
   // Namespaces
-  router.get('/namespaces', async (ctx) => sendPage(ctx, 'namespaces', await namespaces.listNamespaces(store, pageOf(ctx, 'namespaces')), ns));
+  router.get('/namespaces', async (ctx) => sendPage(ctx, 'namespaces', await namespaces.listNamespaces(store(ctx), pageOf(ctx, 'namespaces')), ns));
   router.get('/namespaces/search', (ctx) => send(ctx, hal.searchIndex(COLLECTIONS.namespaces)));
   router.get('/namespaces/search/findByPrefix', async (ctx) => {
-    send(ctx, ns(await namespaces.findNamespaceByPrefix(store, param(ctx, 'prefix').value)));
+    send(ctx, ns(await namespaces.findNamespaceByPrefix(store(ctx), param(ctx, 'prefix').value)));
   });
   router.get('/namespaces/search/existsNamespaceByPrefix', async (ctx) => {
-    send(ctx, await namespaces.namespaceExistsByPrefix(store, param(ctx, 'prefix').value));
+    send(ctx, await namespaces.namespaceExistsByPrefix(store(ctx), param(ctx, 'prefix').value));
   });
   router.get('/namespaces/search/findByPrefixStartsWith', async (ctx) => {
     const given = param(ctx, 'prefixStart');
-    const page = await namespaces.findNamespacesByPrefixStartingWith(store, given.value, pageOf(ctx, 'namespaces'));
+    const page = await namespaces.findNamespacesByPrefixStartingWith(store(ctx), given.value, pageOf(ctx, 'namespaces'));
     sendPage(ctx, 'namespaces', page, ns, { name: 'findByPrefixStartsWith', params: [given] });
   });
   router.get('/namespaces/search/findByPrefixStartsWithNumbers', async (ctx) => {
-    const page = await namespaces.findNamespacesByPrefixStartingWithNumbers(store, pageOf(ctx, 'namespaces'));
+    const page = await namespaces.findNamespacesByPrefixStartingWithNumbers(store(ctx), pageOf(ctx, 'namespaces'));
     sendPage(ctx, 'namespaces', page, ns, { name: 'findByPrefixStartsWithNumbers', params: [] });
   });
   router.get('/namespaces/search/findByPrefixContaining', async (ctx) => {
     const given = param(ctx, 'content');
-    const page = await namespaces.findNamespacesByPrefixContaining(store, given.value, pageOf(ctx, 'namespaces'));
+    const page = await namespaces.findNamespacesByPrefixContaining(store(ctx), given.value, pageOf(ctx, 'namespaces'));
     sendPage(ctx, 'namespaces', page, ns, { name: 'findByPrefixContaining', params: [given] });
   });
   router.get('/namespaces/search/findByMirId', async (ctx) => {
-    send(ctx, ns(await namespaces.findNamespaceByMirId(store, param(ctx, 'mirId').value)));
+    send(ctx, ns(await namespaces.findNamespaceByMirId(store(ctx), param(ctx, 'mirId').value)));
   });
   router.get('/namespaces/:id', async (ctx) => {
-    const row = await namespaces.getNamespace(store, id(ctx));
+    const row = await namespaces.getNamespace(store(ctx), id(ctx));
     send(ctx, ns(row), row.modified);
   });
-  router.get('/namespaces/:id/successor', async (ctx) => send(ctx, ns(await namespaces.getNamespaceSuccessor(store, id(ctx)))));
+  router.get('/namespaces/:id/successor', async (ctx) => send(ctx, ns(await namespaces.getNamespaceSuccessor(store(ctx), id(ctx)))));
   router.get('/namespaces/:id/resources', async (ctx) => {
-    sendList(ctx, 'resources', await namespaces.listNamespaceResources(store, id(ctx)), res);
+    sendList(ctx, 'resources', await namespaces.listNamespaceResources(store(ctx), id(ctx)), res);
   });
 
   // Resources
-  router.get('/resources', async (ctx) => sendPage(ctx, 'resources', await resources.listResources(store, pageOf(ctx, 'resources')), res));
+  router.get('/resources', async (ctx) => sendPage(ctx, 'resources', await resources.listResources(store(ctx), pageOf(ctx, 'resources')), res));
   router.get('/resources/search', (ctx) => send(ctx, hal.searchIndex(COLLECTIONS.resources)));
   router.get('/resources/search/findAllByNamespaceId', async (ctx) => {
-    sendList(ctx, 'resources', await resources.findAllResourcesByNamespaceId(store, param(ctx, 'id').value), res);
+    sendList(ctx, 'resources', await resources.findAllResourcesByNamespaceId(store(ctx), param(ctx, 'id').value), res);
   });
   router.get('/resources/search/findAllByInstitutionId', async (ctx) => {
-    sendList(ctx, 'resources', await resources.findAllResourcesByInstitutionId(store, param(ctx, 'id').value), res);
+    sendList(ctx, 'resources', await resources.findAllResourcesByInstitutionId(store(ctx), param(ctx, 'id').value), res);
   });
   router.get('/resources/search/findByNamespaceIdAndProviderCode', async (ctx) => {
     // The reference's parameter is namespaceId; the published interface also writes it as id.
     const namespaceId = param(ctx, 'namespaceId', 'id').value;
-    const rows = await resources.findResourcesByNamespaceIdAndProviderCode(store, namespaceId, param(ctx, 'providerCode').value);
+    const rows = await resources.findResourcesByNamespaceIdAndProviderCode(store(ctx), namespaceId, param(ctx, 'providerCode').value);
     sendList(ctx, 'resources', rows, res);
   });
   router.get('/resources/search/findByProviderCode', async (ctx) => {
     const given = param(ctx, 'providerCode');
-    const page = await resources.findResourcesByProviderCode(store, given.value, pageOf(ctx, 'resources'));
+    const page = await resources.findResourcesByProviderCode(store(ctx), given.value, pageOf(ctx, 'resources'));
     sendPage(ctx, 'resources', page, res, { name: 'findByProviderCode', params: [given] });
   });
   router.get('/resources/search/findByMirId', async (ctx) => {
-    send(ctx, res(await resources.findResourceByMirId(store, param(ctx, 'mirId').value)));
+    send(ctx, res(await resources.findResourceByMirId(store(ctx), param(ctx, 'mirId').value)));
   });
   router.get('/resources/:id', async (ctx) => {
-    const row = await resources.getResource(store, id(ctx));
+    const row = await resources.getResource(store(ctx), id(ctx));
     send(ctx, res(row), row.modified);
   });
-  router.get('/resources/:id/namespace', async (ctx) => send(ctx, ns(await resources.getResourceNamespace(store, id(ctx)))));
-  router.get('/resources/:id/institution', async (ctx) => send(ctx, inst(await resources.getResourceInstitution(store, id(ctx)))));
-  router.get('/resources/:id/location', async (ctx) => send(ctx, loc(await resources.getResourceLocation(store, id(ctx)))));
+  router.get('/resources/:id/namespace', async (ctx) => send(ctx, ns(await resources.getResourceNamespace(store(ctx), id(ctx)))));
+  router.get('/resources/:id/institution', async (ctx) => send(ctx, inst(await resources.getResourceInstitution(store(ctx), id(ctx)))));
+  router.get('/resources/:id/location', async (ctx) => send(ctx, loc(await resources.getResourceLocation(store(ctx), id(ctx)))));
 
   // Institutions
   router.get('/institutions', async (ctx) => {
-    sendPage(ctx, 'institutions', await institutions.listInstitutions(store, pageOf(ctx, 'institutions')), inst);
+    sendPage(ctx, 'institutions', await institutions.listInstitutions(store(ctx), pageOf(ctx, 'institutions')), inst);
   });
   router.get('/institutions/search', (ctx) => send(ctx, hal.searchIndex(COLLECTIONS.institutions)));
   router.get('/institutions/search/findByName', async (ctx) => {
-    send(ctx, inst(await institutions.findInstitutionByName(store, param(ctx, 'name').value)));
+    send(ctx, inst(await institutions.findInstitutionByName(store(ctx), param(ctx, 'name').value)));
   });
   router.get('/institutions/search/findByRorId', async (ctx) => {
-    send(ctx, inst(await institutions.findInstitutionByRorId(store, param(ctx, 'rorId').value)));
+    send(ctx, inst(await institutions.findInstitutionByRorId(store(ctx), param(ctx, 'rorId').value)));
   });
   router.get('/institutions/search/findByNameContaining', async (ctx) => {
     // The reference's parameter is nameContent; the published interface also lists it as name.
     const given = param(ctx, 'nameContent', 'name');
-    const page = await institutions.findInstitutionsByNameContaining(store, given.value, pageOf(ctx, 'institutions'));
+    const page = await institutions.findInstitutionsByNameContaining(store(ctx), given.value, pageOf(ctx, 'institutions'));
     sendPage(ctx, 'institutions', page, inst, { name: 'findByNameContaining', params: [given] });
   });
   router.get('/institutions/search/findByNameContainingIgnoreCase', async (ctx) => {
     const given = param(ctx, 'nameContent', 'name');
-    const page = await institutions.findInstitutionsByNameContainingIgnoringCase(store, given.value, pageOf(ctx, 'institutions'));
+    const page = await institutions.findInstitutionsByNameContainingIgnoringCase(store(ctx), given.value, pageOf(ctx, 'institutions'));
     sendPage(ctx, 'institutions', page, inst, { name: 'findByNameContainingIgnoreCase', params: [given] });
   });
   router.get('/institutions/search/findByLocationCountryCode', async (ctx) => {
     const given = param(ctx, 'countryCode');
-    const page = await institutions.findInstitutionsByLocationCountryCode(store, given.value, pageOf(ctx, 'institutions'));
+    const page = await institutions.findInstitutionsByLocationCountryCode(store(ctx), given.value, pageOf(ctx, 'institutions'));
     sendPage(ctx, 'institutions', page, inst, { name: 'findByLocationCountryCode', params: [given] });
   });
   router.get('/institutions/:id', async (ctx) => {
-    const row = await institutions.getInstitution(store, id(ctx));
+    const row = await institutions.getInstitution(store(ctx), id(ctx));
     send(ctx, inst(row), row.modified);
   });
-  router.get('/institutions/:id/location', async (ctx) => send(ctx, loc(await institutions.getInstitutionLocation(store, id(ctx)))));
-  router.get('/institutions/:id/resource', async (ctx) => institutions.getInstitutionResource(store, id(ctx)));
+  router.get('/institutions/:id/location', async (ctx) => send(ctx, loc(await institutions.getInstitutionLocation(store(ctx), id(ctx)))));
+  router.get('/institutions/:id/resource', async (ctx) => institutions.getInstitutionResource(store(ctx), id(ctx)));
 
   // Locations
-  router.get('/locations', async (ctx) => sendPage(ctx, 'locations', await locations.listLocations(store, pageOf(ctx, 'locations')), loc));
+  router.get('/locations', async (ctx) => sendPage(ctx, 'locations', await locations.listLocations(store(ctx), pageOf(ctx, 'locations')), loc));
   router.get('/locations/search', (ctx) => send(ctx, hal.searchIndex(COLLECTIONS.locations)));
   router.get('/locations/search/findByCountryCode', async (ctx) => {
-    send(ctx, loc(await locations.findLocationByCountryCode(store, param(ctx, 'countryCode').value)));
+    send(ctx, loc(await locations.findLocationByCountryCode(store(ctx), param(ctx, 'countryCode').value)));
   });
-  router.get('/locations/:id', async (ctx) => send(ctx, loc(await locations.getLocation(store, id(ctx)))));
+  router.get('/locations/:id', async (ctx) => send(ctx, loc(await locations.getLocation(store(ctx), id(ctx)))));
 
   // Routes above answer every known search; anything else under a collection's search is unknown.
   router.get('/:collection/search/:name', (ctx, next) => {
