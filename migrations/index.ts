@@ -5,6 +5,7 @@ import * as createRegistryChanges from './20261122000300_create_registry_changes
 import * as createServiceSettings from './20261122000400_create_service_settings.js';
 import * as createDatasetBuilds from './20261122000500_create_dataset_builds.js';
 import * as createUsageDaily from './20261122000600_create_usage_daily.js';
+import * as addBrowseIndexes from './20261122000700_add_browse_indexes.js';
 
 /**
  * Every migration, in order. Knex records the names given here (no file extension), so the same history
@@ -18,6 +19,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122000400_create_service_settings': createServiceSettings,
   '20261122000500_create_dataset_builds': createDatasetBuilds,
   '20261122000600_create_usage_daily': createUsageDaily,
+  '20261122000700_add_browse_indexes': addBrowseIndexes,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
