@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../src/config.js';
 import type { Db } from '../src/db/knex.js';
 import type { Logger } from '../src/lib/logger.js';
+import { datasetBuildFamily } from './dataset/dataset.worker.js';
 import { usageRollupFamily } from './usage/usage-rollup.worker.js';
 
 export interface WorkerDeps {
@@ -23,4 +24,4 @@ export interface JobFamily {
  * Every job family this process runs. Later features (dataset build, statistics rollup, URL checks)
  * append theirs; an operator scales them all by starting more worker processes.
  */
-export const jobFamilies: JobFamily[] = [usageRollupFamily];
+export const jobFamilies: JobFamily[] = [usageRollupFamily, datasetBuildFamily];

@@ -6,6 +6,7 @@ import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -17,7 +18,7 @@ import { createLogger } from '../../src/lib/logger.js';
 import { createProducerRedis } from '../../src/queue/connections.js';
 import { createRegistryApp } from '../../src/registry/app.js';
 import { buildDataset } from '../../src/registry/dataset/build-dataset.js';
-import { readManifest, type DatasetManifest } from '../../src/registry/dataset/dataset-files.js';
+import { DatasetFiles, readManifest, type DatasetManifest } from '../../src/registry/dataset/dataset-files.js';
 import { runRecordedBuild, recentBuilds } from '../../src/registry/dataset/dataset-builds.js';
 import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
 import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
@@ -106,7 +107,7 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'dataset-build-'));
   redis = createProducerRedis(TEST_REDIS_URL);
   redis.on('error', () => undefined);
-  const config = loadConfig({ DATABASE_URL: t.url, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent', DATASET_DIR: dir, QUEUE_PREFIX: 'test-dataset-build' });
+  const config = loadConfig({ DATABASE_URL: t.url, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent', DATASET_DIR: dir, QUEUE_PREFIX: `test-dataset-build-${process.pid}` });
   server = http.createServer(createRegistryApp({ config, db: t.db, redis, logger }).callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -338,6 +339,38 @@ describe('GET /resolutionApi/getResolverDataset', () => {
       etag = (await get(DATASET)).headers.etag;
     }
     expect(etag).toBe(after);
+  });
+});
+
+describe('reading the served files', () => {
+  it('streams files too large to hold in memory from disk, byte for byte', async () => {
+    const current = await manifest();
+    const files = new DatasetFiles(dir, 1000, 0);
+
+    const opened = await files.open('rewritten', true);
+
+    expect(opened?.size).toBe(current.variants.rewritten.gzipSize);
+    const body = opened?.body as Readable;
+    expect(Buffer.isBuffer(body)).toBe(false);
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).equals(readFileSync(path.join(dir, current.variants.rewritten.gzipFile)))).toBe(true);
+  });
+
+  it('holds small files in memory', async () => {
+    const opened = await new DatasetFiles(dir).open('plain', false);
+
+    expect(Buffer.isBuffer(opened?.body)).toBe(true);
+    expect((opened?.body as Buffer).equals(await plainFile())).toBe(true);
+  });
+
+  it('finds no dataset in an empty directory', async () => {
+    const empty = mkdtempSync(path.join(os.tmpdir(), 'dataset-empty-'));
+    try {
+      expect(await new DatasetFiles(empty).open('plain', true)).toBeNull();
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });
 

@@ -2,21 +2,20 @@
  * The dataset build as operators run it: two compiled worker processes (npm test builds first) sharing one
  * database, one Redis queue and one dataset directory; and the endpoint's first request before any build.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { Worker, type Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import request from 'supertest';
 import { loadConfig } from '../../src/config.js';
 import { importRegistry } from '../../src/importer/import-registry.js';
 import { validateNamespaces } from '../../src/importer/read-dataset.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createProducerRedis, createWorkerRedis } from '../../src/queue/connections.js';
-import { createQueue, queueNames, type DatasetBuildJob } from '../../src/queue/queues.js';
+import { createQueue, queueNames, schedulerIds, type DatasetBuildJob } from '../../src/queue/queues.js';
 import { createRegistryApp } from '../../src/registry/app.js';
 import { readManifest, type DatasetManifest } from '../../src/registry/dataset/dataset-files.js';
 import type { DatasetBuildRow } from '../../src/registry/dataset/dataset-builds.js';
@@ -29,7 +28,6 @@ const LONG = 120_000;
 
 const logger = createLogger('silent', 'test');
 const uniquePrefix = () => `test-dataset-${randomBytes(4).toString('hex')}`;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function loadSample(t: TestDatabase): Promise<void> {
   await importRegistry(t.db, validateNamespaces(JSON.parse(await readFile(SAMPLE_REGISTRY, 'utf8'))), {});
@@ -42,6 +40,16 @@ const lastBuildId = async (t: TestDatabase): Promise<number> =>
   ((await t.db('datasetBuilds').max('id as id').first()) as { id: number | null }).id ?? 0;
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/** Every key under a test's queue prefix, whichever job family made it (the workers run them all). */
+async function removeQueueKeys(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    if (keys.length) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
 
 describe('two worker processes', () => {
   let t: TestDatabase;
@@ -98,8 +106,8 @@ describe('two worker processes', () => {
       if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGTERM');
     }
     await Promise.all(workers.map((w) => w.exited));
-    await queue.obliterate({ force: true }).catch(() => undefined);
     await queue.close();
+    await removeQueueKeys(connection, prefix);
     connection.disconnect();
     await t.drop();
     rmSync(dir, { recursive: true, force: true });
@@ -109,6 +117,16 @@ describe('two worker processes', () => {
     const manifest = (await readManifest(dir)) as DatasetManifest;
     expect(manifest.namespaceCount).toBe(22);
     expect((await builds(t)).filter((b) => b.status === 'succeeded')).toHaveLength(1);
+  });
+
+  it('schedules one nightly build at 02:00 UTC, though both workers set it up', async () => {
+    const schedulers = await queue.getJobSchedulers();
+
+    expect(schedulers).toHaveLength(1);
+    expect(schedulers[0]).toMatchObject({ key: schedulerIds.nightlyDatasetBuild, pattern: '0 2 * * *', tz: 'UTC' });
+    expect(schedulers[0]?.template?.data).toEqual({ reason: 'nightly' });
+    const next = new Date(schedulers[0]?.next ?? 0);
+    expect([next.getUTCHours(), next.getUTCMinutes()]).toEqual([2, 0]);
   });
 
   it('builds once per registry change, though both workers hear of it', async () => {
@@ -203,11 +221,13 @@ describe('the first request before any build', () => {
   const dirs: string[] = [];
   const redisConnections: Redis[] = [];
   const queues: Queue[] = [];
+  const prefixes: string[] = [];
 
   const registry = (overrides: Record<string, string>, redisUrl = TEST_REDIS_URL) => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'dataset-first-'));
     dirs.push(dir);
     const prefix = uniquePrefix();
+    prefixes.push(prefix);
     const config = loadConfig({
       DATABASE_URL: t.url,
       REDIS_URL: redisUrl,
@@ -216,11 +236,15 @@ describe('the first request before any build', () => {
       QUEUE_PREFIX: prefix,
       ...overrides,
     });
-    const redis = createProducerRedis(redisUrl);
+    // As the area's own fail-fast connection; an unreachable one is told to let go at once when disconnected
+    // (ioredis otherwise keeps a 2 s timer for the socket that never opened).
+    const redis = redisUrl === TEST_REDIS_URL ? createProducerRedis(redisUrl) : new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, disconnectTimeout: 10 });
     redis.on('error', () => undefined);
     redisConnections.push(redis);
-    // For looking into the queue afterwards (not on the unreachable Redis).
-    const queue = createQueue<DatasetBuildJob>(queueNames.dataset, redisUrl === TEST_REDIS_URL ? redis : createProducerRedis(TEST_REDIS_URL), prefix);
+    // For looking into the queue afterwards (on the test Redis, even when the app's is unreachable).
+    let inspection = redis;
+    if (redisUrl !== TEST_REDIS_URL) redisConnections.push((inspection = createProducerRedis(TEST_REDIS_URL)));
+    const queue = createQueue<DatasetBuildJob>(queueNames.dataset, inspection, prefix);
     queues.push(queue);
     return { app: createRegistryApp({ config, db: t.db, redis, logger }).callback(), dir, prefix, queue };
   };
@@ -230,8 +254,10 @@ describe('the first request before any build', () => {
     await loadSample(t);
   });
   afterAll(async () => {
-    for (const queue of queues) await queue.obliterate({ force: true }).catch(() => undefined);
     for (const queue of queues) await queue.close().catch(() => undefined);
+    const cleaner = createWorkerRedis(TEST_REDIS_URL);
+    for (const prefix of prefixes) await removeQueueKeys(cleaner, prefix);
+    cleaner.disconnect();
     for (const redis of redisConnections) redis.disconnect();
     await t.drop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -250,7 +276,9 @@ describe('the first request before any build', () => {
 
       expect(res.status).toBe(200);
       expect((res.body as { payload: { namespaces: unknown[] } }).payload.namespaces).toHaveLength(22);
-      expect(res.headers.etag).toBe(`"${((await readManifest(dir)) as DatasetManifest).variants.plain.sha256}"`);
+      // supertest asks for gzip (and unzips the body).
+      expect(res.headers['content-encoding']).toBe('gzip');
+      expect(res.headers.etag).toBe(`"${((await readManifest(dir)) as DatasetManifest).variants.plain.sha256}-gzip"`);
       const [build] = (await t.db('datasetBuilds').orderBy('id', 'desc').limit(1)) as DatasetBuildRow[];
       expect(build).toMatchObject({ status: 'succeeded', reason: 'first-request' });
     } finally {

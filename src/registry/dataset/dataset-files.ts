@@ -1,5 +1,6 @@
-import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 
 /**
  * The prebuilt dataset on disk, shared by the build (worker process) and the route (registry area):
@@ -82,24 +83,30 @@ export async function manifestFilesIntact(dir: string, manifest: DatasetManifest
 export interface OpenedDataset {
   manifest: DatasetManifest;
   files: DatasetVariantFiles;
-  handle: FileHandle;
   size: number;
+  /** The bytes to send: from memory for files up to the memory limit, else streamed from the open file. */
+  body: Buffer | Readable;
 }
 
 /**
  * The registry area's view of the dataset directory: the manifest is kept in memory and looked at again at
- * most once per `checkEveryMs` (a stat; re-read only when the file was replaced), so a request costs an
- * open() and a streamed read.
+ * most once per `checkEveryMs` (a stat; re-read only when the file was replaced), so a request costs no
+ * file system call at all for files small enough to be held in memory (the real registry's are), and an
+ * open() and a streamed read for larger ones.
  */
 export class DatasetFiles {
   private manifest: DatasetManifest | null = null;
   private identity = '';
   private checkedAt = 0;
   private checking: Promise<DatasetManifest | null> | null = null;
+  /** Contents of the current build's small files, by file name; emptied when the manifest changes. */
+  private contents = new Map<string, Promise<Buffer>>();
 
   constructor(
     readonly dir: string,
     private readonly checkEveryMs = 1000,
+    /** Files up to this size are held in memory (at most four per build). */
+    private readonly memoryLimitBytes = 16 * 1024 * 1024,
   ) {}
 
   /** The current manifest, or null when there is no build yet; looked up on disk when older than maxAgeMs. */
@@ -123,28 +130,48 @@ export class DatasetFiles {
       if (identity !== this.identity || !this.manifest) {
         this.manifest = JSON.parse(await readFile(file, 'utf8')) as DatasetManifest;
         this.identity = identity;
+        this.contents = new Map();
       }
     } catch (error) {
       if (!isMissing(error)) throw error;
       this.manifest = null;
       this.identity = '';
+      this.contents = new Map();
     }
     this.checkedAt = Date.now();
     return this.manifest;
   }
 
+  private async read(name: string, size: number): Promise<Buffer | Readable> {
+    const file = path.join(this.dir, name);
+    if (size > this.memoryLimitBytes) {
+      // Opened before the answer starts, so that a missing file is known while a retry is still possible.
+      const handle = await open(file, 'r');
+      return handle.createReadStream();
+    }
+    let content = this.contents.get(name);
+    if (!content) {
+      content = readFile(file);
+      this.contents.set(name, content);
+      content.catch(() => this.contents.delete(name));
+    }
+    const bytes = await content;
+    if (bytes.length !== size) throw new Error(`${file} has ${bytes.length} bytes, the manifest says ${size}`);
+    return bytes;
+  }
+
   /**
-   * Opens the file of a variant in the wanted coding. Returns null when there is no build. When a newer
-   * build has already removed the file of the cached manifest, the manifest is read again once.
+   * The body of a variant in the wanted coding, or null when there is no build. When a newer build has
+   * already removed the file of the cached manifest, the manifest is read again once.
    */
   async open(variant: DatasetVariant, gzip: boolean): Promise<OpenedDataset | null> {
     for (let attempt = 0; ; attempt++) {
       const manifest = await this.current();
       if (!manifest) return null;
       const files = manifest.variants[variant];
+      const size = gzip ? files.gzipSize : files.size;
       try {
-        const handle = await open(path.join(this.dir, gzip ? files.gzipFile : files.file), 'r');
-        return { manifest, files, handle, size: gzip ? files.gzipSize : files.size };
+        return { manifest, files, size, body: await this.read(gzip ? files.gzipFile : files.file, size) };
       } catch (error) {
         if (!isMissing(error) || attempt > 0) throw error;
         this.invalidate();

@@ -51,7 +51,11 @@ export function datasetRoutes(deps: DatasetRouteDeps): Router {
     logger: deps.logger,
     firstBuildWaitMs: deps.config.DATASET_FIRST_BUILD_WAIT_MS,
     requestBuild: () => {
-      queue ??= createQueue<DatasetBuildJob>(queueNames.dataset, deps.redis, deps.config.QUEUE_PREFIX);
+      if (!queue) {
+        queue = createQueue<DatasetBuildJob>(queueNames.dataset, deps.redis, deps.config.QUEUE_PREFIX);
+        // Connection trouble is the area's Redis connection's; the request that needs the queue reports it.
+        queue.on('error', (error) => deps.logger.debug({ err: error }, 'dataset queue error'));
+      }
       return requestDatasetBuild(queue, 'first-request');
     },
   });
@@ -60,7 +64,7 @@ export function datasetRoutes(deps: DatasetRouteDeps): Router {
   router.get('/resolutionApi/getResolverDataset', async (ctx) => {
     const variant: DatasetVariant = wantsRewrite(ctx.query.rewriteForEmbeddedPrefixes) ? 'rewritten' : 'plain';
     const gzip = ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
-    const { manifest, files: variantFiles, handle, size } = await service.open(variant, gzip);
+    const { manifest, files: variantFiles, body, size } = await service.open(variant, gzip);
     const lastModified = new Date(manifest.lastModified);
     ctx.vary('Accept-Encoding');
     ctx.set('ETag', etagOf(variantFiles, gzip));
@@ -69,13 +73,13 @@ export function datasetRoutes(deps: DatasetRouteDeps): Router {
     // Either coding's tag names the same content, so either revalidates.
     const etags = [etagOf(variantFiles, false), etagOf(variantFiles, true)];
     if (notModified(ctx.get('If-None-Match'), ctx.get('If-Modified-Since'), etags, lastModified)) {
-      await handle.close();
+      if (!Buffer.isBuffer(body)) body.destroy();
       ctx.status = 304;
       return;
     }
     ctx.status = 200;
-    // Koa destroys the stream (closing the file) when the response ends or the client goes away.
-    ctx.body = handle.createReadStream();
+    // Koa destroys a stream (closing the file) when the response ends or the client goes away.
+    ctx.body = body;
     ctx.set('Content-Type', 'application/json');
     if (gzip) ctx.set('Content-Encoding', 'gzip');
     ctx.length = size;

@@ -1,0 +1,50 @@
+import type { Job } from 'bullmq';
+import type { Db } from '../../src/db/knex.js';
+import type { Logger } from '../../src/lib/logger.js';
+import type { DatasetBuildJob } from '../../src/queue/queues.js';
+import { runRecordedBuild } from '../../src/registry/dataset/dataset-builds.js';
+
+export interface DatasetProcessorDeps {
+  db: Db;
+  /** DATASET_DIR. */
+  dir: string;
+  logger?: Logger;
+}
+
+export interface DatasetBuildOutcome {
+  buildId: number;
+  status: 'built' | 'skipped';
+  registryVersion: number;
+  namespaceCount: number;
+  resourceCount: number;
+  etag: string;
+}
+
+/**
+ * Builds the resolver dataset (or confirms the served one is current) and records the run in dataset_builds.
+ * Idempotent: running it twice for one registry state builds once and skips once. A failure leaves the
+ * served files untouched and is retried by BullMQ with back-off.
+ */
+export async function processDatasetBuild(
+  deps: DatasetProcessorDeps,
+  job: Pick<Job<DatasetBuildJob>, 'data'> & Partial<Pick<Job<DatasetBuildJob>, 'updateProgress'>>,
+): Promise<DatasetBuildOutcome> {
+  const result = await runRecordedBuild(deps.db, {
+    db: deps.db,
+    dir: deps.dir,
+    reason: job.data.reason,
+    // Progress is for watching a long build; it must never hold the build up while Redis is away.
+    onProgress: (done) => void job.updateProgress?.({ namespaces: done }).catch(() => undefined),
+  });
+  const { manifest } = result;
+  const outcome: DatasetBuildOutcome = {
+    buildId: result.buildId,
+    status: result.status,
+    registryVersion: manifest.registryVersion,
+    namespaceCount: manifest.namespaceCount,
+    resourceCount: manifest.resourceCount,
+    etag: manifest.variants.plain.sha256,
+  };
+  deps.logger?.info({ ...outcome, reason: job.data.reason }, result.status === 'built' ? 'dataset built' : 'dataset unchanged; build skipped');
+  return outcome;
+}

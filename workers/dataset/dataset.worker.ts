@@ -1,0 +1,79 @@
+import { Worker } from 'bullmq';
+import { createQueue, defaultJobOptions, queueNames, schedulerIds, type DatasetBuildJob } from '../../src/queue/queues.js';
+import { requestDatasetBuild } from '../../src/registry/dataset/dataset-jobs.js';
+import type { JobFamily } from '../job-families.js';
+import { processDatasetBuild, type DatasetBuildOutcome } from './dataset.processor.js';
+import { RegistryChangeListener } from './registry-change-listener.js';
+
+/**
+ * The resolver dataset build: nightly at 02:00 UTC through a job scheduler with a stable id, and after every
+ * registry change (LISTEN registry_changes, debounced). Every worker process listens and enqueues; the
+ * deduplication id turns the copies into one build, and the build's advisory lock keeps the nightly run
+ * (which a scheduler cannot deduplicate) from overlapping another. A worker killed mid-build loses its job
+ * lock; another worker's stalled-job check puts the job back and it is built again.
+ *
+ * At start each worker also asks for a build: changes committed while no worker listened would otherwise
+ * wait for the nightly run. When the served build is current, that costs a 'skipped' row.
+ */
+export const datasetBuildFamily: JobFamily = {
+  name: 'dataset-build',
+  start: async ({ config, db, connection, logger }) => {
+    const queue = createQueue<DatasetBuildJob>(queueNames.dataset, connection, config.QUEUE_PREFIX);
+    queue.on('error', (error) => logger.warn({ err: error }, 'dataset queue error'));
+    await queue.upsertJobScheduler(
+      schedulerIds.nightlyDatasetBuild,
+      { pattern: '0 2 * * *', tz: 'UTC' },
+      { name: 'nightly', data: { reason: 'nightly' }, opts: defaultJobOptions },
+    );
+
+    // While Redis is away an add waits (worker connection); asks meanwhile fold into one more add after it,
+    // so that a change arriving just as the add lands in Redis is not lost.
+    let adding = false;
+    let again = false;
+    const requestBuild = (reason: DatasetBuildJob['reason']) => {
+      if (adding) {
+        again = true;
+        return;
+      }
+      adding = true;
+      requestDatasetBuild(queue, reason)
+        .catch((error: unknown) => logger.warn({ err: error }, 'cannot enqueue a dataset build'))
+        .finally(() => {
+          adding = false;
+          if (again) {
+            again = false;
+            requestBuild(reason);
+          }
+        });
+    };
+
+    const listener = new RegistryChangeListener({
+      databaseUrl: config.DATABASE_URL,
+      logger,
+      onChange: () => requestBuild('registry-change'),
+    });
+    await listener.start();
+
+    const worker = new Worker<DatasetBuildJob, DatasetBuildOutcome>(
+      queueNames.dataset,
+      (job) => processDatasetBuild({ db, dir: config.DATASET_DIR, logger }, job),
+      {
+        connection,
+        prefix: config.QUEUE_PREFIX,
+        concurrency: 1,
+        // A dead worker's build is noticed after about a lock duration and handed to another worker.
+        lockDuration: config.WORKER_LOCK_DURATION_MS,
+        stalledInterval: config.WORKER_LOCK_DURATION_MS,
+      },
+    );
+    worker.on('error', (error) => logger.error({ err: error }, 'dataset worker error'));
+    worker.on('failed', (job, error) =>
+      logger.warn({ err: error, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'dataset build failed'),
+    );
+    worker.once('closing', () => void listener.stop());
+    worker.once('closed', () => void queue.close().catch(() => undefined));
+
+    requestBuild('registry-change');
+    return [worker];
+  },
+};

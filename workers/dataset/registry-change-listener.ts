@@ -1,0 +1,107 @@
+import pg from 'pg';
+import type { Logger } from '../../src/lib/logger.js';
+
+export interface RegistryChangeListenerOptions {
+  databaseUrl: string;
+  logger: Logger;
+  /** Called after a burst of notifications has been quiet for `debounceMs`, and after each reconnection. */
+  onChange: (why: 'notification' | 'reconnected') => void;
+  debounceMs?: number;
+  /** First delay before listening again after the connection is lost; doubles up to 30 s. */
+  retryMs?: number;
+}
+
+const MAX_RETRY_MS = 30_000;
+
+/**
+ * LISTEN registry_changes on a dedicated connection (every committed registry change NOTIFYs it, see the
+ * registry_changes migration). A lost connection is opened again with back-off; since notifications sent
+ * meanwhile are lost, a reconnection counts as a change.
+ */
+export class RegistryChangeListener {
+  private client: pg.Client | null = null;
+  private stopped = false;
+  private debounce: NodeJS.Timeout | null = null;
+  private retry: NodeJS.Timeout | null = null;
+  private retryDelay: number;
+  private hasListened = false;
+
+  constructor(private readonly options: RegistryChangeListenerOptions) {
+    this.retryDelay = options.retryMs ?? 1000;
+  }
+
+  /** Resolves once listening, or after the first failed attempt (it keeps trying in the background). */
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.debounce) clearTimeout(this.debounce);
+    if (this.retry) clearTimeout(this.retry);
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+
+  get listening(): boolean {
+    return this.client !== null;
+  }
+
+  private changed(why: 'notification' | 'reconnected'): void {
+    if (this.stopped || this.debounce) return;
+    this.debounce = setTimeout(() => {
+      this.debounce = null;
+      if (!this.stopped) this.options.onChange(why);
+    }, this.options.debounceMs ?? 500);
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.options.databaseUrl, connectionTimeoutMillis: 5000 });
+    const lost = (error?: Error) => {
+      if (this.client !== client) return;
+      this.client = null;
+      client.removeAllListeners();
+      client.on('error', () => undefined);
+      void client.end().catch(() => undefined);
+      if (this.stopped) return;
+      this.options.logger.warn({ err: error }, 'lost the registry change listener; listening again shortly');
+      this.scheduleRetry();
+    };
+    try {
+      client.on('error', lost);
+      client.on('end', () => lost());
+      client.on('notification', () => this.changed('notification'));
+      await client.connect();
+      await client.query('LISTEN registry_changes');
+      if (this.stopped) {
+        await client.end().catch(() => undefined);
+        return;
+      }
+      this.client = client;
+      this.retryDelay = this.options.retryMs ?? 1000;
+      if (this.hasListened) this.changed('reconnected');
+      this.hasListened = true;
+    } catch (error) {
+      client.removeAllListeners();
+      client.on('error', () => undefined);
+      await client.end().catch(() => undefined);
+      if (this.stopped) return;
+      this.options.logger.warn({ err: error }, 'cannot listen for registry changes; retrying');
+      this.scheduleRetry();
+    }
+  }
+
+  private scheduleRetry(): void {
+    if (this.stopped || this.retry) return;
+    const delay = this.retryDelay;
+    this.retryDelay = Math.min(this.retryDelay * 2, MAX_RETRY_MS);
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      // A failed first attempt still needs the catch-up once it works.
+      this.hasListened = true;
+      void this.connect();
+    }, delay);
+    this.retry.unref();
+  }
+}
