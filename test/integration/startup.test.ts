@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { freePort, spawnNode, waitFor } from '../support/processes.js';
 import { TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-database.js';
@@ -52,6 +55,9 @@ describe('npm start', () => {
         RESOLVER_PORT: String(resolverPort),
         REGISTRY_PORT: String(registryPort),
         LOG_LEVEL: 'warn',
+        // The worker it starts builds the dataset and schedules jobs: keep both away from shared places.
+        DATASET_DIR: mkdtempSync(path.join(tmpdir(), 'startup-dataset-')),
+        QUEUE_PREFIX: `test-startup-${process.pid}`,
       });
       try {
         for (const port of [resolverPort, registryPort]) {
