@@ -1,4 +1,4 @@
-import type { ResourceEntry } from './registry-snapshot.js';
+import type { InstitutionView, ResourceEntry } from './registry-snapshot.js';
 import type { ResolvedResource, ResolveResult } from './resolve.js';
 
 /**
@@ -11,6 +11,8 @@ import type { ResolvedResource, ResolveResult } from './resolve.js';
 
 interface Fragments {
   beforeUrl: string;
+  beforeInstitution: string;
+  institution: string;
   beforeRecommendation: string;
   afterRecommendation: string;
 }
@@ -18,25 +20,46 @@ interface Fragments {
 // Sentinels never produced by real values: JSON.stringify writes U+0000 as the six characters \u0000.
 const URL_MARK = '\u0000url\u0000';
 const RECOMMENDATION_MARK = '\u0000rec\u0000';
+const INSTITUTION_MARK = '\u0000inst\u0000';
 const URL_JSON = JSON.stringify(URL_MARK);
 const RECOMMENDATION_JSON = JSON.stringify(RECOMMENDATION_MARK);
+const INSTITUTION_JSON = JSON.stringify(INSTITUTION_MARK);
 
-// Keyed by the snapshot's resource entry: a refreshed namespace brings new entries, so stale text is
-// never reused, and entries dropped from the registry are collected with their fragments.
-const cache = new WeakMap<ResourceEntry, Fragments>();
+// Keyed by the snapshot's entries: a refreshed namespace brings new entries, so stale text is never
+// reused, and entries dropped from the registry are collected with their text. An institution's JSON
+// (often the longest part, with its description) is kept once however many resources share it.
+const resourceCache = new WeakMap<ResourceEntry, Fragments>();
+const institutionCache = new WeakMap<InstitutionView, string>();
+
+function institutionJson(institution: InstitutionView): string {
+  let json = institutionCache.get(institution);
+  if (json === undefined) {
+    json = JSON.stringify(institution);
+    institutionCache.set(institution, json);
+  }
+  return json;
+}
 
 function fragmentsOf(entry: ResourceEntry, resolved: ResolvedResource): Fragments {
-  let fragments = cache.get(entry);
+  let fragments = resourceCache.get(entry);
   if (!fragments) {
-    const text = JSON.stringify({ ...resolved, compactIdentifierResolvedUrl: URL_MARK, recommendation: RECOMMENDATION_MARK });
+    const text = JSON.stringify({
+      ...resolved,
+      compactIdentifierResolvedUrl: URL_MARK,
+      institution: INSTITUTION_MARK,
+      recommendation: RECOMMENDATION_MARK,
+    });
     const urlAt = text.indexOf(URL_JSON);
+    const institutionAt = text.indexOf(INSTITUTION_JSON);
     const recAt = text.indexOf(RECOMMENDATION_JSON);
     fragments = {
       beforeUrl: text.slice(0, urlAt),
-      beforeRecommendation: text.slice(urlAt + URL_JSON.length, recAt),
+      beforeInstitution: text.slice(urlAt + URL_JSON.length, institutionAt),
+      institution: institutionJson(resolved.institution),
+      beforeRecommendation: text.slice(institutionAt + INSTITUTION_JSON.length, recAt),
       afterRecommendation: text.slice(recAt + RECOMMENDATION_JSON.length),
     };
-    cache.set(entry, fragments);
+    resourceCache.set(entry, fragments);
   }
   return fragments;
 }
@@ -59,7 +82,9 @@ export function resolvedResourcesJson(result: ResolveResult): string {
     if (!entry) return JSON.stringify(resolved);
     const f = fragmentsOf(entry, r);
     if (i > 0) json += ',';
-    json += f.beforeUrl + JSON.stringify(r.compactIdentifierResolvedUrl) + f.beforeRecommendation + JSON.stringify(r.recommendation) + f.afterRecommendation;
+    json +=
+      f.beforeUrl + JSON.stringify(r.compactIdentifierResolvedUrl) + f.beforeInstitution + f.institution +
+      f.beforeRecommendation + JSON.stringify(r.recommendation) + f.afterRecommendation;
   }
   return json + ']';
 }
