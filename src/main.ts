@@ -8,6 +8,7 @@ import { connectPostgres, connectRedis } from './lib/connect.js';
 import { postgresUnreachableMessage } from './lib/dependencies.js';
 import { createLogger } from './lib/logger.js';
 import { StartupError } from './lib/process-runner.js';
+import { RESOLVER_NODE_FLAGS } from './resolver/node-flags.js';
 
 /**
  * `npm start`: prepares the database (create, migrate, seed when empty), checks Redis, then runs the
@@ -15,9 +16,9 @@ import { StartupError } from './lib/process-runner.js';
  * start separately to scale each part. Ctrl-C or SIGTERM stops all three.
  */
 const parts = [
-  { name: 'resolver', entry: new URL('./resolver/main.js', import.meta.url) },
-  { name: 'registry', entry: new URL('./registry/main.js', import.meta.url) },
-  { name: 'worker', entry: new URL('../workers/main.js', import.meta.url) },
+  { name: 'resolver', entry: new URL('./resolver/main.js', import.meta.url), flags: RESOLVER_NODE_FLAGS },
+  { name: 'registry', entry: new URL('./registry/main.js', import.meta.url), flags: [] },
+  { name: 'worker', entry: new URL('../workers/main.js', import.meta.url), flags: [] },
 ];
 
 function fail(message: string): never {
@@ -48,7 +49,7 @@ async function prepare(config: Readonly<Config>): Promise<void> {
 }
 
 function startPart(part: (typeof parts)[number]): { child: ChildProcess; ready: Promise<string> } {
-  const child = fork(fileURLToPath(part.entry), [], { stdio: 'inherit' });
+  const child = fork(fileURLToPath(part.entry), [], { stdio: 'inherit', execArgv: [...process.execArgv, ...part.flags] });
   const ready = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${part.name} did not start within 60 s`)), 60000);
     child.on('message', (message: { type?: string; description?: string }) => {

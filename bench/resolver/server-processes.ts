@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { RESOLVER_NODE_FLAGS } from '../../src/resolver/node-flags.js';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -106,7 +107,7 @@ async function pollReady(port: number, timeoutMs: number): Promise<void> {
 }
 
 /**
- * Starts the real resolver entry (`node dist/src/resolver/main.js`) with LOG_LEVEL and the request log
+ * Starts the real resolver entry (`node dist/src/resolver/main.js`, with the V8 flags npm start gives it) with LOG_LEVEL and the request log
  * sample rate at their defaults, and waits until /health/ready answers ok.
  */
 export async function startResolver(options: {
@@ -120,7 +121,7 @@ export async function startResolver(options: {
   const name = options.name ?? 'resolver';
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(options.projectRoot, 'dist/src/resolver/main.js')], {
+  const child = spawn(process.execPath, [...RESOLVER_NODE_FLAGS, path.join(options.projectRoot, 'dist/src/resolver/main.js')], {
     cwd: options.projectRoot,
     env: serviceEnv({
       DATABASE_URL: options.databaseUrl,
