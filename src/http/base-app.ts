@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
 import type { Logger } from '../lib/logger.js';
 import { openCors } from './cors.js';
@@ -13,20 +14,33 @@ export interface BaseAppOptions {
   /** Methods open to any origin; both areas are public read APIs without cookies. */
   corsMethods?: string[];
   /**
-   * Handles the area's hot path ahead of CORS and routing (the resolver's GET /{compactId}); it sets its
-   * own CORS header and calls next() for anything else.
+   * Answers the area's hot path on the bare Node request, ahead of Koa (the resolver's GET /{compactId});
+   * returns false for anything it leaves to the application.
    */
-  fastPath?: Koa.Middleware;
+  front?: (req: IncomingMessage, res: ServerResponse) => boolean;
+}
+
+/** A Koa application whose request handler first offers each request to a front handler. */
+class FrontedKoa extends Koa {
+  constructor(private readonly front: (req: IncomingMessage, res: ServerResponse) => boolean) {
+    super();
+  }
+
+  override callback(): ReturnType<Koa['callback']> {
+    const handle = super.callback();
+    const front = this.front;
+    // Both areas listen with node:http only, so requests are always IncomingMessage/ServerResponse.
+    return (req, res) => (front(req as IncomingMessage, res as ServerResponse) ? Promise.resolve() : handle(req, res));
+  }
 }
 
 /** What both areas share: request ids, the error envelope, CORS and the health endpoints. */
 export function createBaseApp(options: BaseAppOptions): Koa {
-  const app = new Koa();
+  const app = options.front ? new FrontedKoa(options.front) : new Koa();
   // Errors are logged once, by the error translator, with the request id; Koa's own printing is off.
   app.silent = true;
   app.use(requestContext(options.logger, options.logSampleRate));
   app.use(errorTranslator(options.logger));
-  if (options.fastPath) app.use(options.fastPath);
   app.use(
     openCors({
       methods: options.corsMethods ?? ['GET', 'HEAD', 'OPTIONS'],

@@ -5,7 +5,7 @@ import { HttpError } from './http-error.js';
 export const DEFAULT_JSON_LIMIT = 64 * 1024;
 export const BATCH_JSON_LIMIT = 1024 * 1024;
 
-function describeLimit(bytes: number): string {
+export function describeLimit(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
 }
 
@@ -13,27 +13,33 @@ function describeLimit(bytes: number): string {
  * Reads a JSON request body into ctx.request.body, with a size limit per route. Malformed JSON, a wrong
  * content type and an oversized body each get their own clear 4xx message in the envelope.
  */
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
+/**
+ * Reads and parses a JSON request body from the raw request, with the checks every JSON endpoint shares:
+ * the size limit (413), the content type (415) and malformed JSON (400), each with its own message.
+ * Undefined for an empty body.
+ */
+export async function readJsonRequest(req: IncomingMessage, limit: number): Promise<unknown> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) throw new HttpError(413, `Request body is larger than the limit of ${describeLimit(limit)}`);
+  const type = req.headers['content-type'];
+  if (type && !type.startsWith('application/json') && !JSON_TYPE.test(type)) {
+    throw new HttpError(415, `Unsupported Content-Type '${type.slice(0, 100)}'; send application/json`);
+  }
+  const text = await readText(req, limit);
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new HttpError(400, `Malformed JSON in request body: ${(error as Error).message}`);
+  }
+}
+
+/** Koa middleware: the parsed body in ctx.request.body (see readJsonRequest), with a size limit per route. */
 export function jsonBody(limit = DEFAULT_JSON_LIMIT): Middleware {
   return async function readJsonBody(ctx, next) {
-    const declared = ctx.request.length;
-    if (declared !== undefined && declared > limit) {
-      throw new HttpError(413, `Request body is larger than the limit of ${describeLimit(limit)}`);
-    }
-    const type = ctx.get('Content-Type');
-    // A prefix test first: type-is parses the header, which costs more than the lookup it guards.
-    if (type && !type.startsWith('application/json') && !ctx.is('application/json', 'application/*+json')) {
-      throw new HttpError(415, `Unsupported Content-Type '${type.slice(0, 100)}'; send application/json`);
-    }
-    const text = await readText(ctx.req, limit);
-    if (text.trim() === '') {
-      ctx.request.body = undefined;
-    } else {
-      try {
-        ctx.request.body = JSON.parse(text) as unknown;
-      } catch (error) {
-        throw new HttpError(400, `Malformed JSON in request body: ${(error as Error).message}`);
-      }
-    }
+    ctx.request.body = await readJsonRequest(ctx.req, limit);
     await next();
   };
 }
@@ -42,7 +48,7 @@ export function jsonBody(limit = DEFAULT_JSON_LIMIT): Middleware {
  * Collects the body up to `limit` bytes. Small on purpose (the reverse lookups are on the hot path); a
  * body that grows past the limit is refused as soon as it does, whatever Content-Length claimed.
  */
-function readText(req: IncomingMessage, limit: number): Promise<string> {
+export function readText(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

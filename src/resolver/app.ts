@@ -7,9 +7,10 @@ import type { ReadinessPolicy } from '../http/health.js';
 import { pingPostgres, pingRedis } from '../lib/dependencies.js';
 import type { Logger } from '../lib/logger.js';
 import { batchRoutes } from './batch.routes.js';
-import { resolutionRoutes } from './resolution.routes.js';
-import { reverseHandlers, reverseRoutes } from './reverse.routes.js';
-import { resolverHotPath } from './hot-path.js';
+import { createFrontHandler } from './front-handler.js';
+import { registryLinksRoutes } from './registry-links.routes.js';
+import { ReverseIndexCache } from './reverse-index-cache.js';
+import { reverseRoutes } from './reverse.routes.js';
 import type { SnapshotSource } from './snapshot-source.js';
 import type { UsageRecorder } from '../statistics/usage-recorder.js';
 
@@ -39,7 +40,8 @@ function resolverReadiness(registry: SnapshotSource): ReadinessPolicy {
 /** The resolver area: resolution, redirects, MIR ids, reverse lookup and batches. */
 export function createResolverApp(deps: ResolverAppDeps): Koa {
   const { config, registry } = deps;
-  const reverse = reverseHandlers({ registry, publicResolverUrl: config.PUBLIC_RESOLVER_URL });
+  const reverseIndexes = new ReverseIndexCache(registry);
+  const snapshot = () => registry.snapshot;
   const urls = { publicResolverUrl: config.PUBLIC_RESOLVER_URL, publicRegistryUrl: config.PUBLIC_REGISTRY_URL };
   const usage = deps.usage;
   const count = usage ? (prefix: string, address: string, userAgent: string) => usage.record(prefix, address, userAgent) : undefined;
@@ -52,11 +54,21 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
       { name: 'redis', check: () => pingRedis(deps.redis) },
     ],
     readinessPolicy: resolverReadiness(registry),
-    fastPath: resolverHotPath(resolutionRoutes({ snapshot: () => registry.snapshot, ...urls, count }), reverse),
+    front: createFrontHandler({
+      snapshot,
+      reverseIndexes,
+      ...urls,
+      logger: deps.logger,
+      logSampleRate: config.LOG_REQUEST_SAMPLE_RATE,
+      trustProxy: config.TRUST_PROXY,
+      count,
+    }),
   });
   app.proxy = config.TRUST_PROXY;
-  const reverseRouter = reverseRoutes(reverse);
-  app.use(reverseRouter.routes()).use(reverseRouter.allowedMethods());
+  app.use(registryLinksRoutes({ snapshot, publicRegistryUrl: config.PUBLIC_REGISTRY_URL }));
+  const reverse = reverseRoutes({ reverseIndexes, publicResolverUrl: config.PUBLIC_RESOLVER_URL });
+  app.use(reverse.wrongMethod);
+  app.use(reverse.router.routes()).use(reverse.router.allowedMethods());
   const batch = batchRoutes({ registry, ...urls, count });
   app.use(batch.routes()).use(batch.allowedMethods());
   return app;

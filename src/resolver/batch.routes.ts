@@ -4,7 +4,7 @@ import { resolvedResourcesJson } from '../core/resolve-json.js';
 import { BATCH_JSON_LIMIT, jsonBody } from '../http/json-body.js';
 import { MAX_ITEM_LENGTH, readBatchList } from './batch-request.js';
 import type { SnapshotSource } from './snapshot-source.js';
-import type { ResolutionCounter } from './resolution.routes.js';
+import type { ResolutionCounter } from './front-handler.js';
 
 export interface BatchDeps {
   registry: SnapshotSource;

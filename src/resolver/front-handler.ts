@@ -1,0 +1,205 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import accepts from 'accepts';
+import { chooseBestProvider } from '../core/best-provider.js';
+import type { RegistrySnapshot } from '../core/registry-snapshot.js';
+import { resolveCompactId, type ResolveResult } from '../core/resolve.js';
+import { serializeResolveResult } from '../core/resolve-json.js';
+import { parseReverseLookupPayload, reverseByPrefix, reverseBySimilarity, type ReverseLookupEndpoint } from '../core/reverse-lookup.js';
+import { errorEnvelope } from '../http/envelope.js';
+import { HttpError } from '../http/http-error.js';
+import { DEFAULT_JSON_LIMIT, readJsonRequest } from '../http/json-body.js';
+import { requestIdFor } from '../http/request-context.js';
+import type { Logger } from '../lib/logger.js';
+import { renderResolutionFailed } from './landing-page.js';
+import type { ReverseIndexCache } from './reverse-index-cache.js';
+
+/** Told about every successful resolution (JSON or redirect) that a client did not ask us not to track. */
+export type ResolutionCounter = (prefix: string, address: string, userAgent: string) => void;
+
+export interface FrontDeps {
+  snapshot: () => RegistrySnapshot;
+  reverseIndexes: ReverseIndexCache;
+  publicResolverUrl: string;
+  publicRegistryUrl: string;
+  logger: Logger;
+  logSampleRate: number;
+  trustProxy: boolean;
+  count?: ResolutionCounter;
+}
+
+/** Answers a request itself and returns true, or returns false to hand it to the Koa application. */
+export type FrontHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+export const DEPRECATED_LANDING = '/deactivatedLanding/';
+export const PROTECTED_LANDING = '/protectedLanding/';
+
+/** Paths of the resolver area's other endpoints: never read as compact identifiers. */
+const KOA_PATHS = ['/health/', '/reverse/', '/resolve/batch', '/resolveMirId/', DEPRECATED_LANDING, PROTECTED_LANDING];
+const EXPOSED_HEADERS = 'X-Request-Id,ETag,Last-Modified,Retry-After,Location';
+
+/**
+ * The path is percent-decoded once: `GO%3A0006915` resolves, `%2F` becomes a `/` (LUIs may hold one) and
+ * `%3F` a `?`. A malformed escape is kept as typed rather than refused, like the reference.
+ */
+export function decodeRawRequest(path: string, prefixLength: number): string {
+  const raw = path.slice(prefixLength);
+  if (!raw.includes('%')) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** Escapes only what a path cannot carry, so the address reads like the reference's /deactivatedLanding/3dmet:B00162. */
+export function landingUrl(publicResolverUrl: string, kind: string, raw: string): string {
+  return `${publicResolverUrl}${kind}${encodeURI(raw).replace(/[?#]/g, encodeURIComponent)}`;
+}
+
+// Clients send few distinct Accept headers (each browser has its own); negotiating one costs more than
+// resolving, so the verdict is remembered per header text, in a bounded map.
+const acceptVerdicts = new Map<string, boolean>();
+const MAX_ACCEPT_VERDICTS = 500;
+
+/** Browsers (Accept preferring text/html) and `?redirect=true` get a redirect; every other client JSON. */
+function wantsRedirect(req: IncomingMessage, query: string): boolean {
+  if (query && new URLSearchParams(query).get('redirect') === 'true') return true;
+  const accept = req.headers.accept;
+  if (!accept || !accept.includes('html')) return false;
+  let verdict = acceptVerdicts.get(accept);
+  if (verdict === undefined) {
+    verdict = accepts(req).type(['json', 'html']) === 'html';
+    if (acceptVerdicts.size >= MAX_ACCEPT_VERDICTS) acceptVerdicts.clear();
+    acceptVerdicts.set(accept, verdict);
+  }
+  return verdict;
+}
+
+/**
+ * The resolver's hot path on the bare Node request, ahead of Koa: GET/HEAD /{compactId} (JSON or a
+ * redirect) and the single reverse lookups. Koa with a trivial handler reaches about three quarters of a
+ * bare Node server's throughput; these endpoints carry nearly all of the traffic, so they skip it and do
+ * what its middleware would (request id, sampled access log, CORS, error envelope) themselves.
+ * Everything else (health, MIR ids, landing pages, batches, unknown methods) goes on to Koa.
+ */
+export function createFrontHandler(deps: FrontDeps): FrontHandler {
+  const options = { publicRegistryUrl: deps.publicRegistryUrl };
+  const reverseOptions = { publicResolverUrl: deps.publicResolverUrl };
+  const debug = deps.logger.isLevelEnabled('debug');
+  const info = deps.logger.isLevelEnabled('info');
+
+  function clientAddress(req: IncomingMessage): string {
+    if (deps.trustProxy) {
+      const forwarded = req.headers['x-forwarded-for'];
+      const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+      if (first) return first;
+    }
+    return req.socket.remoteAddress ?? '';
+  }
+
+  function send(res: ServerResponse, status: number, type: string | null, body: string): void {
+    res.statusCode = status;
+    if (type) res.setHeader('Content-Type', type);
+    res.setHeader('Content-Length', Buffer.byteLength(body));
+    res.end(body);
+  }
+
+  function answerResolution(req: IncomingMessage, res: ServerResponse, raw: string, query: string): void {
+    const snapshot = deps.snapshot();
+    const result = resolveCompactId(raw, snapshot, options);
+    const namespace = result.body.payload.parsedCompactIdentifier?.namespace;
+    if (deps.count && result.status === 200 && namespace && req.headers.dnt !== '1') {
+      const prefix = snapshot.namespacesByPrefix.get(namespace.toLowerCase())?.prefix ?? namespace;
+      deps.count(prefix, clientAddress(req), req.headers['user-agent'] ?? '');
+    }
+    if (wantsRedirect(req, query)) return answerRedirect(res, raw, result);
+    send(res, result.status, 'application/json; charset=utf-8', serializeResolveResult(result));
+  }
+
+  function answerRedirect(res: ServerResponse, raw: string, result: ResolveResult): void {
+    const { payload } = result.body;
+    if (result.status !== 200 || !payload.resolvedResources || !payload.parsedCompactIdentifier) {
+      return send(res, 404, 'text/html; charset=utf-8', renderResolutionFailed(raw, result.body.errorMessage ?? 'Resolution failed'));
+    }
+    const choice = chooseBestProvider(payload.resolvedResources, payload.parsedCompactIdentifier);
+    if (choice.kind === 'failed') return send(res, 404, 'text/html; charset=utf-8', renderResolutionFailed(raw, choice.errorMessage));
+    const location =
+      choice.kind === 'provider'
+        ? choice.url
+        : landingUrl(deps.publicResolverUrl, choice.kind === 'deprecated-landing' ? DEPRECATED_LANDING : PROTECTED_LANDING, raw);
+    res.setHeader('Location', location);
+    send(res, 302, null, '');
+  }
+
+  async function answerReverse(req: IncomingMessage, res: ServerResponse, endpoint: ReverseLookupEndpoint): Promise<void> {
+    const body = await readJsonRequest(req, DEFAULT_JSON_LIMIT);
+    const payload = body !== null && typeof body === 'object' ? (body as { payload?: unknown }).payload : undefined;
+    const query = parseReverseLookupPayload(payload, endpoint);
+    const index = deps.reverseIndexes.current();
+    const answer = endpoint === 'byPrefix' ? reverseByPrefix(index, query, reverseOptions) : reverseBySimilarity(index, query, reverseOptions);
+    if (answer === null || (Array.isArray(answer) && answer.length === 0)) {
+      res.statusCode = 204;
+      res.end();
+      return;
+    }
+    send(res, 200, 'application/json; charset=utf-8', `{"apiVersion":"1.0","errorMessage":null,"payload":${JSON.stringify(answer)}}`);
+  }
+
+  function fail(res: ServerResponse, requestId: string, error: unknown): void {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const status = error instanceof HttpError ? error.status : ((error as { status?: number }).status ?? 500);
+    const clientError = status >= 400 && status < 500;
+    if (!clientError) deps.logger.error({ err: error, requestId }, 'request failed');
+    const message = clientError ? (error as Error).message : `Internal server error (request id ${requestId})`;
+    res.setHeader('Cache-Control', 'no-store');
+    send(res, clientError ? status : 500, 'application/json; charset=utf-8', JSON.stringify(errorEnvelope(message)));
+  }
+
+  return function front(req, res) {
+    const url = req.url ?? '';
+    const method = req.method;
+    if (url.charCodeAt(0) !== 47 /* '/' */) return false;
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    let endpoint: ReverseLookupEndpoint | null = null;
+    if (method === 'POST') {
+      if (path === '/reverse/byPrefix') endpoint = 'byPrefix';
+      else if (path === '/reverse/bySimilarity') endpoint = 'bySimilarity';
+      else return false;
+    } else if (method === 'GET' || method === 'HEAD') {
+      if (path === '/') return false;
+      for (const other of KOA_PATHS) if (path.startsWith(other)) return false;
+    } else {
+      return false;
+    }
+
+    const given = req.headers['x-request-id'];
+    const requestId = requestIdFor(typeof given === 'string' ? given : undefined);
+    res.setHeader('X-Request-Id', requestId);
+    if (req.headers.origin) {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    }
+    if (debug || (info && deps.logSampleRate > 0 && Math.random() < deps.logSampleRate)) {
+      const started = performance.now();
+      res.once('finish', () => {
+        const line = { requestId, method, url, status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 };
+        if (debug) deps.logger.debug(line, 'request');
+        else deps.logger.info({ ...line, sampled: deps.logSampleRate }, 'request');
+      });
+    }
+    if (endpoint) {
+      answerReverse(req, res, endpoint).catch((error: unknown) => fail(res, requestId, error));
+      return true;
+    }
+    try {
+      answerResolution(req, res, decodeRawRequest(path, 1), q === -1 ? '' : url.slice(q + 1));
+    } catch (error) {
+      fail(res, requestId, error);
+    }
+    return true;
+  };
+}

@@ -1,0 +1,66 @@
+import type { Context, Middleware } from 'koa';
+import { findNamespaceByMirId } from '../core/mir-id.js';
+import type { RegistrySnapshot } from '../core/registry-snapshot.js';
+import { resolveCompactId } from '../core/resolve.js';
+import { errorEnvelope } from '../http/envelope.js';
+import { DEPRECATED_LANDING, decodeRawRequest, PROTECTED_LANDING } from './front-handler.js';
+import { renderDeprecatedLanding, renderProtectedLanding, renderResolutionFailed } from './landing-page.js';
+
+export interface RegistryLinksDeps {
+  snapshot: () => RegistrySnapshot;
+  publicRegistryUrl: string;
+}
+
+function sendHtml(ctx: Context, status: number, html: string): void {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = html;
+}
+
+/**
+ * The resolver's pages that lead to the registry: `/resolveMirId/{mirId}` (§1.6) and the landing pages a
+ * browser is sent to for deprecated or protected resources, which show the details and link every
+ * provider and the namespace's registry page.
+ */
+export function registryLinksRoutes(deps: RegistryLinksDeps): Middleware {
+  const options = { publicRegistryUrl: deps.publicRegistryUrl };
+  const registryPage = (prefix: string) => `${deps.publicRegistryUrl}/registry/${encodeURIComponent(prefix)}`;
+  const MIR_ID = '/resolveMirId/';
+
+  const mirIdRedirect = (ctx: Context) => {
+    const mirId = decodeRawRequest(ctx.path, MIR_ID.length);
+    const namespace = findNamespaceByMirId(mirId, deps.snapshot());
+    if (!namespace) {
+      ctx.status = 404;
+      ctx.body = errorEnvelope(`No namespace or resource has the MIR id '${mirId}'`);
+      return;
+    }
+    ctx.status = 302;
+    ctx.set('Location', registryPage(namespace.prefix));
+    // Koa turns a null body into a 204, so the redirect carries an empty body instead.
+    ctx.body = '';
+  };
+
+  const landing = (prefix: string, render: typeof renderDeprecatedLanding) => (ctx: Context) => {
+    const raw = decodeRawRequest(ctx.path, prefix.length);
+    const result = resolveCompactId(raw, deps.snapshot(), options);
+    const { resolvedResources, parsedCompactIdentifier } = result.body.payload;
+    if (result.status !== 200 || !resolvedResources || !parsedCompactIdentifier) {
+      sendHtml(ctx, 404, renderResolutionFailed(raw, result.body.errorMessage ?? 'Resolution failed'));
+      return;
+    }
+    const page = parsedCompactIdentifier.namespace ? registryPage(parsedCompactIdentifier.namespace) : null;
+    sendHtml(ctx, 200, render({ parsed: parsedCompactIdentifier, resources: resolvedResources, registryPageUrl: page }));
+  };
+  const deprecated = landing(DEPRECATED_LANDING, renderDeprecatedLanding);
+  const protectedPage = landing(PROTECTED_LANDING, renderProtectedLanding);
+
+  // Prefix matches, not router patterns: MIR ids and compact identifiers may hold '/' and ':'.
+  return function registryLinks(ctx, next) {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.path.startsWith(MIR_ID)) return mirIdRedirect(ctx);
+    if (ctx.path.startsWith(DEPRECATED_LANDING)) return deprecated(ctx);
+    if (ctx.path.startsWith(PROTECTED_LANDING)) return protectedPage(ctx);
+    return next();
+  };
+}
