@@ -7,6 +7,7 @@ import * as createDatasetBuilds from './20261122000500_create_dataset_builds.js'
 import * as createUsageDaily from './20261122000600_create_usage_daily.js';
 import * as addBrowseIndexes from './20261122000700_add_browse_indexes.js';
 import * as createRegistrationTables from './20261122000800_create_registration_tables.js';
+import * as createCurationSupport from './20261122000900_create_curation_support.js';
 
 /**
  * Every migration, in order. Knex records the names given here (no file extension), so the same history
@@ -22,6 +23,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122000600_create_usage_daily': createUsageDaily,
   '20261122000700_add_browse_indexes': addBrowseIndexes,
   '20261122000800_create_registration_tables': createRegistrationTables,
+  '20261122000900_create_curation_support': createCurationSupport,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

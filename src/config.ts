@@ -144,10 +144,104 @@ const configSchema = {
       default: 30000,
       description: 'How long a worker holds a job without renewing its lock, and how often workers look for stalled jobs: a job whose worker died is retried by another worker after about twice this long.',
     },
+    URL_CHECK_WAIT_MS: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 600000,
+      default: 15000,
+      description: 'How long a registration validation waits for a live URL check done by the worker; past it the validation answers that the check is still running (400, or 503 with Retry-After for registerPrefix).',
+    },
+    URL_CHECK_CACHE_SECONDS: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 86400,
+      default: 300,
+      description: 'How long the verdict of a live URL check is reused for the same URL before the URL is fetched again.',
+    },
+    URL_CHECK_TIMEOUT_MS: {
+      type: 'integer',
+      minimum: 100,
+      maximum: 120000,
+      default: 10000,
+      description: 'Total time a live URL check may take (every redirect and the first MiB of the body included) before it fails as not answering.',
+    },
+    URL_CHECK_ALLOW_PRIVATE_NETWORKS: {
+      type: 'boolean',
+      default: false,
+      description: 'Let live URL checks reach loopback, private, link-local and other non-public addresses. Off in production (server-side request forgery guard); only for private deployments and tests.',
+    },
+    URL_CHECK_CONCURRENCY: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 200,
+      default: 10,
+      description: 'Live URL checks one worker process runs at once (at most 2 of them against the same host).',
+    },
     SEED_SAMPLE_REGISTRY: {
       type: 'boolean',
       default: true,
       description: 'Load the small sample registry on start when the registry is empty.',
+    },
+    REGISTRATION_MIN_DESCRIPTION_LENGTH: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 1999,
+      default: 50,
+      description: 'Registration requests: every description (namespace, provider, institution, authentication help) must be LONGER than this many characters, counted after trimming and collapsing runs of whitespace.',
+    },
+    REGISTRATION_URL_PATTERN_SIMILARITY: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      default: 0.9,
+      description: 'Registration requests: a provider URL pattern whose pg_trgm similarity to an existing resource\'s pattern is above this is refused as a probable duplicate (resource requests compare only with active resources of other namespaces).',
+    },
+    REGEX_CHECK_TIMEOUT_MS: {
+      type: 'integer',
+      minimum: 10,
+      maximum: 60000,
+      default: 500,
+      description: 'Registration requests: longest time a user-supplied ID regex pattern may take to compile and test against the sample ID, in a worker thread; a slower pattern (catastrophic backtracking) is refused as invalid and its thread replaced.',
+    },
+    REGEX_MAX_PATTERN_LENGTH: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 100000,
+      default: 1000,
+      description: 'Registration requests: longest accepted ID regex pattern, in characters; longer ones are refused as invalid without being compiled.',
+    },
+    CURATOR_TOKEN: {
+      type: 'string',
+      maxLength: 1000,
+      default: '',
+      description: 'Bearer token of the curators (Authorization: Bearer <token>) for the curation endpoints: open sessions, events, amend, comment, reject, accept. Empty: curation is off and those endpoints answer 404. Use a long random value (at least 32 characters).',
+    },
+    CURATOR_EMAIL: {
+      type: 'string',
+      maxLength: 1000,
+      default: '',
+      description: 'Where the notice of each new registration request goes (a comma-separated list is allowed). Empty: no curator notice is written.',
+    },
+    SMTP_URL: {
+      type: 'string',
+      pattern: '^(smtps?://.+)?$',
+      maxLength: 2000,
+      default: '',
+      description: 'SMTP server the notification worker sends e-mail through, e.g. smtp://user:password@smtp.example.org:587 (STARTTLS when offered) or smtps://... (TLS). Empty: notifications are written to the log (info) instead of sent.',
+    },
+    NOTIFICATION_FROM: {
+      type: 'string',
+      minLength: 3,
+      maxLength: 255,
+      default: 'registry@localhost',
+      description: 'From address of the notification e-mails.',
+    },
+    NOTIFICATION_POLL_INTERVAL_MS: {
+      type: 'integer',
+      minimum: 100,
+      maximum: 3600000,
+      default: 5000,
+      description: 'How often the notification worker looks for e-mails to send (a failed send is retried with back-off, at most 10 attempts).',
     },
   },
   additionalProperties: true,
@@ -174,7 +268,21 @@ export interface Config {
   DATASET_DIR: string;
   DATASET_FIRST_BUILD_WAIT_MS: number;
   WORKER_LOCK_DURATION_MS: number;
+  URL_CHECK_WAIT_MS: number;
+  URL_CHECK_CACHE_SECONDS: number;
+  URL_CHECK_TIMEOUT_MS: number;
+  URL_CHECK_ALLOW_PRIVATE_NETWORKS: boolean;
+  URL_CHECK_CONCURRENCY: number;
   SEED_SAMPLE_REGISTRY: boolean;
+  REGISTRATION_MIN_DESCRIPTION_LENGTH: number;
+  REGISTRATION_URL_PATTERN_SIMILARITY: number;
+  REGEX_CHECK_TIMEOUT_MS: number;
+  REGEX_MAX_PATTERN_LENGTH: number;
+  CURATOR_TOKEN: string;
+  CURATOR_EMAIL: string;
+  SMTP_URL: string;
+  NOTIFICATION_FROM: string;
+  NOTIFICATION_POLL_INTERVAL_MS: number;
 }
 
 export type ConfigKey = keyof Config;

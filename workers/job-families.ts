@@ -5,6 +5,8 @@ import type { Db } from '../src/db/knex.js';
 import type { Logger } from '../src/lib/logger.js';
 import { datasetBuildFamily } from './dataset/dataset.worker.js';
 import { usageRollupFamily } from './usage/usage-rollup.worker.js';
+import { urlCheckFamily } from './url-check/url-check.worker.js';
+import { notificationsFamily } from './notifications/notifications.worker.js';
 
 export interface WorkerDeps {
   config: Readonly<Config>;
@@ -24,4 +26,4 @@ export interface JobFamily {
  * Every job family this process runs. Later features (dataset build, statistics rollup, URL checks)
  * append theirs; an operator scales them all by starting more worker processes.
  */
-export const jobFamilies: JobFamily[] = [usageRollupFamily, datasetBuildFamily];
+export const jobFamilies: JobFamily[] = [usageRollupFamily, datasetBuildFamily, urlCheckFamily, notificationsFamily];

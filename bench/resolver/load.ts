@@ -20,6 +20,8 @@ export interface RunFigures {
   autocannonP50Ms: number;
   autocannonP99Ms: number;
   completed: number;
+  /** Response bytes received (headers and body as sent on the wire, compressed when gzip), all answers. */
+  bytes: number;
   durationS: number;
   statusCounts: Record<string, number>;
   non2xx: number;
@@ -58,7 +60,7 @@ function dealRequests(requests: BenchRequest[], connections: number): BenchReque
 }
 
 /** Every response time of a run, for percentiles finer than autocannon's whole milliseconds. */
-class ResponseTimes {
+export class ResponseTimes {
   private times = new Float64Array(1 << 16);
   private count = 0;
 
@@ -99,6 +101,7 @@ export async function runOnce(target: LoadTarget, connections: number, durationS
     }),
   );
   let dealt = 0;
+  let bytes = 0;
   const times = new ResponseTimes();
   const instance = autocannon({
     url: `http://127.0.0.1:${target.port}`,
@@ -108,7 +111,10 @@ export async function runOnce(target: LoadTarget, connections: number, durationS
     requests: [{ method: 'GET', path: '/' }],
     setupClient: (client) => client.setRequests(hands[dealt++ % hands.length]!),
   });
-  instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => times.add(responseTime));
+  instance.on('response', (_client: unknown, _status: number, resBytes: number, responseTime: number) => {
+    times.add(responseTime);
+    bytes += resBytes;
+  });
   const result = await instance;
   const latency = times.summary();
   const statusCounts: Record<string, number> = {};
@@ -123,6 +129,7 @@ export async function runOnce(target: LoadTarget, connections: number, durationS
     autocannonP50Ms: result.latency.p50,
     autocannonP99Ms: result.latency.p99,
     completed,
+    bytes,
     durationS: result.duration,
     statusCounts,
     non2xx: result.non2xx,

@@ -191,12 +191,12 @@ export function judge(results: BenchResults): { verdicts: Verdict[]; figures: Fi
   return { verdicts, figures };
 }
 
-function formatMs(ms: number | null): string {
+export function formatMs(ms: number | null): string {
   if (ms === null) return 'n/a';
   return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
 }
 
-const passText = (pass: boolean | null) => (pass === null ? '—' : pass ? 'pass' : 'FAIL');
+export const passText = (pass: boolean | null) => (pass === null ? '—' : pass ? 'pass' : 'FAIL');
 const num = (value: number | null, digits = 0) => (value === null ? '—' : value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
 
 function verdictRows(verdicts: Verdict[]): string[][] {
@@ -214,12 +214,12 @@ function verdictRows(verdicts: Verdict[]): string[][] {
 const VERDICT_HEADER = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio to ceiling', 'target', 'result'];
 const FIGURE_HEADER = ['figure', 'value', 'target', 'result'];
 
-function markdownTable(header: string[], rows: string[][]): string {
+export function markdownTable(header: string[], rows: string[][]): string {
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-function textTable(header: string[], rows: string[][]): string {
+export function textTable(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
@@ -278,14 +278,22 @@ export function textReport(verdicts: Verdict[], figures: Figure[], results: Benc
   ].join('\n');
 }
 
-/** Writes bench/results/resolver-<date>.json and overwrites bench/results/resolver-latest.md. */
-export function writeResults(projectRoot: string, results: BenchResults, markdown: string): { json: string; markdown: string } {
+/**
+ * Writes bench/results/<name>-<date>.json and overwrites bench/results/<name>-latest.md (`name` is
+ * 'resolver' unless given: each benchmark has its own files).
+ */
+export function writeResults(
+  projectRoot: string,
+  results: Pick<BenchResults, 'startedAt'>,
+  markdown: string,
+  name = 'resolver',
+): { json: string; markdown: string } {
   const dir = path.join(projectRoot, 'bench/results');
   mkdirSync(dir, { recursive: true });
   const stamp = results.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
-  const json = path.join(dir, `resolver-${stamp}.json`);
+  const json = path.join(dir, `${name}-${stamp}.json`);
   writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
-  const md = path.join(dir, 'resolver-latest.md');
+  const md = path.join(dir, `${name}-latest.md`);
   writeFileSync(md, markdown);
   return { json, markdown: md };
 }

@@ -106,37 +106,47 @@ async function pollReady(port: number, timeoutMs: number): Promise<void> {
   throw new Error(`not ready within ${timeoutMs} ms: ${last}`);
 }
 
+/** A service entry of the project (resolver or registry area) running as a child process. */
+export interface NodeServiceProcess extends ServerProcess {
+  /** Log lines at level error or above since the start. */
+  errorLines: () => number;
+}
+
 /**
- * Starts the real resolver entry (`node dist/src/resolver/main.js`, with the V8 flags npm start gives it) with LOG_LEVEL and the request log
- * sample rate at their defaults, and waits until /health/ready answers ok.
+ * Starts a service entry of the project (`node [nodeFlags] <entry>`) with every setting of the service at its
+ * default except the database, Redis, host, the port named by `portSetting` and `extraEnv`, and waits until
+ * /health/ready answers ok. `onLogLine` sees every JSON log line of its stdout.
  */
-export async function startResolver(options: {
+export async function startNodeService(options: {
   projectRoot: string;
+  /** Path of the compiled entry, relative to the project root (e.g. dist/src/registry/main.js). */
+  entry: string;
+  /** The setting that names the port to listen on (RESOLVER_PORT, REGISTRY_PORT). */
+  portSetting: string;
   databaseUrl: string;
   redisUrl: string;
-  name?: string;
-  /** Settings that differ from the defaults, for experiments; the benchmark itself passes none. */
+  name: string;
+  nodeFlags?: readonly string[];
   extraEnv?: Record<string, string>;
-}): Promise<ResolverProcess> {
-  const name = options.name ?? 'resolver';
+  onLogLine?: (entry: Record<string, unknown>) => void;
+}): Promise<NodeServiceProcess> {
+  const { name } = options;
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [...RESOLVER_NODE_FLAGS, path.join(options.projectRoot, 'dist/src/resolver/main.js')], {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), path.join(options.projectRoot, options.entry)], {
     cwd: options.projectRoot,
     env: serviceEnv({
       DATABASE_URL: options.databaseUrl,
       REDIS_URL: options.redisUrl,
       HOST: '127.0.0.1',
-      RESOLVER_PORT: String(port),
+      [options.portSetting]: String(port),
       ...options.extraEnv,
     }),
-    // An IPC channel: the resolver stops by itself if this process dies without stopping it.
+    // An IPC channel: the service stops by itself if this process dies without stopping it.
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   const recent: string[] = [];
   let errorLines = 0;
-  let snapshotLoadMs: number | null = null;
-  let snapshotNamespaces: number | null = null;
   const remember = (line: string) => {
     recent.push(line);
     if (recent.length > 40) recent.shift();
@@ -144,12 +154,9 @@ export async function startResolver(options: {
   createInterface({ input: child.stdout! }).on('line', (line) => {
     remember(line);
     try {
-      const entry = JSON.parse(line) as { level?: number; msg?: string; ms?: number; namespaces?: number };
+      const entry = JSON.parse(line) as Record<string, unknown> & { level?: number };
       if ((entry.level ?? 0) >= 50) errorLines++;
-      if (entry.msg === 'registry snapshot loaded') {
-        snapshotLoadMs = entry.ms ?? null;
-        snapshotNamespaces = entry.namespaces ?? null;
-      }
+      options.onLogLine?.(entry);
     } catch {
       // Not JSON (a warning printed by Node itself): kept for the diagnostics only.
     }
@@ -168,14 +175,54 @@ export async function startResolver(options: {
     pid: child.pid!,
     port,
     startMs: Math.round(performance.now() - started),
+    errorLines: () => errorLines,
+    stop: () => stopChild(child),
+  };
+}
+
+/**
+ * Starts the real resolver entry (`node dist/src/resolver/main.js`, with the V8 flags npm start gives it) with LOG_LEVEL and the request log
+ * sample rate at their defaults, and waits until /health/ready answers ok.
+ */
+export async function startResolver(options: {
+  projectRoot: string;
+  databaseUrl: string;
+  redisUrl: string;
+  name?: string;
+  /** Settings that differ from the defaults, for experiments; the benchmark itself passes none. */
+  extraEnv?: Record<string, string>;
+}): Promise<ResolverProcess> {
+  let snapshotLoadMs: number | null = null;
+  let snapshotNamespaces: number | null = null;
+  const service = await startNodeService({
+    projectRoot: options.projectRoot,
+    entry: 'dist/src/resolver/main.js',
+    portSetting: 'RESOLVER_PORT',
+    databaseUrl: options.databaseUrl,
+    redisUrl: options.redisUrl,
+    name: options.name ?? 'resolver',
+    nodeFlags: RESOLVER_NODE_FLAGS,
+    extraEnv: options.extraEnv,
+    onLogLine: (entry) => {
+      if (entry.msg === 'registry snapshot loaded') {
+        snapshotLoadMs = typeof entry.ms === 'number' ? entry.ms : null;
+        snapshotNamespaces = typeof entry.namespaces === 'number' ? entry.namespaces : null;
+      }
+    },
+  });
+  return {
+    name: service.name,
+    pid: service.pid,
+    port: service.port,
+    startMs: service.startMs,
     get snapshotLoadMs() {
       return snapshotLoadMs;
     },
     get snapshotNamespaces() {
       return snapshotNamespaces;
     },
-    errorLines: () => errorLines,
-    stop: () => stopChild(child),
+    errorLines: service.errorLines,
+    stop: service.stop,
   };
 }
 

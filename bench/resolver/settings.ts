@@ -24,7 +24,7 @@ export interface BenchSettings {
   keepDb: boolean;
 }
 
-function positiveNumber(name: string, fallback: number): number {
+export function positiveNumber(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -32,7 +32,7 @@ function positiveNumber(name: string, fallback: number): number {
   return value;
 }
 
-function flag(name: string): boolean {
+export function flag(name: string): boolean {
   const raw = process.env[name];
   return raw !== undefined && raw !== '' && raw !== '0' && raw.toLowerCase() !== 'false';
 }

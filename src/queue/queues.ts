@@ -9,6 +9,8 @@ import type { Redis } from 'ioredis';
 export const queueNames = {
   dataset: 'dataset-build',
   usageRollup: 'usage-rollup',
+  urlCheck: 'url-check',
+  notifications: 'notifications',
 } as const;
 
 export interface DatasetBuildJob {
@@ -21,10 +23,24 @@ export interface UsageRollupJob {
   day?: string;
 }
 
+export interface UrlCheckJob {
+  /** The URL to fetch, exactly as the validator built it (sample URL or home URL). */
+  url: string;
+  /** Resources behind a login: 401, 403, 407 and 451 also count as working. */
+  isProtected: boolean;
+}
+
+/** Sends the due rows of notification_outbox (the rows, not the job, carry the messages). */
+export interface NotificationsJob {
+  /** 'poll' (the scheduler, every NOTIFICATION_POLL_INTERVAL_MS). */
+  reason: 'poll';
+}
+
 /** Stable, versioned scheduler ids: upserting them again on every start changes nothing. */
 export const schedulerIds = {
   nightlyDatasetBuild: 'dataset-build:nightly:v1',
   nightlyUsageRollup: 'usage-rollup:nightly:v1',
+  notificationsPoll: 'notifications:poll:v1',
 } as const;
 
 /** Deduplication id: one build waiting and one running at most, however many triggers arrive. */

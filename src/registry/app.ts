@@ -10,12 +10,23 @@ import { namespacePageRoutes } from './namespace-page/namespace-page.routes.js';
 import { restApiRoutes } from './rest-api/rest-api.routes.js';
 import { statisticsRoutes } from './statistics/statistics.routes.js';
 import { schemaOrgRoutes } from './schema-org/schema-org.routes.js';
+import type { RegexTest, UrlCheck } from './registration/checks.js';
+import { rorRoutes } from './registration/ror/ror.routes.js';
+import { createRegistrationDeps } from './registration/validation/run-chains.js';
+import { validationRoutes } from './registration/validation/validation.routes.js';
+import { curationRoutes } from './curation/curation.routes.js';
+import { submissionRoutes } from './registration/submission/submission.routes.js';
 
 export interface RegistryAppDeps {
   config: Readonly<Config>;
   db: Db;
   redis: Redis;
   logger: Logger;
+  /**
+   * The registration checks (queue-backed URL check, worker-thread regex test); the registration
+   * validation endpoints are mounted only when they are given.
+   */
+  registration?: { urlCheck: UrlCheck; regexTest: RegexTest };
 }
 
 /** The registry area: browse, dataset, registration and statistics (each feature adds its routes here). */
@@ -33,11 +44,47 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   app.use(namespacePage.routes()).use(namespacePage.allowedMethods());
   const dataset = datasetRoutes({ config: deps.config, redis: deps.redis, logger: deps.logger });
   app.use(dataset.routes()).use(dataset.allowedMethods());
+  // Submissions and curation: mounted ahead of /restApi so that the curators' /restApi reads never pass
+  // through the browse API's shared answer cache.
+  const notifications = {
+    publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL,
+    publicResolverUrl: deps.config.PUBLIC_RESOLVER_URL,
+    curatorEmail: deps.config.CURATOR_EMAIL,
+  };
+  const registrationChecks = deps.registration && {
+    db: deps.db,
+    urlCheck: deps.registration.urlCheck,
+    regexTest: deps.registration.regexTest,
+    minDescriptionLength: deps.config.REGISTRATION_MIN_DESCRIPTION_LENGTH,
+    similarityThreshold: deps.config.REGISTRATION_URL_PATTERN_SIMILARITY,
+    publicResolverUrl: deps.config.PUBLIC_RESOLVER_URL,
+  };
+  if (deps.config.CURATOR_TOKEN !== '' && deps.config.CURATOR_TOKEN.length < 32) {
+    deps.logger.warn('CURATOR_TOKEN is shorter than 32 characters; use a long random value');
+  }
+  const curation = curationRoutes({
+    db: deps.db,
+    curatorToken: deps.config.CURATOR_TOKEN,
+    publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL,
+    notifications,
+    registration: registrationChecks,
+  });
+  app.use(curation.routes()).use(curation.allowedMethods());
+  if (registrationChecks) {
+    const submission = submissionRoutes({ db: deps.db, registration: registrationChecks, notifications });
+    app.use(submission.routes()).use(submission.allowedMethods());
+  }
   const restApi = restApiRoutes({ db: deps.db, publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL });
   app.use(restApi.routes()).use(restApi.allowedMethods());
   const statistics = statisticsRoutes({ db: deps.db, redis: deps.redis });
   app.use(statistics.routes()).use(statistics.allowedMethods());
   const schemaOrg = schemaOrgRoutes({ db: deps.db, publicResolverUrl: deps.config.PUBLIC_RESOLVER_URL, publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL });
   app.use(schemaOrg.routes()).use(schemaOrg.allowedMethods());
+  const ror = rorRoutes({ db: deps.db });
+  app.use(ror.routes()).use(ror.allowedMethods());
+  if (deps.registration) {
+    const validation = validationRoutes(createRegistrationDeps(deps.config, deps.db, deps.registration));
+    app.use(validation.routes()).use(validation.allowedMethods());
+  }
   return app;
 }

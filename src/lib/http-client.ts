@@ -1,0 +1,273 @@
+import type { LookupFunction } from 'node:net';
+import got, { type PlainResponse } from 'got';
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+
+/**
+ * The one module of the service that makes outbound HTTP requests (and the only importer of got).
+ *
+ * Every URL fetched here comes from a user, so the guard against server-side request forgery is not optional:
+ * only http and https, no credentials in URLs, and no connection to a loopback, private, link-local,
+ * unique-local, multicast, unspecified, carrier-grade NAT, reserved or cloud-metadata address. The address
+ * check is request-filtering-agent's (ipaddr.js ranges): its agents validate the address a socket is about to
+ * connect to, after DNS resolution and on every redirect hop, so neither numeric host spellings
+ * (`2130706433`, `0x7f.1`, `[::ffff:7f00:1]`) nor DNS rebinding get past it. The URL rules are checked here
+ * before the first request and on every redirect target.
+ */
+
+export const MAX_URL_LENGTH = 2048;
+/** Requests in flight to one host from this process, whatever the worker concurrency. */
+export const MAX_REQUESTS_PER_HOST = 2;
+/** Accept header of a browser navigation: some servers answer 406 or 404 to anything else. */
+export const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+export const refusalReasons = {
+  invalid: 'it is not a valid URL',
+  tooLong: `it is longer than ${MAX_URL_LENGTH} characters`,
+  scheme: 'only http and https URLs are checked',
+  credentials: 'credentials in URLs are not allowed',
+  address: 'it points to a private or loopback address',
+} as const;
+
+export interface FetchForCheckOptions {
+  /** URL_CHECK_ALLOW_PRIVATE_NETWORKS: also reach loopback and private networks (never 0.0.0.0 / `::`). */
+  allowPrivateNetworks: boolean;
+  /** Total time for every hop and the body read. */
+  timeoutMs: number;
+  maxRedirects: number;
+  /** The body is read up to this many bytes, then the connection is dropped. */
+  maxBodyBytes: number;
+  userAgent: string;
+  /**
+   * Tests only: resolve host names with this instead of the system resolver, so that a test can make a name
+   * answer a private address without any DNS and check that nothing connects to it.
+   */
+  dnsLookup?: LookupFunction;
+  /**
+   * Tests only: exact addresses let through while the switch is off (request-filtering-agent's
+   * allowIPAddressList). The SSRF tests allow one loopback address (127.0.0.2) as a stand-in for a public
+   * server, so that a redirect from it to 127.0.0.1 shows the check on the redirect hop; never set by the service.
+   */
+  allowedAddresses?: readonly string[];
+}
+
+export type FetchFailure =
+  /** Refused before or instead of connecting; `url` is the URL refused (a redirect target, possibly). */
+  | { kind: 'refused'; url: string; reason: string }
+  | { kind: 'timeout' }
+  | { kind: 'connect'; message: string }
+  | { kind: 'tls'; message: string }
+  | { kind: 'too-many-redirects'; message: string }
+  | { kind: 'error'; message: string };
+
+export type FetchForCheckResult =
+  | { ok: true; status: number; finalUrl: string; bodyBytes: number; bodyTruncated: boolean }
+  | { ok: false; failure: FetchFailure };
+
+/** The URL rules (everything but the address, which only the connecting agent knows): null when allowed. */
+export function urlRefusal(url: string): string | null {
+  if (url.length > MAX_URL_LENGTH) return refusalReasons.tooLong;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return refusalReasons.invalid;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return refusalReasons.scheme;
+  if (parsed.username !== '' || parsed.password !== '') return refusalReasons.credentials;
+  if (parsed.hostname === '') return refusalReasons.invalid;
+  return null;
+}
+
+// One pair of agents per guard setting, for the life of the process. No keep-alive, so that every request
+// opens (and validates) its own connection; no maxSockets, since a request queued in an http.Agent is later
+// given a socket made with the options of the one that closed (its lookup included): the per-host limit is
+// kept by acquireHost below instead.
+const agentPairs = new Map<string, { http: RequestFilteringHttpAgent; https: RequestFilteringHttpsAgent }>();
+
+function agentsFor(allowPrivateNetworks: boolean, allowedAddresses: readonly string[]) {
+  const key = JSON.stringify([allowPrivateNetworks, allowedAddresses]);
+  let pair = agentPairs.get(key);
+  if (!pair) {
+    const options = {
+      keepAlive: false,
+      allowPrivateIPAddress: allowPrivateNetworks,
+      // 0.0.0.0 and :: reach the local machine on most systems: refused even with the switch on.
+      allowMetaIPAddress: false,
+      allowIPAddressList: [...allowedAddresses],
+    };
+    pair = { http: new RequestFilteringHttpAgent(options), https: new RequestFilteringHttpsAgent(options) };
+    agentPairs.set(key, pair);
+  }
+  return pair;
+}
+
+const hostSlots = new Map<string, { active: number; waiting: (() => void)[] }>();
+
+/**
+ * Waits for one of the MAX_REQUESTS_PER_HOST places of `host` in this process and returns its release
+ * (safe to call twice). A fetch holds one place at a time, of the host of its current hop, so that two
+ * fetches redirecting into each other's hosts cannot deadlock.
+ */
+async function acquireHost(host: string): Promise<() => void> {
+  let slot = hostSlots.get(host);
+  if (!slot) {
+    slot = { active: 0, waiting: [] };
+    hostSlots.set(host, slot);
+  }
+  if (slot.active >= MAX_REQUESTS_PER_HOST) {
+    const queued = slot;
+    // The releasing fetch hands its place over, so `active` does not change.
+    await new Promise<void>((resolve) => queued.waiting.push(resolve));
+  } else {
+    slot.active += 1;
+  }
+  const held = slot;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const next = held.waiting.shift();
+    if (next) {
+      next();
+    } else {
+      held.active -= 1;
+      if (held.active === 0) hostSlots.delete(host);
+    }
+  };
+}
+
+const CONNECT_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL', 'ENONET']);
+const TLS_CODES = new Set([
+  'EPROTO',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+function errorChain(error: unknown): { code?: unknown; message?: unknown }[] {
+  const chain: { code?: unknown; message?: unknown }[] = [];
+  let current: unknown = error;
+  while (typeof current === 'object' && current !== null && chain.length < 5) {
+    chain.push(current as { code?: unknown; message?: unknown });
+    current = (current as { cause?: unknown }).cause;
+  }
+  return chain;
+}
+
+/**
+ * request-filtering-agent reports a refused address with a plain Error whose message says
+ * `... is not allowed. Because, It is private IP address.` (or meta, or on the deny list); it has no code.
+ */
+function isAddressRefusal(error: unknown): boolean {
+  return errorChain(error).some((e) => typeof e.message === 'string' && /\bis not allowed\. Because/.test(e.message));
+}
+
+function classifyError(error: unknown, currentUrl: string): FetchFailure {
+  if (isAddressRefusal(error)) return { kind: 'refused', url: currentUrl, reason: refusalReasons.address };
+  const chain = errorChain(error);
+  const codes = chain.map((e) => (typeof e.code === 'string' ? e.code : '')).filter(Boolean);
+  const message = chain.map((e) => (typeof e.message === 'string' ? e.message : '')).find(Boolean) ?? String(error);
+  if (codes.includes('ETIMEDOUT')) return { kind: 'timeout' };
+  if (codes.includes('ERR_TOO_MANY_REDIRECTS')) return { kind: 'too-many-redirects', message: 'Too many redirects' };
+  if (codes.some((c) => CONNECT_CODES.has(c))) return { kind: 'connect', message };
+  if (codes.some((c) => TLS_CODES.has(c) || c.startsWith('ERR_SSL_') || c.startsWith('ERR_TLS_'))) return { kind: 'tls', message };
+  return { kind: 'error', message };
+}
+
+/**
+ * GETs `url` for a liveness check: follows at most `maxRedirects` redirects (each target checked against the
+ * URL rules, each connection against the address guard), reads at most `maxBodyBytes` of the body, and
+ * settles within `timeoutMs` in total. Never throws: every failure is a typed result.
+ */
+export async function fetchForCheck(url: string, options: FetchForCheckOptions): Promise<FetchForCheckResult> {
+  const refusal = urlRefusal(url);
+  if (refusal) return { ok: false, failure: { kind: 'refused', url, reason: refusal } };
+  // The clock starts once the first host has a place: waiting behind other checks of it is not the server's fault.
+  const release = await acquireHost(new URL(url).host.toLowerCase());
+  return fetchOnce(url, options, release);
+}
+
+function fetchOnce(url: string, options: FetchForCheckOptions, releaseFirstHost: () => void): Promise<FetchForCheckResult> {
+  return new Promise((resolve) => {
+    let currentUrl = url;
+    let refusedRedirect: FetchFailure | undefined;
+    let settled = false;
+    let releaseHost = releaseFirstHost;
+
+    const stream = got.stream(url, {
+      method: 'GET',
+      headers: { accept: BROWSER_ACCEPT, 'user-agent': options.userAgent },
+      agent: agentsFor(options.allowPrivateNetworks, options.allowedAddresses ?? []),
+      http2: false,
+      dnsLookup: options.dnsLookup,
+      // Per hop; the timer below bounds the whole check.
+      timeout: { request: options.timeoutMs },
+      retry: { limit: 0 },
+      throwHttpErrors: false,
+      maxRedirects: options.maxRedirects,
+      followRedirect: (response: PlainResponse) => {
+        const location = response.headers.location ?? '';
+        let target: string;
+        try {
+          target = new URL(location, response.url).toString();
+        } catch {
+          refusedRedirect = { kind: 'refused', url: location, reason: refusalReasons.invalid };
+          return false;
+        }
+        const reason = urlRefusal(target);
+        if (reason) {
+          refusedRedirect = { kind: 'refused', url: target, reason };
+          return false;
+        }
+        currentUrl = target;
+        return true;
+      },
+      hooks: {
+        beforeRedirect: [
+          async (next) => {
+            releaseHost();
+            const release = await acquireHost((next.url as URL).host.toLowerCase());
+            // The check may have timed out meanwhile; then the place goes straight back.
+            if (settled) release();
+            releaseHost = release;
+          },
+        ],
+      },
+    });
+
+    const settle = (result: FetchForCheckResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      releaseHost();
+      resolve(result);
+      // Late errors of a dropped connection are of no interest once the verdict is known.
+      stream.on('error', () => undefined);
+      stream.destroy();
+    };
+
+    const timer = setTimeout(() => settle({ ok: false, failure: { kind: 'timeout' } }), options.timeoutMs);
+
+    stream.on('error', (error: unknown) => settle({ ok: false, failure: classifyError(error, currentUrl) }));
+    stream.on('response', (response: PlainResponse) => {
+      if (refusedRedirect) {
+        settle({ ok: false, failure: refusedRedirect });
+        return;
+      }
+      let bodyBytes = 0;
+      const finish = (bodyTruncated: boolean) =>
+        settle({ ok: true, status: response.statusCode, finalUrl: response.url, bodyBytes, bodyTruncated });
+      stream.on('data', (chunk: Buffer) => {
+        bodyBytes += chunk.length;
+        if (bodyBytes > options.maxBodyBytes) finish(true);
+      });
+      stream.on('end', () => finish(false));
+    });
+  });
+}

@@ -1,0 +1,158 @@
+import { Router } from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import type { Db } from '../../db/knex.js';
+import { envelope, errorEnvelope } from '../../http/envelope.js';
+import { badRequest, notFound } from '../../http/http-error.js';
+import { jsonBody } from '../../http/json-body.js';
+import type { EventName, RequestKind } from '../registration/submission/registration-records.js';
+import { InvalidPayloadError, readEnvelopePayload } from '../registration/validation/payload.js';
+import type { RegistrationDeps } from '../registration/validation/run-chains.js';
+import { HalPresenter } from '../rest-api/hal.presenter.js';
+import { parsePageRequest, requireParam } from '../rest-api/paging.js';
+import { acceptSession } from './acceptance.service.js';
+import { CURATION_NAMES, CurationPresenter, eventRel } from './curation.presenter.js';
+import {
+  amendSession,
+  commentOnSession,
+  CurationError,
+  findEvent,
+  findRequest,
+  findSession,
+  listOpenSessions,
+  listSessionEvents,
+  parseSessionId,
+  readSessionEventPayload,
+  rejectSession,
+  type Operation,
+  type SessionEventPayload,
+} from './curation.service.js';
+import { requireCurator } from './curator-auth.js';
+import type { NotificationSettings } from './notification-outbox.js';
+
+export interface CurationRouteDeps {
+  db: Db;
+  /** CURATOR_TOKEN; empty: every curation endpoint answers 404. */
+  curatorToken: string;
+  publicRegistryUrl: string;
+  notifications: NotificationSettings;
+  /** The checks an amendment is validated with; without them amendments answer 503. */
+  registration?: RegistrationDeps;
+}
+
+const HAL_JSON = 'application/hal+json';
+const OPERATIONS: readonly Operation[] = ['amend', 'comment', 'reject', 'accept'];
+const AREAS: readonly { kind: RequestKind; base: string; suffix: string }[] = [
+  { kind: 'prefix', base: '/prefixRegistrationApi', suffix: 'PrefixRegistrationRequest' },
+  { kind: 'resource', base: '/resourceManagementApi', suffix: 'ResourceRegistrationRequest' },
+];
+const EVENT_NAMES: readonly EventName[] = ['START', 'AMEND', 'COMMENT', 'REJECT', 'ACCEPT'];
+const SESSION_SORT = { created: 'created', closed: 'closed' } as const;
+const ID = /^[0-9]{1,15}$/;
+const ENTITY_NOT_FOUND = 'EntityRepresentationModel not found!';
+
+/** A numeric path id, or 404 (as for an unknown one). */
+function itemId(ctx: Context): number {
+  const raw = ctx.params.id ?? '';
+  if (!ID.test(raw)) throw notFound(ENTITY_NOT_FOUND);
+  return Number(raw);
+}
+
+/**
+ * The curators' endpoints, every one behind the curator token (curator-auth.ts): the session operations of
+ * registry-behaviour.md §2.7 (POST, session-event envelope) and the HAL reads they work from: open sessions,
+ * a session, its request versions and its events.
+ */
+export function curationRoutes(deps: CurationRouteDeps): Router {
+  const router = new Router();
+  const curator = requireCurator(deps.curatorToken);
+  const readBody = jsonBody();
+  const present = new CurationPresenter(new HalPresenter(deps.publicRegistryUrl));
+  const selfHref = (ctx: Context) => `${deps.publicRegistryUrl}${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`;
+  const sendHal = (ctx: Context, body: unknown) => {
+    ctx.type = HAL_JSON;
+    ctx.body = body;
+  };
+
+  for (const { kind, base, suffix } of AREAS) {
+    for (const operation of OPERATIONS) {
+      router.post(`${base}/${operation}${suffix}/:sessionId`, curator, readBody, answerOperation(kind, operation));
+    }
+
+    const names = CURATION_NAMES[kind];
+    router.get(`/restApi/${names.sessions}/search/findByClosedFalse`, curator, async (ctx) => {
+      const request = parsePageRequest(ctx.query, SESSION_SORT);
+      const found = await listOpenSessions(deps.db, kind, request);
+      sendHal(ctx, present.openSessions(kind, { ...found, request }, selfHref(ctx)));
+    });
+    router.get(`/restApi/${names.sessions}/:id`, curator, async (ctx) => {
+      const session = await findSession(deps.db, kind, itemId(ctx));
+      if (!session) throw notFound(ENTITY_NOT_FOUND);
+      sendHal(ctx, present.session(kind, session));
+    });
+    router.get(`/restApi/${names.sessions}/:id/${names.requestRel}`, curator, async (ctx) => {
+      const session = await findSession(deps.db, kind, itemId(ctx));
+      const request = session && (await findRequest(deps.db, kind, session.requestId));
+      if (!request) throw notFound(ENTITY_NOT_FOUND);
+      sendHal(ctx, present.request(kind, request));
+    });
+    router.get(`/restApi/${names.requests}/:id`, curator, async (ctx) => {
+      const request = await findRequest(deps.db, kind, itemId(ctx));
+      if (!request) throw notFound(ENTITY_NOT_FOUND);
+      sendHal(ctx, present.request(kind, request));
+    });
+    router.get(`/restApi/${names.events}/search/${names.eventsSearch}`, curator, async (ctx) => {
+      const given = requireParam(ctx.query, ['id']).value;
+      if (!ID.test(given)) throw badRequest(`Parameter 'id' must be a session id (a whole number)`);
+      sendHal(ctx, present.events(kind, await listSessionEvents(deps.db, kind, Number(given)), selfHref(ctx)));
+    });
+    // One event, from the collection of all events or from its type's (`...SessionEventComments/12`).
+    for (const eventName of [undefined, ...EVENT_NAMES]) {
+      const collection = eventName === undefined ? names.events : `${eventRel(kind, eventName)}s`;
+      router.get(`/restApi/${collection}/:id`, curator, async (ctx) => {
+        const event = await findEvent(deps.db, kind, itemId(ctx), eventName);
+        if (!event) throw notFound(ENTITY_NOT_FOUND);
+        sendHal(ctx, present.event(kind, event));
+      });
+    }
+  }
+
+  function answerOperation(kind: RequestKind, operation: Operation): Middleware {
+    return async (ctx) => {
+      try {
+        const sessionId = parseSessionId(kind, operation, ctx.params.sessionId ?? '');
+        let payload: SessionEventPayload;
+        try {
+          payload = readSessionEventPayload(readEnvelopePayload(ctx.request.body));
+        } catch (error) {
+          if (error instanceof InvalidPayloadError) throw new CurationError(400, error.message, true);
+          throw error;
+        }
+        await runOperation(kind, operation, sessionId, payload);
+        ctx.body = envelope({ comment: null });
+      } catch (error) {
+        if (!(error instanceof CurationError) || !error.commentPayload) throw error;
+        ctx.status = error.status;
+        ctx.body = errorEnvelope(error.message, { comment: null });
+      }
+    };
+  }
+
+  async function runOperation(kind: RequestKind, operation: Operation, sessionId: number, payload: SessionEventPayload): Promise<void> {
+    switch (operation) {
+      case 'comment':
+        return commentOnSession(deps.db, kind, sessionId, payload);
+      case 'reject':
+        return rejectSession(deps.db, kind, sessionId, payload);
+      case 'accept':
+        await acceptSession(deps.db, kind, sessionId, payload, deps.notifications);
+        return;
+      case 'amend':
+        if (!deps.registration) {
+          throw new CurationError(503, 'Amendments cannot be validated right now (the registration checks are not configured)', false, { 'Retry-After': '30' });
+        }
+        return amendSession(deps.db, deps.registration, kind, sessionId, payload);
+    }
+  }
+
+  return router;
+}

@@ -1,0 +1,35 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Middleware } from 'koa';
+import { HttpError } from '../../http/http-error.js';
+
+export const CURATION_DISABLED_MESSAGE = 'Curation is not enabled on this registry';
+export const TOKEN_MISSING_MESSAGE = 'Curation needs a bearer token: send Authorization: Bearer <curator token>';
+export const TOKEN_WRONG_MESSAGE = 'The bearer token is not the curator token';
+
+// Both sides hashed first: equal-length buffers whatever was sent, so the comparison takes the same time for
+// every wrong token, and the token's length does not leak either.
+const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+
+/** True when `given` is the curator token, compared in constant time. */
+export function isCuratorToken(given: string, expected: string): boolean {
+  return expected !== '' && timingSafeEqual(digest(given), digest(expected));
+}
+
+/**
+ * Guards every curation endpoint with the CURATOR_TOKEN setting. Curation is off when the setting is empty:
+ * the endpoints then answer 404 (they do not exist on this registry) before any token is looked at.
+ * No token: 401 with WWW-Authenticate; a wrong one: 403. The answers are never cached by intermediaries.
+ */
+export function requireCurator(curatorToken: string): Middleware {
+  return async function curatorOnly(ctx, next) {
+    ctx.set('Cache-Control', 'no-store');
+    if (curatorToken === '') throw new HttpError(404, CURATION_DISABLED_MESSAGE);
+    const header = ctx.get('Authorization');
+    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+    if (!match) throw new HttpError(401, TOKEN_MISSING_MESSAGE, { 'WWW-Authenticate': 'Bearer realm="curation"' });
+    if (!isCuratorToken(match[1]!, curatorToken)) {
+      throw new HttpError(403, TOKEN_WRONG_MESSAGE);
+    }
+    await next();
+  };
+}

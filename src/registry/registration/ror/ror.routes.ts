@@ -1,0 +1,34 @@
+import { Router } from '@koa/router';
+import type { Db } from '../../../db/knex.js';
+import { HttpError, badRequest } from '../../../http/http-error.js';
+import { jsonBody } from '../../../http/json-body.js';
+import { institutionJson } from './ror.presenter.js';
+import { findInstitutionByRorId } from './ror.service.js';
+
+function readRorId(body: unknown): string {
+  const payload = typeof body === 'object' && body !== null ? (body as { payload?: unknown }).payload : undefined;
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw badRequest('Payload is required');
+  const rorId = (payload as { rorId?: unknown }).rorId;
+  if (rorId === undefined || rorId === null || (typeof rorId === 'string' && rorId.trim() === '')) throw badRequest('ROR ID is required');
+  if (typeof rorId !== 'string') throw badRequest('ROR ID must be a string');
+  return rorId;
+}
+
+/**
+ * POST /rorIdApi/getInstitutionForRorId `{apiVersion, payload: {rorId}}`: the registry's institution with
+ * that ROR id, as the reference's bare Institution JSON, so the registration form can fill the institution
+ * fields. Unlike the reference, an id the registry does not know is answered 404 rather than looked up at
+ * the ROR API (no outbound call from a request).
+ */
+export function rorRoutes(deps: { db: Db }): Router {
+  const router = new Router({ prefix: '/rorIdApi' });
+
+  router.post('/getInstitutionForRorId', jsonBody(), async (ctx) => {
+    const rorId = readRorId(ctx.request.body);
+    const institution = await findInstitutionByRorId(deps.db, rorId);
+    if (!institution) throw new HttpError(404, `No institution with ROR ID '${rorId}' in the registry`);
+    ctx.body = institutionJson(institution);
+  });
+
+  return router;
+}

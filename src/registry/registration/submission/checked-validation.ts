@@ -1,0 +1,67 @@
+/**
+ * Validation of a whole request before anything is stored (registerPrefix, registerResource, amendments).
+ * validateAll turns a URL check that is still running into a failure message, which suits the field
+ * validators (the form asks again a second later) but not a submission: a request must not be refused for a
+ * check that has not answered. So the checks are watched here, and a request whose checks did not all
+ * answer is neither refused nor stored: the caller answers 503 with Retry-After.
+ */
+import { CheckStillRunningError, CheckUnavailableError, type RegexTest, type UrlCheck } from '../checks.js';
+import { validateAll, type RegistrationDeps, type RegistrationPayload, type RequestKind } from '../validation/run-chains.js';
+
+/** Seconds to wait before sending the same request again while a URL check is running. */
+export const STILL_RUNNING_RETRY_AFTER_SECONDS = 5;
+/** Seconds to wait when the checks cannot run at all (the queue or the regex workers are unreachable). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
+
+/** The checks did not all answer: no verdict on the request, which the client should send again. */
+export class ChecksIncompleteError extends Error {
+  override name = 'ChecksIncompleteError';
+
+  constructor(
+    readonly reason: 'still-running' | 'unavailable',
+    options?: { cause?: unknown },
+  ) {
+    super(
+      reason === 'still-running'
+        ? 'The live checks of the URLs in your request are still running; nothing was stored. Please send the same request again in a few seconds'
+        : 'The checks of your request cannot run right now (the check queue is unreachable); nothing was stored. Please send the same request again shortly',
+      options,
+    );
+  }
+
+  get retryAfterSeconds(): number {
+    return this.reason === 'still-running' ? STILL_RUNNING_RETRY_AFTER_SECONDS : UNAVAILABLE_RETRY_AFTER_SECONDS;
+  }
+}
+
+/**
+ * Every failure message of the request in chain order ([] when valid). Rejects with ChecksIncompleteError
+ * when a URL check or regex test did not answer (still running, queue or Redis gone mid-way: any error a
+ * check throws is about the check, never a verdict on the value), and with database errors as they come.
+ */
+export async function validateRequest(kind: RequestKind, payload: RegistrationPayload, deps: RegistrationDeps): Promise<string[]> {
+  let incomplete: ChecksIncompleteError | undefined;
+  const note = (error: unknown): never => {
+    const reason = error instanceof CheckStillRunningError ? 'still-running' : 'unavailable';
+    // 'unavailable' wins: retrying soon helps a running check, not a missing queue.
+    if (!incomplete || reason === 'unavailable') incomplete = new ChecksIncompleteError(reason, { cause: error });
+    throw error instanceof CheckStillRunningError || error instanceof CheckUnavailableError
+      ? error
+      : new CheckUnavailableError('the check failed', { cause: error });
+  };
+  const urlCheck: UrlCheck = (url, options) => deps.urlCheck(url, options).catch(note);
+  const regexTest: RegexTest = (pattern, sample) => deps.regexTest(pattern, sample).catch(note);
+
+  let messages: string[];
+  try {
+    messages = await validateAll(kind, payload, { ...deps, urlCheck, regexTest });
+  } catch (error) {
+    if (incomplete) throw incomplete;
+    if (error instanceof CheckStillRunningError || error instanceof CheckUnavailableError) {
+      throw new ChecksIncompleteError(error instanceof CheckStillRunningError ? 'still-running' : 'unavailable', { cause: error });
+    }
+    throw error;
+  }
+  if (incomplete) throw incomplete;
+  return messages;
+}

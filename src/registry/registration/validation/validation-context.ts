@@ -1,0 +1,124 @@
+import type { Config } from '../../../config.js';
+import type { Db } from '../../../db/knex.js';
+import type { RegexTest, RegexVerdict, UrlCheck } from '../checks.js';
+import type { RegistrationPayload } from './payload.js';
+import { directLookups, type NamespaceFacts, type RegistryLookups } from './registry-lookups.js';
+
+export type { NamespaceFacts } from './registry-lookups.js';
+
+/** A prefix registration request (a new namespace) or a resource registration request (a new provider). */
+export type RequestKind = 'prefix' | 'resource';
+
+/** What validation needs from the outside world; built once per app (see createRegistryApp). */
+export interface RegistrationDeps {
+  db: Db;
+  /** Live check of a URL (queued to a worker: the API process never fetches user-supplied URLs). */
+  urlCheck: UrlCheck;
+  /** Compiles and tests a user-supplied regular expression off the main thread, within a time bound. */
+  regexTest: RegexTest;
+  /** Descriptions must be LONGER than this (REGISTRATION_MIN_DESCRIPTION_LENGTH). */
+  minDescriptionLength: number;
+  /** pg_trgm similarity above which a URL pattern counts as a duplicate (REGISTRATION_URL_PATTERN_SIMILARITY). */
+  similarityThreshold: number;
+  /** Base of the resolver links printed in messages, without a trailing slash (PUBLIC_RESOLVER_URL). */
+  publicResolverUrl: string;
+  /**
+   * How the rules query the registry; by default every question is a query. The field validator
+   * endpoints pass CachedRegistryLookups (registry-lookups.ts).
+   */
+  lookups?: RegistryLookups;
+}
+
+/** The deps from the service's settings and the two checks (the registry app builds them once). */
+export function createRegistrationDeps(
+  config: Pick<Config, 'REGISTRATION_MIN_DESCRIPTION_LENGTH' | 'REGISTRATION_URL_PATTERN_SIMILARITY' | 'PUBLIC_RESOLVER_URL'>,
+  db: Db,
+  checks: { urlCheck: UrlCheck; regexTest: RegexTest },
+): RegistrationDeps {
+  return {
+    db,
+    urlCheck: checks.urlCheck,
+    regexTest: checks.regexTest,
+    minDescriptionLength: config.REGISTRATION_MIN_DESCRIPTION_LENGTH,
+    similarityThreshold: config.REGISTRATION_URL_PATTERN_SIMILARITY,
+    publicResolverUrl: config.PUBLIC_RESOLVER_URL,
+  };
+}
+
+const directLookupsByDb = new WeakMap<Db, RegistryLookups>();
+
+/** The deps' lookups, or ones that query every time. */
+export function lookupsFor(deps: RegistrationDeps): RegistryLookups {
+  if (deps.lookups) return deps.lookups;
+  let lookups = directLookupsByDb.get(deps.db);
+  if (!lookups) {
+    lookups = directLookups(deps.db);
+    directLookupsByDb.set(deps.db, lookups);
+  }
+  return lookups;
+}
+
+/**
+ * Results shared by the chains of one validation call: the sample URL is used by two chains, the
+ * (pattern, sample) pair by two validators, and the requested namespace by up to four. Each is computed
+ * once per call and never across calls (a verdict must not outlive the request that asked for it).
+ * Maps are created on first use, so a call that needs none of them allocates nothing.
+ */
+export class RunMemo {
+  private namespaces: Map<string, Promise<NamespaceFacts | undefined>> | undefined;
+  private urlChecks: Map<string, Promise<string | null>> | undefined;
+  private regexTests: Map<string, Promise<RegexVerdict>> | undefined;
+
+  /** The namespace whose prefix equals `prefix` case-insensitively (prefixes are unique that way). */
+  namespace(deps: RegistrationDeps, prefix: string): Promise<NamespaceFacts | undefined> {
+    this.namespaces ??= new Map();
+    let found = this.namespaces.get(prefix);
+    if (!found) {
+      found = lookupsFor(deps).namespace(prefix);
+      this.namespaces.set(prefix, found);
+    }
+    return found;
+  }
+
+  urlCheck(deps: RegistrationDeps, url: string, isProtected: boolean): Promise<string | null> {
+    this.urlChecks ??= new Map();
+    const key = isProtected ? `p ${url}` : `o ${url}`;
+    let verdict = this.urlChecks.get(key);
+    if (!verdict) {
+      verdict = deps.urlCheck(url, { isProtected });
+      this.urlChecks.set(key, verdict);
+    }
+    return verdict;
+  }
+
+  regexTest(deps: RegistrationDeps, pattern: string, sample: string | null): Promise<RegexVerdict> {
+    this.regexTests ??= new Map();
+    // The pattern's length makes the key unambiguous whatever characters the two parts contain.
+    const key = sample === null ? `n${pattern}` : `s${pattern.length}:${pattern}${sample}`;
+    let verdict = this.regexTests.get(key);
+    if (!verdict) {
+      verdict = deps.regexTest(pattern, sample);
+      this.regexTests.set(key, verdict);
+    }
+    return verdict;
+  }
+}
+
+/** What a validator sees besides the value of its chain. */
+export interface ValidationContext {
+  kind: RequestKind;
+  /** The whole request: some rules read other fields (the sample URL needs the pattern and the sample id). */
+  payload: RegistrationPayload;
+  deps: RegistrationDeps;
+  /** The chain's label, as it appears in messages (`Provider Home URL is required`). */
+  label: string;
+  memo: RunMemo;
+}
+
+/**
+ * One rule: null when the value passes, else the message for the client. Rules that need no I/O return
+ * synchronously (the chain runner then awaits nothing); the others return a promise.
+ * The value is never null: a chain hands its rules '' for an absent field, which its NotBlank rule refuses
+ * first.
+ */
+export type Validator = (value: string, context: ValidationContext) => string | null | Promise<string | null>;

@@ -1,0 +1,261 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { CheckUnavailableError } from '../../src/registry/registration/checks.js';
+import {
+  REGEX_TOO_SLOW_MESSAGE,
+  createRegexTester,
+  type RegexTester,
+} from '../../src/registry/registration/regex/regex-tester.js';
+
+// Worker threads run the compiled worker from dist/: `npm test` builds first.
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const COMPILED_TESTER = path.join(ROOT, 'dist/src/registry/registration/regex/regex-tester.js');
+const CATASTROPHIC = '^(a+)+$';
+const CATASTROPHIC_SAMPLE = 'a'.repeat(40) + '!';
+
+describe('the regex tester', () => {
+  let tester: RegexTester;
+
+  beforeAll(() => {
+    tester = createRegexTester();
+  });
+
+  afterAll(async () => {
+    await tester.close();
+  });
+
+  describe('whole-string semantics of Java String.matches', () => {
+    it('matches an anchored pattern against the whole sample', async () => {
+      await expect(tester.regexTest('^\\d+$', '123')).resolves.toEqual({ compiles: true, matches: true });
+      await expect(tester.regexTest('^\\d+$', '12a')).resolves.toEqual({ compiles: true, matches: false });
+    });
+
+    it('does not match an unanchored pattern against part of the sample', async () => {
+      await expect(tester.regexTest('\\d+', '12a')).resolves.toEqual({ compiles: true, matches: false });
+      await expect(tester.regexTest('\\d+', '12')).resolves.toEqual({ compiles: true, matches: true });
+    });
+
+    it('applies the whole-string match to every alternative', async () => {
+      await expect(tester.regexTest('a|b', 'ab')).resolves.toEqual({ compiles: true, matches: false });
+      await expect(tester.regexTest('a|b', 'b')).resolves.toEqual({ compiles: true, matches: true });
+      // uniprot-style ^(...)|(...)$ : each side is still a whole-string match
+      await expect(tester.regexTest('^([A-N]\\d)|([O-Q]\\d)$', 'A1x')).resolves.toEqual({ compiles: true, matches: false });
+    });
+
+    it('only compiles the pattern when no sample is given', async () => {
+      await expect(tester.regexTest('^[A-Z]{2}\\d+$', null)).resolves.toEqual({ compiles: true });
+    });
+
+    it('accepts the identity escapes of real registry patterns', async () => {
+      await expect(tester.regexTest('^(ark\\:)/*[0-9A-Za-z]+(?:/[\\w/.=*+@\\$-]*)?(?:\\?.*)?$', 'ark:/13030/tf5p30086k'))
+        .resolves.toEqual({ compiles: true, matches: true });
+    });
+  });
+
+  describe('Java dialect', () => {
+    it('answers a pattern that does not compile with an Invalid regex message', async () => {
+      const verdict = await tester.regexTest('([a-z', 'abc');
+      expect(verdict.compiles).toBe(false);
+      expect(verdict.error).toMatch(/^Invalid regex: \S/);
+      expect(verdict.matches).toBeUndefined();
+    });
+
+    it('refuses what Java refuses even where JavaScript would read it literally', async () => {
+      await expect(tester.regexTest('x{abc}', 'x{abc}')).resolves.toEqual({
+        compiles: false,
+        error: 'Invalid regex: Illegal repetition',
+      });
+      await expect(tester.regexTest('a)(b', 'a')).resolves.toEqual({
+        compiles: false,
+        error: "Invalid regex: Unmatched closing ')'",
+      });
+    });
+
+    it('refuses possessive quantifiers and \\p classes with a clear message instead of misreading them', async () => {
+      const possessive = await tester.regexTest('^a++$', 'aa');
+      expect(possessive.compiles).toBe(false);
+      expect(possessive.error).toMatch(/^Invalid regex: possessive quantifiers/);
+      const property = await tester.regexTest('^\\p{Alpha}+$', 'abc');
+      expect(property.compiles).toBe(false);
+      expect(property.error).toMatch(/^Invalid regex: Unicode and POSIX classes such as \\p\{Alpha\}/);
+    });
+
+    it('translates the Java constructs JavaScript lacks', async () => {
+      await expect(tester.regexTest('\\Qa.b\\E\\d', 'a.b1')).resolves.toEqual({ compiles: true, matches: true });
+      await expect(tester.regexTest('\\Qa.b\\E\\d', 'axb1')).resolves.toEqual({ compiles: true, matches: false });
+      await expect(tester.regexTest('[]a]+', ']a')).resolves.toEqual({ compiles: true, matches: true });
+      await expect(tester.regexTest('(?i)^abc$', 'ABC')).resolves.toEqual({ compiles: true, matches: true });
+    });
+  });
+
+  describe('a catastrophic pattern', () => {
+    it('answers a clear failure within 1 s while the main thread and the other workers keep serving', async () => {
+      const fresh = createRegexTester();
+      try {
+        const started = performance.now();
+        const slow = fresh.regexTest(CATASTROPHIC, CATASTROPHIC_SAMPLE).then((verdict) => ({
+          verdict,
+          elapsed: performance.now() - started,
+        }));
+        // The main thread: a 50 ms timer fires on time.
+        const timerLate = await new Promise<number>((resolve) => {
+          const set = performance.now();
+          setTimeout(() => resolve(performance.now() - set - 50), 50);
+        });
+        // The other worker: a quick check answers long before the slow one.
+        const quickStart = performance.now();
+        const quick = await fresh.regexTest('^[a-z]+$', 'abc');
+        const quickElapsed = performance.now() - quickStart;
+        const { verdict, elapsed } = await slow;
+
+        expect(verdict).toEqual({ compiles: false, error: REGEX_TOO_SLOW_MESSAGE });
+        expect(elapsed).toBeLessThan(1000);
+        expect(timerLate).toBeLessThan(100);
+        expect(quick).toEqual({ compiles: true, matches: true });
+        expect(quickElapsed).toBeLessThan(400);
+        expect(fresh.stats().timeouts).toBe(1);
+      } finally {
+        await fresh.close();
+      }
+    });
+
+    it('leaves a working pool behind: the next checks answer correctly', async () => {
+      const single = createRegexTester({ poolSize: 1, timeoutMs: 200 });
+      try {
+        await expect(single.regexTest(CATASTROPHIC, CATASTROPHIC_SAMPLE)).resolves.toEqual({
+          compiles: false,
+          error: REGEX_TOO_SLOW_MESSAGE,
+        });
+        await expect(single.regexTest('^\\d+$', '42')).resolves.toEqual({ compiles: true, matches: true });
+        await expect(single.regexTest('^\\d+$', 'x')).resolves.toEqual({ compiles: true, matches: false });
+        expect(single.stats()).toMatchObject({ timeouts: 1, workers: 1, workersStarted: 2 });
+      } finally {
+        await single.close();
+      }
+    });
+  });
+
+  describe('length caps', () => {
+    it('refuses a pattern longer than the cap without compiling it', async () => {
+      const before = tester.stats().jobsStarted;
+      await expect(tester.regexTest('a'.repeat(1001), 'a')).resolves.toEqual({
+        compiles: false,
+        error: 'Invalid regex: the pattern is longer than 1000 characters',
+      });
+      expect(tester.stats().jobsStarted).toBe(before);
+      await expect(tester.regexTest('a'.repeat(1000), 'a'.repeat(1000))).resolves.toEqual({ compiles: true, matches: true });
+    });
+
+    it('names the configured cap', async () => {
+      const short = createRegexTester({ maxPatternLength: 10 });
+      try {
+        await expect(short.regexTest('^[a-z]{1,50}$', 'a')).resolves.toEqual({
+          compiles: false,
+          error: 'Invalid regex: the pattern is longer than 10 characters',
+        });
+      } finally {
+        await short.close();
+      }
+    });
+
+    it('does not test a sample longer than the cap but still judges the pattern', async () => {
+      await expect(tester.regexTest('^a+$', 'a'.repeat(1001))).resolves.toEqual({ compiles: true, matches: false });
+      const broken = await tester.regexTest('([a-z', 'a'.repeat(1001));
+      expect(broken.compiles).toBe(false);
+    });
+  });
+
+  describe('cache', () => {
+    it('answers the same pattern and sample again without a new job', async () => {
+      const first = await tester.regexTest('^PR\\d{5}$', 'PR12345');
+      const { jobsStarted, cacheHits } = tester.stats();
+      const second = await tester.regexTest('^PR\\d{5}$', 'PR12345');
+      expect(second).toEqual(first);
+      expect(tester.stats().jobsStarted).toBe(jobsStarted);
+      expect(tester.stats().cacheHits).toBe(cacheHits + 1);
+      // a different sample is a different check
+      await expect(tester.regexTest('^PR\\d{5}$', 'PR1234')).resolves.toEqual({ compiles: true, matches: false });
+      expect(tester.stats().jobsStarted).toBe(jobsStarted + 1);
+    });
+
+    it('runs identical checks under way only once', async () => {
+      const before = tester.stats().jobsStarted;
+      const answers = await Promise.all([1, 2, 3].map(() => tester.regexTest('^Q\\d+$', 'Q7')));
+      expect(answers).toEqual([1, 2, 3].map(() => ({ compiles: true, matches: true })));
+      expect(tester.stats().jobsStarted).toBe(before + 1);
+    });
+
+    it('hands out copies, so a caller cannot change a cached verdict', async () => {
+      const verdict = await tester.regexTest('^Z$', 'Z');
+      verdict.matches = false;
+      await expect(tester.regexTest('^Z$', 'Z')).resolves.toEqual({ compiles: true, matches: true });
+    });
+  });
+
+  describe('queueing', () => {
+    it('queues more concurrent checks than workers and answers each one correctly', async () => {
+      const small = createRegexTester({ poolSize: 2 });
+      try {
+        const checks = Array.from({ length: 12 }, (_, n) => ({ pattern: `^x{${n + 1}}$`, sample: 'x'.repeat(n % 2 ? n + 1 : n) }));
+        const pending = checks.map((c) => small.regexTest(c.pattern, c.sample));
+        expect(small.stats().queued).toBe(12);
+        const answers = await Promise.all(pending);
+        expect(answers).toEqual(checks.map((_, n) => ({ compiles: true, matches: n % 2 === 1 })));
+        expect(small.stats()).toMatchObject({ jobsStarted: 12, workers: 2, queued: 0, running: 0 });
+      } finally {
+        await small.close();
+      }
+    });
+
+    it('refuses a check beyond the queue bound as retryable, not as a verdict on the pattern', async () => {
+      const bounded = createRegexTester({ poolSize: 1, maxQueueLength: 2, timeoutMs: 200 });
+      try {
+        const slow = bounded.regexTest(CATASTROPHIC, CATASTROPHIC_SAMPLE);
+        const waiting = bounded.regexTest('^a$', 'a');
+        await expect(bounded.regexTest('^b$', 'b')).rejects.toBeInstanceOf(CheckUnavailableError);
+        await expect(slow).resolves.toEqual({ compiles: false, error: REGEX_TOO_SLOW_MESSAGE });
+        await expect(waiting).resolves.toEqual({ compiles: true, matches: true });
+      } finally {
+        await bounded.close();
+      }
+    });
+  });
+
+  describe('close()', () => {
+    it('terminates every worker and refuses later checks', async () => {
+      const closing = createRegexTester();
+      await closing.regexTest('^a$', 'a');
+      expect(closing.stats().workers).toBe(2);
+      const running = closing.regexTest(CATASTROPHIC, CATASTROPHIC_SAMPLE).catch((error: unknown) => error);
+      await closing.close();
+      await expect(running).resolves.toBeInstanceOf(CheckUnavailableError);
+      expect(closing.stats()).toMatchObject({ workers: 0, running: 0, queued: 0 });
+      await expect(closing.regexTest('^a$', 'a')).rejects.toBeInstanceOf(CheckUnavailableError);
+    });
+
+    it.each([
+      ['after close()', 'await tester.close();'],
+      ['with idle workers left open', ''],
+    ])('lets a process exit on its own %s', async (_label, ending) => {
+      const script = [
+        `import { createRegexTester } from ${JSON.stringify(pathToFileURL(COMPILED_TESTER).href)};`,
+        'const tester = createRegexTester();',
+        "const verdicts = [await tester.regexTest('^\\\\d+$', '123'), await tester.regexTest('^(a+)+$', 'a'.repeat(40) + '!')];",
+        ending,
+        'console.log(JSON.stringify(verdicts));',
+      ].join('\n');
+      const started = performance.now();
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: ROOT,
+        timeout: 10000,
+      });
+      expect(JSON.parse(stdout)).toEqual([
+        { compiles: true, matches: true },
+        { compiles: false, error: REGEX_TOO_SLOW_MESSAGE },
+      ]);
+      expect(performance.now() - started).toBeLessThan(5000);
+    });
+  });
+});

@@ -1,0 +1,484 @@
+/**
+ * POST /prefixRegistrationApi/registerPrefix with the real checks: URL checks queued to a compiled worker
+ * process (npm test builds first) that fetches a fixture server on 127.0.0.1 (so the worker runs with
+ * URL_CHECK_ALLOW_PRIVATE_NETWORKS on), and the worker-thread regex tester. Also the requester's status
+ * endpoint, Idempotency-Key, and what happens when the checks cannot answer: a check still running, and
+ * this test's own redis-server stopped in the middle of a submission (never the shared one).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import type net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { RequestListener } from 'node:http';
+import type { Redis } from 'ioredis';
+import request from 'supertest';
+import { loadConfig, type Config } from '../../src/config.js';
+import { importRegistry } from '../../src/importer/import-registry.js';
+import { validateNamespaces } from '../../src/importer/read-dataset.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { createProducerRedis, createWorkerRedis } from '../../src/queue/connections.js';
+import { createQueue, queueNames, type UrlCheckJob } from '../../src/queue/queues.js';
+import { createRegistryApp } from '../../src/registry/app.js';
+import { createRegexTester, type RegexTester } from '../../src/registry/registration/regex/regex-tester.js';
+import { createQueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
+import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
+import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+
+const LONG = 120_000;
+const REGISTRY_URL = 'https://registry.test';
+const RESOLVER_URL = 'https://resolver.test';
+const logger = createLogger('silent', 'test');
+
+/** Provider and institution sites: home pages, `/items/<digits>` (others 404), `/slow/...` answering after 3 s. */
+async function startSites() {
+  const sockets = new Set<net.Socket>();
+  const hits: string[] = [];
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? '';
+    hits.push(url);
+    if (url.startsWith('/slow/')) {
+      setTimeout(() => res.end('late'), 3000);
+      return;
+    }
+    const ok = /^\/(home|institution)(\/|$)/.test(url) || /^\/[a-z0-9]+\/items\/[0-9]+$/.test(url);
+    res.writeHead(ok ? 200 : 404, { 'content-type': 'text/plain' });
+    res.end(ok ? 'ok' : 'missing');
+  });
+  server.on('connection', (s: net.Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    hits,
+    url: (p: string) => `http://127.0.0.1:${port}${p}`,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+type Sites = Awaited<ReturnType<typeof startSites>>;
+
+const uniquePrefix = () => `t${randomBytes(4).toString('hex')}`;
+
+/** A request as the registration form sends it: apiVersion as a number, fields the service does not know. */
+function formRequest(sites: Sites, overrides: Record<string, unknown> = {}) {
+  const prefix = (overrides.requestedPrefix as string | undefined) ?? uniquePrefix();
+  return {
+    apiVersion: 1,
+    payload: {
+      name: 'Test namespace',
+      description: 'A namespace made up for the registration tests, long enough to pass the minimum length.',
+      requestedPrefix: prefix,
+      sampleId: '204',
+      idRegexPattern: '^[0-9]+$',
+      providerUrlPattern: sites.url(`/${prefix}/items/{$id}`),
+      providerHomeUrl: sites.url('/home'),
+      providerName: 'Test provider',
+      providerDescription: 'The provider that serves the records of the made-up namespace of these tests.',
+      providerLocation: 'GB',
+      providerCode: 'baker',
+      institutionName: 'Test Institute',
+      institutionHomeUrl: sites.url('/institution'),
+      institutionDescription: 'An institution made up for the registration tests, with a long description.',
+      institutionLocation: 'gb',
+      institutionRorId: null,
+      references: ['https://doi.org/10.1000/one', 'https://doi.org/10.1000/two'],
+      additionalInformation: ['first line', 'second line'],
+      requester: { name: 'Rita Requester', email: 'rita@example.org' },
+      namespaceEmbeddedInLui: false,
+      protectedUrls: false,
+      authHelpUrl: null,
+      authHelpDescription: null,
+      // Sent by the web form, unknown to the service.
+      validationState: { name: 'ok' },
+      ...overrides,
+    },
+  };
+}
+
+async function removeKeys(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    if (keys.length) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+async function readyRedis(url: string): Promise<Redis> {
+  const redis = createProducerRedis(url);
+  redis.on('error', () => undefined);
+  if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+  return redis;
+}
+
+interface AppUnderTest {
+  app: RequestListener;
+  close: () => Promise<void>;
+}
+
+describe('registerPrefix', () => {
+  let t: TestDatabase;
+  let sites: Sites;
+  let dir: string;
+  let queuePrefix: string;
+  let config: Readonly<Config>;
+  let regex: RegexTester;
+  let sharedRedis: Redis;
+  let main: AppUnderTest;
+  const workers: Spawned[] = [];
+  const closers: (() => Promise<void>)[] = [];
+
+  const startWorker = (env: Record<string, string> = {}) => {
+    const worker = spawnNode('dist/workers/main.js', {
+      DATABASE_URL: t.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: queuePrefix,
+      DATASET_DIR: dir,
+      LOG_LEVEL: 'warn',
+      WORKER_LOCK_DURATION_MS: '5000',
+      URL_CHECK_ALLOW_PRIVATE_NETWORKS: 'true',
+      ...env,
+    });
+    workers.push(worker);
+    return worker;
+  };
+
+  /** The registry area with queued URL checks on `redisUrl` under `prefix`, waiting at most `waitMs`. */
+  const buildApp = async (options: { redisUrl: string; prefix: string; waitMs: number; track?: boolean }): Promise<AppUnderTest> => {
+    const connection = await readyRedis(options.redisUrl);
+    const checks = createQueuedUrlCheck({ connection, prefix: options.prefix, waitMs: options.waitMs, cacheSeconds: 300 });
+    const app = createRegistryApp({
+      config,
+      db: t.db,
+      redis: sharedRedis,
+      logger,
+      registration: { urlCheck: checks.urlCheck, regexTest: regex.regexTest },
+    }).callback();
+    const close = async () => {
+      await checks.close();
+      connection.disconnect();
+    };
+    if (options.track !== false) closers.push(close);
+    return { app, close };
+  };
+
+  const count = async (table: string): Promise<number> => Number(((await t.db(table).count({ n: '*' }).first()) as { n: string }).n);
+  const counts = async () => ({
+    requests: await count('prefixRegistrationRequests'),
+    sessions: await count('prefixRegistrationSessions'),
+    events: await count('prefixRegistrationSessionEvents'),
+    outbox: await count('notificationOutbox'),
+    keys: await count('idempotencyKeys'),
+  });
+  const submit = (app: RequestListener, body: unknown, key?: string) => {
+    const call = request(app).post('/prefixRegistrationApi/registerPrefix').set('Content-Type', 'application/json');
+    if (key !== undefined) void call.set('Idempotency-Key', key);
+    return call.send(JSON.stringify(body));
+  };
+
+  beforeAll(async () => {
+    t = await createTestDatabase('register_prefix');
+    await importRegistry(t.db, validateNamespaces(JSON.parse(await readFile(SAMPLE_REGISTRY, 'utf8'))), {});
+    sites = await startSites();
+    dir = mkdtempSync(path.join(os.tmpdir(), 'register-prefix-'));
+    queuePrefix = `test-register-${randomBytes(4).toString('hex')}`;
+    config = loadConfig({
+      DATABASE_URL: t.url,
+      REDIS_URL: TEST_REDIS_URL,
+      LOG_LEVEL: 'silent',
+      PUBLIC_REGISTRY_URL: REGISTRY_URL,
+      PUBLIC_RESOLVER_URL: RESOLVER_URL,
+      QUEUE_PREFIX: queuePrefix,
+      CURATOR_EMAIL: 'curators@example.org',
+    });
+    regex = createRegexTester();
+    sharedRedis = await readyRedis(TEST_REDIS_URL);
+    startWorker();
+    const inspector = createWorkerRedis(TEST_REDIS_URL);
+    const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, inspector, queuePrefix);
+    try {
+      await waitFor(async () => ((await queue.getWorkersCount()) >= 1 ? true : undefined), 30_000, 'the worker connecting');
+    } finally {
+      await queue.close();
+      inspector.disconnect();
+    }
+    main = await buildApp({ redisUrl: TEST_REDIS_URL, prefix: queuePrefix, waitMs: 15_000 });
+  }, LONG);
+
+  afterAll(async () => {
+    for (const close of closers) await close();
+    for (const worker of workers) {
+      if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGTERM');
+    }
+    await Promise.all(workers.map((w) => w.exited));
+    await removeKeys(sharedRedis, queuePrefix);
+    sharedRedis.disconnect();
+    await regex.close();
+    await sites.close();
+    await t.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }, LONG);
+
+  it('stores a valid request with its session and START event, and answers a token', async () => {
+    const before = await counts();
+    const body = formRequest(sites);
+
+    const res = await submit(main.app, body);
+
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body as object)).toEqual(['apiVersion', 'errorMessage', 'payload']);
+    expect(res.body).toEqual({
+      apiVersion: '1.0',
+      errorMessage: null,
+      payload: { comment: 'No comments on your prefix registration request', token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) },
+    });
+    expect(await counts()).toEqual({ ...before, requests: before.requests + 1, sessions: before.sessions + 1, events: before.events + 1, outbox: before.outbox + 2 });
+
+    const session = await t.db('prefixRegistrationSessions').where({ token: res.body.payload.token }).first();
+    expect(session).toMatchObject({ closed: false });
+    const stored = await t.db('prefixRegistrationRequests').where({ id: session.requestId }).first();
+    expect(stored).toMatchObject({
+      requestedPrefix: body.payload.requestedPrefix,
+      providerLocation: 'GB',
+      institutionLocation: 'GB',
+      supportingReferences: ['https://doi.org/10.1000/one', 'https://doi.org/10.1000/two'],
+      additionalInformation: 'first line\nsecond line',
+      requesterEmail: 'rita@example.org',
+      institutionRorId: null,
+    });
+    const events = await t.db('prefixRegistrationSessionEvents').where({ sessionId: session.id });
+    expect(events).toEqual([
+      expect.objectContaining({ eventName: 'START', actor: 'ANONYMOUS', requestId: stored.id, additionalInformation: 'Source, Open API for prefix registration request submission' }),
+    ]);
+    const outbox = await t.db('notificationOutbox').orderBy('id', 'desc').limit(2);
+    expect(outbox.map((row: { kind: string; recipient: string }) => [row.kind, row.recipient]).sort()).toEqual([
+      ['prefix.start.curator', 'curators@example.org'],
+      ['prefix.start.requester', 'rita@example.org'],
+    ]);
+  }, LONG);
+
+  it('defaults the additional information of a request sent without it', async () => {
+    const res = await submit(main.app, formRequest(sites, { additionalInformation: undefined, references: undefined, supportingReferences: ['ref'] }));
+
+    expect(res.status).toBe(200);
+    const session = await t.db('prefixRegistrationSessions').where({ token: res.body.payload.token }).first();
+    const stored = await t.db('prefixRegistrationRequests').where({ id: session.requestId }).first();
+    expect(stored.additionalInformation).toBe('--- No additional information provided ---');
+    expect(stored.supportingReferences).toEqual(['ref']);
+  }, LONG);
+
+  it('shows the requester the state and public history of the request by its token, never an e-mail address', async () => {
+    const body = formRequest(sites);
+    const token = (await submit(main.app, body)).body.payload.token as string;
+
+    const res = await request(main.app).get(`/prefixRegistrationApi/status/${token}`);
+
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toEqual({
+      apiVersion: '1.0',
+      errorMessage: null,
+      payload: {
+        requestedPrefix: body.payload.requestedPrefix,
+        status: 'open',
+        created: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/),
+        events: [{ eventName: 'START', created: expect.any(String) }],
+      },
+    });
+    expect(res.text).not.toContain('rita@example.org');
+    expect(res.text).not.toContain('ANONYMOUS');
+  }, LONG);
+
+  it('answers 404 for a token that names no request', async () => {
+    for (const token of ['A'.repeat(43), 'not a token!', 'x'.repeat(300)]) {
+      const res = await request(main.app).get(`/prefixRegistrationApi/status/${encodeURIComponent(token)}`);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ apiVersion: '1.0', errorMessage: 'No registration request has this token', payload: null });
+    }
+  });
+
+  it('refuses an invalid request with every message, in chain order, and stores nothing', async () => {
+    const before = await counts();
+    const body = formRequest(sites, {
+      name: '   ',
+      description: 'Too short',
+      requestedPrefix: 'go',
+      requester: { name: 'Rita Requester', email: 'not-an-email' },
+    });
+
+    const res = await submit(main.app, body, `invalid-${randomBytes(4).toString('hex')}`);
+
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      apiVersion: '1.0',
+      errorMessage:
+        "INVALID Prefix registration request due to 'Name is required\nDescription MUST be longer than 50 characters\nPrefix 'go' already exists\nnot-an-email is not a valid email address'",
+      payload: { comment: 'No comments on your prefix registration request', token: '' },
+    });
+    expect(await counts()).toEqual(before);
+  }, LONG);
+
+  it('answers 400 Payload is required without a payload', async () => {
+    const res = await submit(main.app, { apiVersion: '1.0' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ apiVersion: '1.0', errorMessage: 'Payload is required', payload: null });
+  });
+
+  it('answers a retry with the same Idempotency-Key with the first answer, creating one request', async () => {
+    const before = await counts();
+    const body = formRequest(sites);
+    const key = `retry-${randomBytes(8).toString('hex')}`;
+
+    const first = await submit(main.app, body, key);
+    const second = await submit(main.app, body, key);
+
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(await counts()).toMatchObject({ requests: before.requests + 1, sessions: before.sessions + 1, keys: before.keys + 1 });
+  }, LONG);
+
+  it('creates one request when two submissions with one key arrive together', async () => {
+    const before = await counts();
+    const body = formRequest(sites);
+    const key = `together-${randomBytes(8).toString('hex')}`;
+
+    const [a, b] = await Promise.all([submit(main.app, body, key), submit(main.app, body, key)]);
+
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.payload.token).toBe(b.body.payload.token);
+    expect(await counts()).toMatchObject({ requests: before.requests + 1, sessions: before.sessions + 1, keys: before.keys + 1 });
+  }, LONG);
+
+  it('answers 422 when a key comes back with another request', async () => {
+    const key = `reused-${randomBytes(8).toString('hex')}`;
+    expect((await submit(main.app, formRequest(sites), key)).status).toBe(200);
+    const before = await counts();
+
+    const res = await submit(main.app, formRequest(sites), key);
+
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      apiVersion: '1.0',
+      errorMessage: 'This Idempotency-Key was already used for a different request; use a new key for a new request',
+      payload: null,
+    });
+    expect(await counts()).toEqual(before);
+  }, LONG);
+
+  it('refuses a malformed Idempotency-Key', async () => {
+    const res = await submit(main.app, formRequest(sites), 'k'.repeat(256));
+    expect(res.status).toBe(400);
+    expect(res.body.errorMessage).toBe('Idempotency-Key must be 1 to 255 visible ASCII characters');
+  });
+
+  it('answers 503 with Retry-After and stores nothing while a URL check is still running', async () => {
+    // No worker serves this queue prefix, and the wait is tiny.
+    const idle = await buildApp({ redisUrl: TEST_REDIS_URL, prefix: `${queuePrefix}-idle`, waitMs: 50 });
+    const before = await counts();
+
+    const res = await submit(idle.app, formRequest(sites), `running-${randomBytes(4).toString('hex')}`);
+
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.body).toEqual({
+      apiVersion: '1.0',
+      errorMessage:
+        'The live checks of the URLs in your request are still running; nothing was stored. Please send the same request again in a few seconds',
+      payload: null,
+    });
+    expect(await counts()).toEqual(before);
+    await removeKeys(sharedRedis, `${queuePrefix}-idle`);
+  }, LONG);
+
+  describe("when the test's own Redis stops in the middle of a submission", () => {
+    let redisDir: string;
+    let redisServer: ChildProcess | undefined;
+    let redisUrl: string;
+    let port: number;
+    let ownWorker: Spawned;
+    let stoppedApp: AppUnderTest | undefined;
+
+    const startRedis = async () => {
+      redisServer = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', redisDir], {
+        stdio: 'ignore',
+      });
+      const probe = createWorkerRedis(redisUrl);
+      probe.on('error', () => undefined);
+      try {
+        await waitFor(async () => ((await probe.ping()) === 'PONG' ? true : undefined), 10_000, 'the test redis-server starting');
+      } finally {
+        probe.disconnect();
+      }
+    };
+    const stopRedis = async (signal: NodeJS.Signals) => {
+      if (!redisServer || redisServer.exitCode !== null || redisServer.signalCode !== null) return;
+      const exited = new Promise((resolve) => redisServer?.once('exit', resolve));
+      redisServer.kill(signal);
+      await exited;
+    };
+
+    beforeAll(async () => {
+      redisDir = mkdtempSync(path.join(os.tmpdir(), 'register-prefix-redis-'));
+      port = await freePort();
+      redisUrl = `redis://127.0.0.1:${port}`;
+      await startRedis();
+      ownWorker = startWorker({ REDIS_URL: redisUrl, SHUTDOWN_TIMEOUT_MS: '1000' });
+      const probe = createWorkerRedis(redisUrl);
+      const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, probe, queuePrefix);
+      try {
+        await waitFor(async () => ((await queue.getWorkersCount()) >= 1 ? true : undefined), 30_000, 'the worker connecting');
+      } finally {
+        await queue.close();
+        probe.disconnect();
+      }
+    }, LONG);
+
+    afterAll(async () => {
+      if (ownWorker.child.exitCode === null && ownWorker.child.signalCode === null) ownWorker.child.kill('SIGKILL');
+      // Back up for a moment, so that the app's queue clients close cleanly instead of retrying for ever.
+      if (stoppedApp) {
+        await startRedis();
+        await stoppedApp.close();
+      }
+      await stopRedis('SIGKILL');
+      rmSync(redisDir, { recursive: true, force: true });
+    }, LONG);
+
+    it('answers a clear retryable 503 and leaves no rows behind', async () => {
+      const app = await buildApp({ redisUrl, prefix: queuePrefix, waitMs: 15_000, track: false });
+      stoppedApp = app;
+      const before = await counts();
+      const slowPath = `/slow/${randomBytes(4).toString('hex')}`;
+      const key = `redis-stop-${randomBytes(4).toString('hex')}`;
+
+      const answer = submit(app.app, formRequest(sites, { providerHomeUrl: sites.url(slowPath) }), key).then((res) => res);
+      // The worker is fetching the slow page: the submission is waiting for its verdict.
+      await waitFor(async () => (sites.hits.includes(slowPath) ? true : undefined), 20_000, 'the worker fetching the slow page');
+      await stopRedis('SIGTERM');
+      const started = Date.now();
+      const res = await answer;
+
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('30');
+      expect(res.body).toEqual({
+        apiVersion: '1.0',
+        errorMessage:
+          'The checks of your request cannot run right now (the check queue is unreachable); nothing was stored. Please send the same request again shortly',
+        payload: null,
+      });
+      expect(await counts()).toEqual(before);
+    }, LONG);
+  });
+});

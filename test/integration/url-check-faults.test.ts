@@ -1,0 +1,225 @@
+/**
+ * URL checks when things break: a worker process killed in the middle of a check (another worker retries the
+ * job and the waiting validation gets its verdict), and Redis stopping while a validation waits (a clear,
+ * retryable CheckUnavailableError, at once rather than at the end of the wait). The Redis that is stopped is
+ * this test's own redis-server, never the shared one. Fixtures are on 127.0.0.1, so the workers here run with
+ * URL_CHECK_ALLOW_PRIVATE_NETWORKS on.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Redis } from 'ioredis';
+import { createProducerRedis, createWorkerRedis } from '../../src/queue/connections.js';
+import { createQueue, queueNames, type UrlCheckJob } from '../../src/queue/queues.js';
+import { CheckUnavailableError } from '../../src/registry/registration/checks.js';
+import { createQueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
+import { urlCheckHash, urlCheckJobId } from '../../src/registry/registration/url-check/url-check-keys.js';
+import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+
+const LONG = 120_000;
+
+/** Holds the first request of each path without answering; answers the later ones 410 Gone. */
+async function startHoldingFixture() {
+  const sockets = new Set<net.Socket>();
+  const state = { port: 0, requests: [] as string[], held: [] as http.ServerResponse[] };
+  const server = http.createServer((req, res) => {
+    state.requests.push(req.url ?? '');
+    if (state.requests.filter((u) => u === req.url).length === 1) {
+      state.held.push(res);
+      return;
+    }
+    res.writeHead(410);
+    res.end('gone');
+  });
+  server.on('connection', (s: net.Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.port = (server.address() as net.AddressInfo).port;
+  return {
+    state,
+    url: (p: string) => `http://127.0.0.1:${state.port}${p}`,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+async function removeKeys(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    if (keys.length) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+describe('a worker killed in the middle of a check', () => {
+  let t: TestDatabase;
+  let dir: string;
+  let prefix: string;
+  let inspector: Redis;
+  let fixture: Awaited<ReturnType<typeof startHoldingFixture>>;
+  const workers: Spawned[] = [];
+
+  const startWorker = () => {
+    const worker = spawnNode('dist/workers/main.js', {
+      DATABASE_URL: t.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      DATASET_DIR: dir,
+      LOG_LEVEL: 'warn',
+      WORKER_LOCK_DURATION_MS: '2000',
+      URL_CHECK_ALLOW_PRIVATE_NETWORKS: 'true',
+    });
+    workers.push(worker);
+    return worker;
+  };
+
+  const workersConnected = async (n: number) => {
+    const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, inspector, prefix);
+    try {
+      await waitFor(async () => ((await queue.getWorkersCount()) >= n ? true : undefined), 30_000, `${n} url-check workers connecting`);
+    } finally {
+      await queue.close();
+    }
+  };
+
+  beforeAll(async () => {
+    t = await createTestDatabase('url_check_faults');
+    dir = mkdtempSync(path.join(os.tmpdir(), 'url-check-faults-'));
+    prefix = `test-url-check-faults-${randomBytes(4).toString('hex')}`;
+    inspector = createWorkerRedis(TEST_REDIS_URL);
+    fixture = await startHoldingFixture();
+  });
+
+  afterAll(async () => {
+    for (const worker of workers) {
+      if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGTERM');
+    }
+    await Promise.all(workers.map((w) => w.exited));
+    await fixture.close();
+    await removeKeys(inspector, prefix);
+    inspector.disconnect();
+    await t.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }, LONG);
+
+  it('is retried by another worker, and the waiting validation gets that verdict', async () => {
+    const victim = startWorker();
+    await workersConnected(1);
+    const producerRedis = createProducerRedis(TEST_REDIS_URL);
+    const checks = createQueuedUrlCheck({ connection: producerRedis, prefix, waitMs: 60_000, cacheSeconds: 300 });
+    try {
+      const url = fixture.url('/held');
+      const answer = checks.urlCheck(url, { isProtected: false });
+      // The victim is fetching: the fixture holds its request.
+      await waitFor(async () => (fixture.state.held.length === 1 ? true : undefined), 15_000, 'the first fetch arriving');
+
+      const survivor = startWorker();
+      await workersConnected(2);
+      victim.child.kill('SIGKILL');
+      expect(await victim.exited).toEqual({ code: null, signal: 'SIGKILL' });
+
+      // The victim's job lock lapses; the survivor's stalled-job check puts the job back and fetches again.
+      await expect(answer).resolves.toBe(`Status 410 GONE is not acceptable for URL ${url}`);
+      expect(fixture.state.requests).toEqual(['/held', '/held']);
+      const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, inspector, prefix);
+      try {
+        const job = await queue.getJob(urlCheckJobId(urlCheckHash(url, false)));
+        expect(await job?.getState()).toBe('completed');
+        expect(job?.returnvalue).toEqual({ ok: false, message: `Status 410 GONE is not acceptable for URL ${url}` });
+      } finally {
+        await queue.close();
+      }
+      expect(survivor.child.exitCode).toBeNull();
+    } finally {
+      await checks.close();
+      producerRedis.disconnect();
+    }
+  }, LONG);
+});
+
+describe("the test's own Redis stopped during a check", () => {
+  let redisDir: string;
+  let port: number;
+  let redisServer: ReturnType<typeof spawn> | undefined;
+  let fixture: Awaited<ReturnType<typeof startHoldingFixture>>;
+
+  beforeAll(async () => {
+    fixture = await startHoldingFixture();
+    redisDir = mkdtempSync(path.join(os.tmpdir(), 'url-check-redis-'));
+    port = await freePort();
+    redisServer = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', redisDir], {
+      stdio: 'ignore',
+    });
+    const probe = createWorkerRedis(`redis://127.0.0.1:${port}`);
+    probe.on('error', () => undefined);
+    try {
+      await waitFor(async () => ((await probe.ping()) === 'PONG' ? true : undefined), 10_000, 'the test redis-server starting');
+    } finally {
+      probe.disconnect();
+    }
+  });
+
+  afterAll(async () => {
+    if (redisServer && redisServer.exitCode === null && redisServer.signalCode === null) {
+      const exited = new Promise((resolve) => redisServer?.once('exit', resolve));
+      redisServer.kill('SIGTERM');
+      await exited;
+    }
+    await fixture.close();
+    rmSync(redisDir, { recursive: true, force: true });
+  });
+
+  it('rejects the waiting check with CheckUnavailableError at once, and the next one too', async () => {
+    const producerRedis = createProducerRedis(`redis://127.0.0.1:${port}`);
+    producerRedis.on('error', () => undefined);
+    const checks = createQueuedUrlCheck({ connection: producerRedis, prefix: 'test-url-check-redis-stop', waitMs: 30_000, cacheSeconds: 300 });
+    try {
+      // No worker on this Redis: the check is queued and waits.
+      const answer = checks.urlCheck(fixture.url('/never-fetched'), { isProtected: false });
+      const settled = answer.then(
+        () => 'resolved',
+        (error: unknown) => error,
+      );
+      const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, producerRedis, 'test-url-check-redis-stop');
+      try {
+        await waitFor(async () => ((await queue.getJobCounts('waiting')).waiting === 1 ? true : undefined), 5000, 'the check being queued');
+      } finally {
+        await queue.close();
+      }
+
+      console.log('DEBUG queued');
+      const exited = new Promise((resolve) => redisServer?.once('exit', resolve));
+      redisServer?.kill('SIGTERM');
+      await exited;
+      console.log('DEBUG stopped');
+      const stoppedAt = Date.now();
+
+      const error = await settled;
+      console.log('DEBUG settled', error);
+      expect(error).toBeInstanceOf(CheckUnavailableError);
+      expect(Date.now() - stoppedAt).toBeLessThan(3000);
+      expect((error as Error).message).toMatch(/try again/);
+
+      const started = Date.now();
+      await expect(checks.urlCheck(fixture.url('/never-fetched'), { isProtected: false })).rejects.toBeInstanceOf(CheckUnavailableError);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(fixture.state.requests).toEqual([]);
+      console.log('DEBUG second done');
+    } finally {
+      console.log('DEBUG closing');
+      await checks.close();
+      console.log('DEBUG closed');
+      producerRedis.disconnect();
+    }
+  }, LONG);
+});

@@ -1,0 +1,35 @@
+import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { FetchForCheckResult } from '../../src/lib/http-client.js';
+import type { Logger } from '../../src/lib/logger.js';
+import type { UrlCheckJob } from '../../src/queue/queues.js';
+import { urlCheckHash, urlVerdictKey } from '../../src/registry/registration/url-check/url-check-keys.js';
+import { verdictFor, type UrlVerdict } from '../../src/registry/registration/url-check/url-verdict.js';
+
+export interface UrlCheckProcessorDeps {
+  /** The guarded fetcher with the service's limits (fetchForCheck bound to the settings). */
+  fetch: (url: string) => Promise<FetchForCheckResult>;
+  /** Where the verdict is cached for the producers. */
+  redis: Redis;
+  /** QUEUE_PREFIX. */
+  prefix: string;
+  /** URL_CHECK_CACHE_SECONDS. */
+  cacheSeconds: number;
+  /** URL_CHECK_TIMEOUT_MS, for the message of a check that timed out. */
+  timeoutMs: number;
+  logger?: Logger;
+}
+
+/**
+ * Fetches the URL once and stores the verdict where validators look first. Idempotent: a second run (a retry
+ * after a worker died) fetches again and overwrites the same key. A URL that does not work is a verdict, never
+ * a thrown error; only infrastructure failures (the cache write) throw, and BullMQ retries those.
+ */
+export async function processUrlCheck(deps: UrlCheckProcessorDeps, job: Pick<Job<UrlCheckJob>, 'data'>): Promise<UrlVerdict> {
+  const { url, isProtected } = job.data;
+  const result = await deps.fetch(url);
+  const verdict = verdictFor(url, isProtected, result, deps.timeoutMs);
+  await deps.redis.set(urlVerdictKey(deps.prefix, urlCheckHash(url, isProtected)), JSON.stringify(verdict), 'EX', deps.cacheSeconds);
+  deps.logger?.debug({ url, isProtected, ok: verdict.ok, status: result.ok ? result.status : result.failure.kind }, 'URL checked');
+  return verdict;
+}
