@@ -2,17 +2,31 @@ import { connectPostgres, connectRedis } from '../lib/connect.js';
 import { listen } from '../http/server.js';
 import { runPart } from '../lib/process-runner.js';
 import { createRegistryApp } from './app.js';
+import { createRegexTester } from './registration/regex/regex-tester.js';
+import { createQueuedUrlCheck } from './registration/url-check/queued-url-check.js';
 
 // `npm run start:registry`: the registry area alone, for operators who scale it separately.
 await runPart('registry', async (config, logger) => {
   const db = await connectPostgres(config);
   const redis = await connectRedis(config);
-  const app = createRegistryApp({ config, db, redis, logger });
+  // Registration's slow checks: URLs are fetched by the worker process through the queue, never here;
+  // user-supplied regular expressions run in worker threads with a time bound.
+  const urlChecks = createQueuedUrlCheck({
+    connection: redis,
+    prefix: config.QUEUE_PREFIX,
+    waitMs: config.URL_CHECK_WAIT_MS,
+    cacheSeconds: config.URL_CHECK_CACHE_SECONDS,
+    logger,
+  });
+  const regex = createRegexTester({ timeoutMs: config.REGEX_CHECK_TIMEOUT_MS, maxPatternLength: config.REGEX_MAX_PATTERN_LENGTH });
+  const app = createRegistryApp({ config, db, redis, logger, registration: { urlCheck: urlChecks.urlCheck, regexTest: regex.regexTest } });
   const server = await listen(app, config.REGISTRY_PORT, config);
   return {
     description: `registry area on ${config.PUBLIC_REGISTRY_URL} (listening on ${config.HOST}:${server.port})`,
     stop: async () => {
       await server.close();
+      await urlChecks.close();
+      await regex.close();
       await db.destroy();
       redis.disconnect();
     },
