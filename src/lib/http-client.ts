@@ -190,7 +190,13 @@ export async function fetchForCheck(url: string, options: FetchForCheckOptions):
   if (refusal) return { ok: false, failure: { kind: 'refused', url, reason: refusal } };
   // The clock starts once the first host has a place: waiting behind other checks of it is not the server's fault.
   const release = await acquireHost(new URL(url).host.toLowerCase());
-  return fetchOnce(url, options, release);
+  try {
+    return await fetchOnce(url, options, release);
+  } catch (error) {
+    // got refusing its options synchronously; never expected, still a result rather than a throw.
+    release();
+    return { ok: false, failure: { kind: 'error', message: error instanceof Error ? error.message : String(error) } };
+  }
 }
 
 function fetchOnce(url: string, options: FetchForCheckOptions, releaseFirstHost: () => void): Promise<FetchForCheckResult> {
@@ -232,7 +238,7 @@ function fetchOnce(url: string, options: FetchForCheckOptions, releaseFirstHost:
         beforeRedirect: [
           async (next) => {
             releaseHost();
-            const release = await acquireHost((next.url as URL).host.toLowerCase());
+            const release = await acquireHost(new URL(String(next.url)).host.toLowerCase());
             // The check may have timed out meanwhile; then the place goes straight back.
             if (settled) release();
             releaseHost = release;

@@ -446,13 +446,17 @@ describe('registerPrefix', () => {
 
     afterAll(async () => {
       if (ownWorker.child.exitCode === null && ownWorker.child.signalCode === null) ownWorker.child.kill('SIGKILL');
-      // Back up for a moment, so that the app's queue clients close cleanly instead of retrying for ever.
-      if (stoppedApp) {
-        await startRedis();
-        await stoppedApp.close();
+      await ownWorker.exited;
+      try {
+        // Back up for a moment, so that the app's queue clients close cleanly instead of retrying for ever.
+        if (stoppedApp) {
+          await startRedis();
+          await stoppedApp.close();
+        }
+      } finally {
+        await stopRedis('SIGKILL');
+        rmSync(redisDir, { recursive: true, force: true });
       }
-      await stopRedis('SIGKILL');
-      rmSync(redisDir, { recursive: true, force: true });
     }, LONG);
 
     it('answers a clear retryable 503 and leaves no rows behind', async () => {

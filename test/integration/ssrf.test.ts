@@ -227,19 +227,20 @@ describe('with URL_CHECK_ALLOW_PRIVATE_NETWORKS off', () => {
     // A safety net for the tests themselves: a socket whose lookup succeeded is about to connect. Were the
     // guard broken, the trap destroys it first (no packet leaves) and the count makes the test fail.
     const trap = { armed: false, caught: [] as string[] };
-    // eslint-disable-next-line @typescript-eslint/unbound-method
-    const originalEmit = net.Socket.prototype.emit;
+    type Emit = (this: net.Socket, event: string | symbol, ...args: unknown[]) => boolean;
+    const originalEmit = net.Socket.prototype.emit as Emit;
     beforeAll(() => {
-      net.Socket.prototype.emit = function trapConnect(this: net.Socket, event: string | symbol, ...args: unknown[]) {
+      const trapConnect: Emit = function (event, ...args) {
         if (trap.armed && event === 'lookup' && !args[0]) {
           trap.caught.push(String(args[1]));
           this.destroy();
         }
         return originalEmit.call(this, event, ...args);
-      } as typeof originalEmit;
+      };
+      net.Socket.prototype.emit = trapConnect as typeof net.Socket.prototype.emit;
     });
     afterAll(() => {
-      net.Socket.prototype.emit = originalEmit;
+      net.Socket.prototype.emit = originalEmit as typeof net.Socket.prototype.emit;
     });
     beforeEach(() => {
       trap.armed = true;

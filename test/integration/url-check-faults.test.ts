@@ -12,7 +12,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { createProducerRedis, createWorkerRedis } from '../../src/queue/connections.js';
 import { createQueue, queueNames, type UrlCheckJob } from '../../src/queue/queues.js';
 import { CheckUnavailableError } from '../../src/registry/registration/checks.js';
@@ -180,7 +180,9 @@ describe("the test's own Redis stopped during a check", () => {
   });
 
   it('rejects the waiting check with CheckUnavailableError at once, and the next one too', async () => {
-    const producerRedis = createProducerRedis(`redis://127.0.0.1:${port}`);
+    // The API's producer connection (createProducerRedis), told to let go at once when disconnected: ioredis
+    // otherwise keeps a 2 s timer for a reconnection socket that never opens.
+    const producerRedis = new Redis(`redis://127.0.0.1:${port}`, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 3000, disconnectTimeout: 10 });
     producerRedis.on('error', () => undefined);
     const checks = createQueuedUrlCheck({ connection: producerRedis, prefix: 'test-url-check-redis-stop', waitMs: 30_000, cacheSeconds: 300 });
     try {
@@ -197,15 +199,12 @@ describe("the test's own Redis stopped during a check", () => {
         await queue.close();
       }
 
-      console.log('DEBUG queued');
       const exited = new Promise((resolve) => redisServer?.once('exit', resolve));
       redisServer?.kill('SIGTERM');
       await exited;
-      console.log('DEBUG stopped');
       const stoppedAt = Date.now();
 
       const error = await settled;
-      console.log('DEBUG settled', error);
       expect(error).toBeInstanceOf(CheckUnavailableError);
       expect(Date.now() - stoppedAt).toBeLessThan(3000);
       expect((error as Error).message).toMatch(/try again/);
@@ -214,11 +213,8 @@ describe("the test's own Redis stopped during a check", () => {
       await expect(checks.urlCheck(fixture.url('/never-fetched'), { isProtected: false })).rejects.toBeInstanceOf(CheckUnavailableError);
       expect(Date.now() - started).toBeLessThan(1000);
       expect(fixture.state.requests).toEqual([]);
-      console.log('DEBUG second done');
     } finally {
-      console.log('DEBUG closing');
       await checks.close();
-      console.log('DEBUG closed');
       producerRedis.disconnect();
     }
   }, LONG);

@@ -17,8 +17,9 @@ import { createProducerRedis, createWorkerRedis } from '../../src/queue/connecti
 import { createQueue, queueNames, type UrlCheckJob } from '../../src/queue/queues.js';
 import { CheckStillRunningError, CheckUnavailableError } from '../../src/registry/registration/checks.js';
 import { createQueuedUrlCheck, type QueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
-import { urlCheckHash, urlCheckJobId } from '../../src/registry/registration/url-check/url-check-keys.js';
+import { urlCheckHash, urlCheckJobId, urlVerdictKey } from '../../src/registry/registration/url-check/url-check-keys.js';
 import { verdictFor } from '../../src/registry/registration/url-check/url-verdict.js';
+import { processUrlCheck } from '../../workers/url-check/url-check.processor.js';
 import { URL_CHECK_MAX_BODY_BYTES, URL_CHECK_MAX_REDIRECTS } from '../../workers/url-check/url-check.worker.js';
 import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
@@ -326,6 +327,34 @@ describe('through the queue, with a worker process', () => {
     await t.drop();
     rmSync(dir, { recursive: true, force: true });
   }, LONG);
+
+  it('processes a job as a plain function: the verdict is cached for the producers, the same each time', async () => {
+    const processorPrefix = `test-url-check-processor-${randomBytes(4).toString('hex')}`;
+    extraPrefixes.push(processorPrefix);
+    const url = 'http://example.invalid/missing';
+    const fetched: string[] = [];
+    const deps = {
+      fetch: (u: string) => {
+        fetched.push(u);
+        return Promise.resolve({ ok: true as const, status: 404, finalUrl: u, bodyBytes: 0, bodyTruncated: false });
+      },
+      redis: inspector,
+      prefix: processorPrefix,
+      cacheSeconds: 60,
+      timeoutMs: 10_000,
+    };
+    const job = { data: { url, isProtected: false } };
+
+    const first = await processUrlCheck(deps, job);
+    const second = await processUrlCheck(deps, job);
+
+    expect(first).toEqual({ ok: false, message: `Status 404 NOT_FOUND is not acceptable for URL ${url}` });
+    expect(second).toEqual(first);
+    expect(fetched).toEqual([url, url]);
+    const key = urlVerdictKey(processorPrefix, urlCheckHash(url, false));
+    expect(JSON.parse((await inspector.get(key)) ?? 'null')).toEqual(first);
+    expect(await inspector.ttl(key)).toBeGreaterThan(50);
+  });
 
   it('answers null for a working URL and the message for a broken one', async () => {
     const missing = fixture.url('/status/404?q=1');

@@ -1,4 +1,4 @@
-import { Queue, QueueEvents } from 'bullmq';
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../lib/logger.js';
 import { queueNames, type UrlCheckJob } from '../../../queue/queues.js';
@@ -9,7 +9,7 @@ import { isUrlVerdict, type UrlVerdict } from './url-verdict.js';
 export interface QueuedUrlCheckOptions {
   /**
    * The API process's fail-fast connection (createProducerRedis: no offline queue), so that a check fails at
-   * once with CheckUnavailableError when Redis is away instead of waiting for it.
+   * once with CheckUnavailableError when Redis is away instead of waiting for it. Its owner closes it.
    */
   connection: Redis;
   /** QUEUE_PREFIX: the same as the workers'. */
@@ -18,14 +18,14 @@ export interface QueuedUrlCheckOptions {
   waitMs: number;
   /** URL_CHECK_CACHE_SECONDS: how long a finished job's verdict may be reused (the worker caches it as long). */
   cacheSeconds: number;
-  /** How often a waiting check also reads the job's state, besides listening for its completion (default 1000 ms). */
+  /** How often a waiting check looks for its verdict (default 200 ms); the job itself is read every 5th time. */
   pollMs?: number;
   logger?: Logger;
 }
 
 export interface QueuedUrlCheck {
   urlCheck: UrlCheck;
-  /** Stops listening for job events; the connection stays open (its owner closes it). */
+  /** Ends waiting checks (CheckUnavailableError) and closes the queue; the connection stays open. */
   close: () => Promise<void>;
 }
 
@@ -41,10 +41,15 @@ const stillRunning = (url: string) =>
  * The UrlCheck of the API process: a cached verdict if there is one, else a job for the url-check worker and a
  * bounded wait for its verdict. Identical checks share one job (deterministic job id), so two validators, or
  * two clients, asking about one URL at once cause one fetch.
+ *
+ * The wait polls the verdict key on the fail-fast connection rather than listening through BullMQ's
+ * QueueEvents: that needs a blocking connection that waits for Redis forever (maxRetriesPerRequest null), and
+ * when Redis went away while it was starting, closing it hung (seen in url-check-faults.test.ts). A poll
+ * fails at once instead, which is what a validation waiting on a client needs.
  */
 export function createQueuedUrlCheck(options: QueuedUrlCheckOptions): QueuedUrlCheck {
   const { connection, prefix, waitMs, cacheSeconds, logger } = options;
-  const pollMs = options.pollMs ?? 1000;
+  const pollMs = options.pollMs ?? 200;
   const queue = new Queue<UrlCheckJob, UrlVerdict>(queueNames.urlCheck, { connection, prefix });
   queue.on('error', (error) => logger?.warn({ err: error }, 'url-check queue error'));
 
@@ -55,25 +60,72 @@ export function createQueuedUrlCheck(options: QueuedUrlCheckOptions): QueuedUrlC
   };
   connection.on('close', onConnectionClose);
 
-  // Waiting checks by job id: one 'completed' and one 'failed' listener serve them all.
-  type Waiter = { completed: (returnvalue: unknown) => void; failed: (reason: string) => void };
-  const jobWaiters = new Map<string, Set<Waiter>>();
-  const notify = (jobId: string, call: (waiter: Waiter) => void) => {
-    for (const waiter of [...(jobWaiters.get(jobId) ?? [])]) call(waiter);
-  };
+  /** Runs `wait` until it settles, the deadline passes (CheckStillRunningError) or the connection closes. */
+  const bounded = <T>(url: string, deadline: number, wait: (settle: (outcome: () => T) => void) => () => void): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      let done = false;
+      const cleanup = { stop: () => undefined as void };
+      const settle = (outcome: () => T) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        closeWaiters.delete(onClose);
+        cleanup.stop();
+        try {
+          resolve(outcome());
+        } catch (error) {
+          reject(error instanceof CheckStillRunningError || error instanceof CheckUnavailableError ? error : unavailable(error));
+        }
+      };
+      const onClose = () =>
+        settle(() => {
+          throw unavailable(new Error('Redis connection closed'));
+        });
+      const timer = setTimeout(
+        () =>
+          settle(() => {
+            throw stillRunning(url);
+          }),
+        Math.max(0, deadline - Date.now()),
+      );
+      closeWaiters.add(onClose);
+      const stop = wait(settle);
+      if (done) stop();
+      else cleanup.stop = stop;
+    });
 
-  // QueueEvents needs a blocking connection of its own (BullMQ duplicates the one given; a blocking one must
-  // wait for Redis, maxRetriesPerRequest null). Created on the first check, so that an API process that never
-  // validates holds no extra connection; the template itself never connects.
-  let events: { queueEvents: QueueEvents; template: Redis } | undefined;
-  const startQueueEvents = () => {
-    if (events) return;
-    const template = connection.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true, lazyConnect: true });
-    const queueEvents = new QueueEvents(queueNames.urlCheck, { connection: template, prefix });
-    queueEvents.on('error', (error) => logger?.debug({ err: error }, 'url-check queue events error'));
-    queueEvents.on('completed', ({ jobId, returnvalue }) => notify(jobId, (w) => w.completed(returnvalue)));
-    queueEvents.on('failed', ({ jobId, failedReason }) => notify(jobId, (w) => w.failed(failedReason)));
-    events = { queueEvents, template };
+  /** A Redis step that never holds a validation past the wait bound, nor past the connection closing. */
+  const step = <T>(url: string, deadline: number, run: () => Promise<T>): Promise<T> =>
+    bounded<T>(url, deadline, (settle) => {
+      run().then(
+        (value) => settle(() => value),
+        (error: unknown) =>
+          settle(() => {
+            throw unavailable(error);
+          }),
+      );
+      return () => undefined;
+    });
+
+  /**
+   * Fails fast when the connection is down (it would only refuse each command in turn), but lets a connection
+   * that is still being opened for the first time finish doing so.
+   */
+  const whenConnected = async (url: string, deadline: number): Promise<void> => {
+    const { status } = connection;
+    if (status === 'ready') return;
+    if (status !== 'wait' && status !== 'connecting' && status !== 'connect') {
+      throw unavailable(new Error(`Redis connection is ${status}`));
+    }
+    if (status === 'wait') connection.connect().catch(() => undefined);
+    await bounded<void>(url, deadline, (settle) => {
+      const onReady = () => settle(() => undefined);
+      connection.once('ready', onReady);
+      return () => connection.off('ready', onReady);
+    }).catch((error: unknown) => {
+      // Not even connected by the deadline: Redis is not there, whatever the wait bound says.
+      throw error instanceof CheckStillRunningError ? unavailable(new Error('Redis connection not ready')) : error;
+    });
   };
 
   const readCachedVerdict = async (key: string): Promise<UrlVerdict | undefined> => {
@@ -87,10 +139,10 @@ export function createQueuedUrlCheck(options: QueuedUrlCheckOptions): QueuedUrlC
     }
   };
 
-  /** The job's own outcome when it has one: its verdict, 'failed', or undefined while waiting or running. */
-  const readJobOutcome = async (jobId: string): Promise<UrlVerdict | 'failed' | undefined> => {
+  /** The job's own outcome: its verdict, 'failed', 'missing', or undefined while it waits or runs. */
+  const readJobOutcome = async (jobId: string): Promise<UrlVerdict | 'failed' | 'missing' | undefined> => {
     const job = await queue.getJob(jobId);
-    if (!job) return undefined;
+    if (!job) return 'missing';
     const state = await job.getState();
     if (state === 'completed' && isUrlVerdict(job.returnvalue)) return job.returnvalue;
     if (state === 'failed') return 'failed';
@@ -98,75 +150,11 @@ export function createQueuedUrlCheck(options: QueuedUrlCheckOptions): QueuedUrlC
   };
 
   /**
-   * Waits for the job's verdict until the deadline. Settles on the first of: the completion event, a poll
-   * that finds the verdict (covers an event missed while QueueEvents was starting), the job failing for good,
-   * the connection closing (Redis went away: no hang until the deadline), or the deadline.
+   * Adds the job unless one with its id is waiting or running (then this check shares it). A finished job
+   * with this id would make the add a no-op and leave nothing to wait for: its verdict is reused while fresh,
+   * else it is removed so that the URL is fetched again.
    */
-  const awaitVerdict = (url: string, jobId: string, key: string, deadline: number): Promise<UrlVerdict> =>
-    new Promise<UrlVerdict>((resolve, reject) => {
-      startQueueEvents();
-      let done = false;
-      let polling = false;
-      // Both fire only after this executor has run, when everything they call is defined.
-      const timer = setTimeout(() => finish(() => reject(stillRunning(url))), Math.max(0, deadline - Date.now()));
-      const poller = setInterval(() => void poll(), pollMs);
-      const waiter: Waiter = {
-        completed: (returnvalue) => {
-          if (isUrlVerdict(returnvalue)) finish(() => resolve(returnvalue));
-        },
-        failed: (reason) => finish(() => reject(unavailable(new Error(reason)))),
-      };
-      const onClose = () => finish(() => reject(unavailable(new Error('Redis connection closed'))));
-      const finish = (settle: () => void) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        clearInterval(poller);
-        const waiters = jobWaiters.get(jobId);
-        waiters?.delete(waiter);
-        if (waiters?.size === 0) jobWaiters.delete(jobId);
-        closeWaiters.delete(onClose);
-        settle();
-      };
-      const poll = async () => {
-        if (polling || done) return;
-        polling = true;
-        try {
-          const outcome = (await readCachedVerdict(key)) ?? (await readJobOutcome(jobId));
-          if (outcome === 'failed') finish(() => reject(unavailable(new Error('the URL check job failed'))));
-          else if (outcome) finish(() => resolve(outcome));
-        } catch (error) {
-          finish(() => reject(unavailable(error)));
-        } finally {
-          polling = false;
-        }
-      };
-      const waiters = jobWaiters.get(jobId) ?? new Set<Waiter>();
-      waiters.add(waiter);
-      jobWaiters.set(jobId, waiters);
-      closeWaiters.add(onClose);
-      void poll();
-    });
-
-  /** Races a Redis step with the deadline: a command never holds a validation past the wait bound. */
-  const beforeDeadline = <T>(url: string, deadline: number, step: Promise<T>): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(stillRunning(url)), Math.max(0, deadline - Date.now()));
-      step.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(error instanceof CheckStillRunningError ? error : unavailable(error));
-        },
-      );
-    });
-
   const enqueue = async (data: UrlCheckJob, jobId: string): Promise<UrlVerdict | undefined> => {
-    // A finished job with this id would make the add a no-op and leave nothing to wait for: reuse its verdict
-    // while fresh, else remove it so that the URL is fetched again.
     const existing = await queue.getJob(jobId);
     if (existing) {
       const state = await existing.getState();
@@ -178,54 +166,62 @@ export function createQueuedUrlCheck(options: QueuedUrlCheckOptions): QueuedUrlC
     return undefined;
   };
 
-  /**
-   * Fails fast when the connection is down (it would only refuse each command in turn), but lets a connection
-   * that is still being opened for the first time finish doing so.
-   */
-  const whenConnected = async (deadline: number): Promise<void> => {
-    const { status } = connection;
-    if (status === 'ready') return;
-    if (status !== 'wait' && status !== 'connecting' && status !== 'connect') {
-      throw unavailable(new Error(`Redis connection is ${status}`));
-    }
-    if (status === 'wait') connection.connect().catch(() => undefined);
-    await new Promise<void>((resolve, reject) => {
-      const settle = (error?: Error) => {
-        clearTimeout(timer);
-        connection.off('ready', onReady);
-        closeWaiters.delete(onClose);
-        if (error) reject(unavailable(error));
-        else resolve();
+  /** Polls for the worker's verdict: the cached key, and every 5th time the job (failed for good, or gone). */
+  const awaitVerdict = (data: UrlCheckJob, jobId: string, key: string, deadline: number): Promise<UrlVerdict> =>
+    bounded<UrlVerdict>(data.url, deadline, (settle) => {
+      let round = 0;
+      let busy = false;
+      const poll = async () => {
+        if (busy) return;
+        busy = true;
+        round += 1;
+        try {
+          const cached = await readCachedVerdict(key);
+          if (cached) return settle(() => cached);
+          if (round % 5 !== 0) return;
+          const outcome = await readJobOutcome(jobId);
+          if (outcome === 'failed') {
+            settle(() => {
+              throw unavailable(new Error('the URL check job failed'));
+            });
+          } else if (outcome === 'missing') {
+            // Removed meanwhile (by an operator, or a late cleanup): ask again rather than wait for nothing.
+            const verdict = await enqueue(data, jobId);
+            if (verdict) settle(() => verdict);
+          } else if (outcome) {
+            settle(() => outcome);
+          }
+        } catch (error) {
+          settle(() => {
+            throw unavailable(error);
+          });
+        } finally {
+          busy = false;
+        }
       };
-      const onReady = () => settle();
-      const onClose = () => settle(new Error('Redis connection closed'));
-      const timer = setTimeout(() => settle(new Error('Redis connection not ready')), Math.max(0, deadline - Date.now()));
-      connection.once('ready', onReady);
-      closeWaiters.add(onClose);
+      const poller = setInterval(() => void poll(), pollMs);
+      return () => clearInterval(poller);
     });
-  };
 
   const urlCheck: UrlCheck = async (url, { isProtected }) => {
     const deadline = Date.now() + waitMs;
-    await whenConnected(deadline);
+    await whenConnected(url, deadline);
     const hash = urlCheckHash(url, isProtected);
     const key = urlVerdictKey(prefix, hash);
     const jobId = urlCheckJobId(hash);
+    const data: UrlCheckJob = { url, isProtected };
     const verdict =
-      (await beforeDeadline(url, deadline, readCachedVerdict(key))) ??
-      (await beforeDeadline(url, deadline, enqueue({ url, isProtected }, jobId))) ??
-      (await awaitVerdict(url, jobId, key, deadline));
+      (await step(url, deadline, () => readCachedVerdict(key))) ??
+      (await step(url, deadline, () => enqueue(data, jobId))) ??
+      (await awaitVerdict(data, jobId, key, deadline));
     return verdict.ok ? null : verdict.message;
   };
 
   return {
     urlCheck,
     close: async () => {
+      onConnectionClose();
       connection.off('close', onConnectionClose);
-      if (events) {
-        await events.queueEvents.close().catch(() => undefined);
-        events.template.disconnect();
-      }
       await queue.close().catch(() => undefined);
     },
   };
