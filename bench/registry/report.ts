@@ -312,7 +312,7 @@ function method(results: RegistryBenchResults): string[] {
       `A throughput target is not judged on a run whose load generator was saturated while the area used less than half as much CPU: that run measures the load generator.`,
     `Browse: \`GET /restApi/namespaces?page=P&size=20&sort=name,asc\` for every page P of the registry, in a shuffled order that each connection cycles through. ` +
       `Search: \`GET /restApi/namespaces/search/findByPrefixStartsWith?prefixStart=S&page=0&size=20\` for ${results.searchStarts.all.toLocaleString('en')} starts S ` +
-      `(${results.searchStarts.real.toLocaleString('en')} distinct 1–3-character starts of real prefixes, ${results.searchStarts.synthetic.toLocaleString('en')} drawn from synthetic ones), the same list at both sizes. ` +
+      `(the union of the ${results.searchStarts.real.toLocaleString('en')} distinct 1–3-character starts of real prefixes and ${results.searchStarts.synthetic.toLocaleString('en')} drawn from synthetic ones), the same list at both sizes. ` +
       `The area caches whole answers per URL per registry version (and for 10 s at most), so a run mixes misses (first request of a URL, and again after expiry) and hits: ` +
       `the **cold** row is the very first run on a freshly started area (no warm-up, every cache empty); the **median** row comes after the cold run and a warm-up.`,
     `Dataset: built first by \`runRecordedBuild\` (what the worker's job runs; forced, ${st.buildRuns} times, each in a child process whose peak RSS is its VmHWM); the last build is served. ` +

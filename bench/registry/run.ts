@@ -22,6 +22,10 @@ import { runSize } from './size-phase.js';
 import { insertSyntheticNamespaces, syntheticPrefixes } from './synthetic.js';
 import { searchStarts } from './workload.js';
 
+// Set on Ctrl-C: the cleanup then ends the process, and the failures it causes (a database dropped under a
+// query) are not reported as the benchmark's.
+let interrupted = false;
+
 /** Drops both databases and removes the BullMQ keys of the areas under test (there should be none). */
 async function removeBenchData(settings: RegistryBenchSettings): Promise<void> {
   await dropDatabase(settings.baseDatabaseUrl, settings.databaseName);
@@ -78,6 +82,7 @@ async function main(): Promise<void> {
   // Ctrl-C: the areas stop by themselves when this process goes (their IPC channel closes); the databases,
   // the dataset files and the rollup's Redis keys (by name) are removed here.
   process.once('SIGINT', () => {
+    interrupted = true;
     say('interrupted; cleaning up');
     void Promise.allSettled(servers.map((s) => s.stop()))
       .then(() => rmSync(tmp, { recursive: true, force: true }))
@@ -163,6 +168,7 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (error: unknown) => {
+    if (interrupted) return;
     process.stderr.write(`registry benchmark failed: ${(error as Error).stack ?? String(error)}\n`);
     process.exit(1);
   },

@@ -33,7 +33,8 @@ export class ResponseCache {
   private readonly ttlMs: number;
 
   constructor(options: ResponseCacheOptions = {}) {
-    this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    // Every page of 100,000 namespaces sorted one way is about 100 MB of answers.
+    this.maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
     this.maxEntryBytes = options.maxEntryBytes ?? 2 * 1024 * 1024;
     this.ttlMs = options.ttlMs ?? VERSIONED_CACHE_TTL_MS;
   }
@@ -82,6 +83,7 @@ export class ResponseCache {
  */
 export function answerFromCache(db: Db, cache: ResponseCache): Middleware {
   return async function cachedAnswer(ctx, next) {
+    // One index probe per request: a change committed a moment ago shows in the very next answer.
     const version = await readRegistryVersion(db);
     // The routes' other caches use the same version: one read per request.
     ctx.state.registryVersion = version;

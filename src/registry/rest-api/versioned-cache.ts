@@ -37,7 +37,17 @@ export class VersionedCache<V> {
     const hit = this.entries.get(key);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.value;
     const inFlight = this.pending.get(key);
+    if (hit) {
+      // Expired at the same version: answer with it and refresh behind, so that a costly value (the id
+      // list of 100,000 namespaces) never makes every waiting request stall when its time is up.
+      if (!inFlight) void this.refresh(version, key, compute).catch(() => undefined);
+      return hit.value;
+    }
     if (inFlight) return inFlight;
+    return this.refresh(version, key, compute);
+  }
+
+  private async refresh(version: number | null, key: string, compute: () => Promise<V>): Promise<V> {
     const started = Date.now();
     const promise = compute();
     this.pending.set(key, promise);
