@@ -38,11 +38,16 @@ const logger = createLogger('silent', 'test');
 async function startSites() {
   const sockets = new Set<net.Socket>();
   const hits: string[] = [];
+  const timers = new Set<NodeJS.Timeout>();
   const server = http.createServer((req, res) => {
     const url = req.url ?? '';
     hits.push(url);
     if (url.startsWith('/slow/')) {
-      setTimeout(() => res.end('late'), 3000);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        res.end('late');
+      }, 3000);
+      timers.add(timer);
       return;
     }
     const ok = /^\/(home|institution)(\/|$)/.test(url) || /^\/[a-z0-9]+\/items\/[0-9]+$/.test(url);
@@ -59,6 +64,7 @@ async function startSites() {
     hits,
     url: (p: string) => `http://127.0.0.1:${port}${p}`,
     close: async () => {
+      for (const timer of timers) clearTimeout(timer);
       for (const s of sockets) s.destroy();
       await new Promise((resolve) => server.close(resolve));
     },
@@ -122,6 +128,8 @@ async function readyRedis(url: string): Promise<Redis> {
 
 interface AppUnderTest {
   app: RequestListener;
+  /** Resolves once its Redis connection is up again (at most 15 s). */
+  reconnected: () => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -165,10 +173,17 @@ describe('registerPrefix', () => {
     }).callback();
     const close = async () => {
       await checks.close();
+      // A connected socket is let end before the server may go: one dropped on a dying server would hold
+      // the process 2 s more. A connection that is not up (reconnecting) just stops trying.
+      const open = connection.status === 'ready' || connection.status === 'connect';
+      const ended = open ? new Promise((resolve) => connection.once('end', resolve)) : Promise.resolve();
       connection.disconnect();
+      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
     };
+    const reconnected = () =>
+      waitFor(async () => (connection.status === 'ready' ? true : undefined), 15_000, 'the app reconnecting to Redis').then(() => undefined);
     if (options.track !== false) closers.push(close);
-    return { app, close };
+    return { app, reconnected, close };
   };
 
   const count = async (table: string): Promise<number> => Number(((await t.db(table).count({ n: '*' }).first()) as { n: string }).n);
@@ -327,6 +342,36 @@ describe('registerPrefix', () => {
     expect(await counts()).toEqual(before);
   }, LONG);
 
+  it('refuses an invalid resource request with the reference wording, naming the provider', async () => {
+    const before = await count('resourceRegistrationRequests');
+    const resource = {
+      namespacePrefix: 'nonexistent',
+      providerHomeUrl: sites.url('/home'),
+      providerName: '',
+      providerDescription: 'A provider made up for the resource registration refusal test, long enough.',
+      providerLocation: 'JP',
+      providerCode: 'mirror',
+      providerUrlPattern: sites.url('/mirror/items/{$id}'),
+      sampleId: '100010',
+      institutionName: 'Mirror Institute',
+      institutionHomeUrl: sites.url('/institution'),
+      institutionDescription: 'The institution of the made-up mirror of the resource registration test.',
+      institutionLocation: 'JP',
+      requester: { name: 'Rob Resource', email: 'rob@example.org' },
+    };
+
+    const res = await request(main.app).post('/resourceManagementApi/registerResource').send({ apiVersion: '1.0', payload: resource });
+
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      apiVersion: '1.0',
+      errorMessage:
+        "INVALID Resource registration request for resource name '--- Resource Name NOT SPECIFIED ---', due to 'Provider Name is required\nNamespace with prefix 'nonexistent' does not exist\nPrefix 'nonexistent' IS NOT REGISTERED\nPrefix nonexistent does not exist'",
+      payload: { comment: 'No comments on your prefix registration request', token: '' },
+    });
+    expect(await count('resourceRegistrationRequests')).toBe(before);
+  }, LONG);
+
   it('answers 400 Payload is required without a payload', async () => {
     const res = await submit(main.app, { apiVersion: '1.0' });
     expect(res.status).toBe(400);
@@ -451,6 +496,7 @@ describe('registerPrefix', () => {
         // Back up for a moment, so that the app's queue clients close cleanly instead of retrying for ever.
         if (stoppedApp) {
           await startRedis();
+          await stoppedApp.reconnected();
           await stoppedApp.close();
         }
       } finally {

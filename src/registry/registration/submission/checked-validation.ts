@@ -8,6 +8,9 @@
 import { CheckStillRunningError, CheckUnavailableError, type RegexTest, type UrlCheck } from '../checks.js';
 import { validateAll, type RegistrationDeps, type RegistrationPayload, type RequestKind } from '../validation/run-chains.js';
 
+/** The institution_ror_id column's size. */
+const ROR_ID_MAX_LENGTH = 2000;
+
 /** Seconds to wait before sending the same request again while a URL check is running. */
 export const STILL_RUNNING_RETRY_AFTER_SECONDS = 5;
 /** Seconds to wait when the checks cannot run at all (the queue or the regex workers are unreachable). */
@@ -63,5 +66,7 @@ export async function validateRequest(kind: RequestKind, payload: RegistrationPa
     throw error;
   }
   if (incomplete) throw incomplete;
+  // The one stored field without a chain of its own: bounded by its column, as the chains bound the others.
+  if ((payload.institutionRorId?.length ?? 0) > ROR_ID_MAX_LENGTH) messages.push('Institution ROR ID is too long');
   return messages;
 }

@@ -6,7 +6,7 @@ import { HttpError } from '../../../http/http-error.js';
 import { jsonBody } from '../../../http/json-body.js';
 import type { NotificationSettings } from '../../curation/notification-outbox.js';
 import { InvalidPayloadError, normaliseRegistrationPayload, readEnvelopePayload } from '../validation/payload.js';
-import type { RegistrationDeps } from '../validation/run-chains.js';
+import type { RegistrationDeps, RegistrationPayload } from '../validation/run-chains.js';
 import { PAYLOAD_REQUIRED } from '../validation/validation.presenter.js';
 import { ChecksIncompleteError, validateRequest } from './checked-validation.js';
 import { findStoredAnswer, hashRequestBody, KEY_REUSED_MESSAGE, readIdempotencyKey, type StoredAnswer } from './idempotency.js';
@@ -62,7 +62,7 @@ async function submit(ctx: Context, kind: RequestKind, endpoint: string, deps: S
     if (stored) return sendStored(ctx, stored, requestHash);
   }
 
-  let raw;
+  let raw: Record<string, unknown> | null;
   try {
     raw = readEnvelopePayload(body);
   } catch (error) {
@@ -75,7 +75,7 @@ async function submit(ctx: Context, kind: RequestKind, endpoint: string, deps: S
     return;
   }
   let messages: string[];
-  let payload;
+  let payload: RegistrationPayload;
   try {
     payload = normaliseRegistrationPayload(raw);
     messages = await validateRequest(kind, payload, deps.registration);

@@ -1,0 +1,275 @@
+/**
+ * The notification outbox sender: rows are sent once however many claimers or worker processes run (a
+ * local SMTP server on 127.0.0.1 counts what arrives), logged instead of sent without SMTP_URL, and retried
+ * with back-off when the SMTP server cannot be reached (a closed local port), at most MAX_ATTEMPTS times.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { createLogger } from '../../src/lib/logger.js';
+import { createWorkerRedis } from '../../src/queue/connections.js';
+import { createQueue, queueNames, schedulerIds, type NotificationsJob } from '../../src/queue/queues.js';
+import { writeOutbox, type OutboxMessage } from '../../src/registry/curation/notification-outbox.js';
+import { createMailer } from '../../workers/notifications/mailer.js';
+import { MAX_ATTEMPTS, sendDueNotifications, type OutboxRow } from '../../workers/notifications/notifications.processor.js';
+import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+
+const LONG = 120_000;
+const silent = createLogger('silent', 'test');
+
+interface ReceivedMail {
+  from: string;
+  to: string[];
+  data: string;
+}
+
+/** Just enough SMTP (no TLS, no auth) to accept messages and keep them. */
+async function startSmtpServer() {
+  const received: ReceivedMail[] = [];
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.setEncoding('utf8');
+    let buffer = '';
+    let inData = false;
+    let current: ReceivedMail = { from: '', to: [], data: '' };
+    socket.write('220 localhost ESMTP test\r\n');
+    socket.on('data', (chunk: string) => {
+      buffer += chunk;
+      for (;;) {
+        if (inData) {
+          const end = buffer.indexOf('\r\n.\r\n');
+          if (end === -1) return;
+          current.data = buffer.slice(0, end);
+          buffer = buffer.slice(end + 5);
+          inData = false;
+          received.push(current);
+          current = { from: '', to: [], data: '' };
+          socket.write('250 2.0.0 queued\r\n');
+          continue;
+        }
+        const newline = buffer.indexOf('\r\n');
+        if (newline === -1) return;
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 2);
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === 'EHLO' || verb === 'HELO') socket.write('250-localhost\r\n250 8BITMIME\r\n');
+        else if (verb === 'MAIL') {
+          current.from = line;
+          socket.write('250 2.1.0 ok\r\n');
+        } else if (verb === 'RCPT') {
+          current.to.push(line.replace(/^RCPT TO:\s*/i, ''));
+          socket.write('250 2.1.5 ok\r\n');
+        } else if (verb === 'DATA') {
+          inData = true;
+          socket.write('354 go ahead\r\n');
+        } else if (verb === 'QUIT') {
+          socket.end('221 bye\r\n');
+        } else socket.write('250 ok\r\n');
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    received,
+    url: `smtp://127.0.0.1:${port}`,
+    subjects: () => received.map((m) => /^Subject: (.*)$/m.exec(m.data)?.[1] ?? ''),
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+async function removeKeys(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    if (keys.length) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+const messages = (count: number, label: string): OutboxMessage[] =>
+  Array.from({ length: count }, (_, i) => ({
+    kind: 'prefix.start.requester',
+    recipient: `requester${i}@example.org`,
+    subject: `${label} message ${i}`,
+    body: `Dear requester ${i},\n\nthis is message ${i} of ${label}.`,
+  }));
+
+describe('the notification outbox', () => {
+  let t: TestDatabase;
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+
+  const rows = (label: string) => t.db('notificationOutbox').where('subject', 'like', `${label} %`).orderBy('id') as Promise<OutboxRow[]>;
+
+  beforeAll(async () => {
+    t = await createTestDatabase('notifications');
+    smtp = await startSmtpServer();
+  });
+
+  afterAll(async () => {
+    await smtp.close();
+    await t.drop();
+  });
+
+  it('sends every due row exactly once, however many claimers run at once', async () => {
+    const label = `claimers-${randomBytes(3).toString('hex')}`;
+    await writeOutbox(t.db, messages(20, label));
+    const mailer = createMailer({ smtpUrl: smtp.url, from: 'registry@example.org', logger: silent });
+
+    try {
+      const outcomes = await Promise.all([1, 2, 3, 4].map(() => sendDueNotifications({ db: t.db, mailer })));
+
+      expect(outcomes.reduce((sum, o) => sum + o.sent, 0)).toBe(20);
+      expect(outcomes.reduce((sum, o) => sum + o.failed, 0)).toBe(0);
+    } finally {
+      mailer.close();
+    }
+    const sent = smtp.subjects().filter((s) => s.startsWith(label));
+    expect(sent).toHaveLength(20);
+    expect(new Set(sent).size).toBe(20);
+    const stored = await rows(label);
+    expect(stored.every((row) => row.sentAt !== null && row.attempts === 1 && row.lastError === null)).toBe(true);
+    const first = smtp.received.find((m) => m.data.includes(`Subject: ${label} message 0`))!;
+    expect(first.to).toEqual(['<requester0@example.org>']);
+    expect(first.data).toContain('From: registry@example.org');
+    expect(first.data).toContain(`this is message 0 of ${label}.`);
+  }, LONG);
+
+  it('logs each message and marks it sent when SMTP_URL is not set', async () => {
+    const label = `logged-${randomBytes(3).toString('hex')}`;
+    await writeOutbox(t.db, messages(2, label));
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) }));
+    const mailer = createMailer({ smtpUrl: '', from: 'registry@example.org', logger });
+    const before = smtp.received.length;
+
+    const outcome = await sendDueNotifications({ db: t.db, mailer, logger });
+
+    expect(outcome).toEqual({ sent: 2, failed: 0 });
+    expect(smtp.received.length).toBe(before);
+    const logged = lines.map((line) => JSON.parse(line) as { level: number; msg: string; to: string; subject: string; text: string }).filter((l) => l.subject?.startsWith(label));
+    expect(logged).toHaveLength(2);
+    expect(logged[0]).toMatchObject({ level: 30, to: 'requester0@example.org', subject: `${label} message 0`, msg: 'notification (not sent: SMTP_URL is not set)' });
+    expect(logged[0]!.text).toContain(`this is message 0 of ${label}.`);
+    expect((await rows(label)).every((row) => row.sentAt !== null)).toBe(true);
+  });
+
+  it('keeps a row it could not send, retries it after a back-off, and gives up after the last attempt', async () => {
+    const label = `failing-${randomBytes(3).toString('hex')}`;
+    await writeOutbox(t.db, messages(1, label));
+    const closedPort = await freePort();
+    const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${closedPort}`, from: 'registry@example.org', logger: silent, timeoutMs: 2000 });
+    const due = () => t.db('notificationOutbox').where('subject', 'like', `${label} %`).update({ nextAttemptAt: t.db.fn.now() });
+
+    try {
+      expect(await sendDueNotifications({ db: t.db, mailer })).toEqual({ sent: 0, failed: 1 });
+      let [row] = await rows(label);
+      expect(row).toMatchObject({ sentAt: null, attempts: 1 });
+      expect(row!.lastError).toMatch(/ECONNREFUSED|connect/i);
+      const waitMs = row!.nextAttemptAt.getTime() - Date.now();
+      expect(waitMs).toBeGreaterThan(20_000);
+      expect(waitMs).toBeLessThan(40_000);
+
+      // Not due yet: nothing is tried.
+      expect(await sendDueNotifications({ db: t.db, mailer })).toEqual({ sent: 0, failed: 0 });
+
+      await due();
+      expect(await sendDueNotifications({ db: t.db, mailer })).toEqual({ sent: 0, failed: 1 });
+      [row] = await rows(label);
+      expect(row!.attempts).toBe(2);
+      expect(row!.nextAttemptAt.getTime() - Date.now()).toBeGreaterThan(50_000);
+
+      await t.db('notificationOutbox').where({ id: row!.id }).update({ attempts: MAX_ATTEMPTS - 1, nextAttemptAt: t.db.fn.now() });
+      expect(await sendDueNotifications({ db: t.db, mailer })).toEqual({ sent: 0, failed: 1 });
+      await due();
+      expect(await sendDueNotifications({ db: t.db, mailer })).toEqual({ sent: 0, failed: 0 });
+      [row] = await rows(label);
+      expect(row).toMatchObject({ sentAt: null, attempts: MAX_ATTEMPTS });
+    } finally {
+      mailer.close();
+    }
+  }, LONG);
+
+  describe('two worker processes', () => {
+    let dir: string;
+    let prefix: string;
+    let inspector: Redis;
+    const workers: Spawned[] = [];
+
+    beforeAll(async () => {
+      dir = mkdtempSync(path.join(os.tmpdir(), 'notifications-'));
+      prefix = `test-notifications-${randomBytes(4).toString('hex')}`;
+      inspector = createWorkerRedis(TEST_REDIS_URL);
+      for (let i = 0; i < 2; i++) {
+        workers.push(
+          spawnNode('dist/workers/main.js', {
+            DATABASE_URL: t.url,
+            REDIS_URL: TEST_REDIS_URL,
+            QUEUE_PREFIX: prefix,
+            DATASET_DIR: dir,
+            LOG_LEVEL: 'warn',
+            SMTP_URL: smtp.url,
+            NOTIFICATION_FROM: 'registry@example.org',
+            NOTIFICATION_POLL_INTERVAL_MS: '200',
+          }),
+        );
+      }
+      const queue = createQueue<NotificationsJob>(queueNames.notifications, inspector, prefix);
+      try {
+        await waitFor(async () => ((await queue.getWorkersCount()) >= 2 ? true : undefined), 30_000, 'both workers connecting');
+      } finally {
+        await queue.close();
+      }
+    }, LONG);
+
+    afterAll(async () => {
+      for (const worker of workers) {
+        if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGTERM');
+      }
+      await Promise.all(workers.map((w) => w.exited));
+      await removeKeys(inspector, prefix);
+      inspector.disconnect();
+      rmSync(dir, { recursive: true, force: true });
+    }, LONG);
+
+    it('schedule one poll, and send each row once between them', async () => {
+      const queue = createQueue<NotificationsJob>(queueNames.notifications, inspector, prefix);
+      try {
+        const schedulers = await queue.getJobSchedulers();
+        expect(schedulers.map((s) => [s.key, s.every])).toEqual([[schedulerIds.notificationsPoll, 200]]);
+      } finally {
+        await queue.close();
+      }
+      const label = `workers-${randomBytes(3).toString('hex')}`;
+      // Written in a few batches, as requests arrive, while both workers poll.
+      for (let batch = 0; batch < 3; batch++) {
+        await writeOutbox(
+          t.db,
+          messages(10, label).map((m) => ({ ...m, subject: `${m.subject}-${batch}` })),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+
+      await waitFor(async () => ((await rows(label)).every((row) => row.sentAt !== null) ? true : undefined), 30_000, 'every row sent');
+      // A moment more: a duplicate would arrive now.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+
+      const sent = smtp.subjects().filter((s) => s.startsWith(label));
+      expect(sent).toHaveLength(30);
+      expect(new Set(sent).size).toBe(30);
+      expect((await rows(label)).every((row) => row.attempts === 1)).toBe(true);
+      for (const worker of workers) expect(worker.child.exitCode).toBeNull();
+    }, LONG);
+  });
+});
