@@ -4,7 +4,6 @@
  * and never mutated, apart from the memoised LUI regexes.
  */
 import type { NamespaceEntry, RegistrySnapshot, ResourceEntry } from './registry-snapshot.js';
-import { LuiPatternMatcher } from './reverse-lui-match.js';
 
 export const ID_PLACEHOLDER = '{$id}';
 
@@ -80,7 +79,6 @@ export interface ReverseIndex {
   /** Pooled sparse character counts of every template (see bagSlot). */
   readonly bagSlots: Uint8Array;
   readonly bagCounts: Uint16Array;
-  readonly luiMatcher: LuiPatternMatcher;
 }
 
 const SCHEME_AND_WWW = /^https?:\/\/(?:www\.)?/i;
@@ -237,7 +235,6 @@ export function buildReverseIndex(snapshot: RegistrySnapshot): ReverseIndex {
     multiPlaceholderEntries: entries.filter((e) => e.templateParts.length > 2),
     bagSlots: Uint8Array.from(slots),
     bagCounts: Uint16Array.from(counts),
-    luiMatcher: new LuiPatternMatcher(),
   };
 }
 

@@ -4,6 +4,7 @@
  * lookups and wrap the result in the envelope.
  */
 import { distance as blockDistance } from 'fastest-levenshtein';
+import { matchesLuiPattern } from './lui-pattern.js';
 import {
   BAG_SLOT_COUNT,
   bagSlot,
@@ -535,13 +536,12 @@ function chooseCandidate(
  * (in the pattern's case); the text as found is kept when only that matches.
  */
 function interpretLui(index: ReverseIndex, entry: ReverseIndexEntry, urlId: string): { lui: string; matches: boolean } {
-  const matcher = index.luiMatcher;
   const luiPrefix = entry.luiPrefix;
-  if (!entry.embedded || luiPrefix === '') return { lui: urlId, matches: matcher.matches(entry.luiPattern, urlId) };
+  if (!entry.embedded || luiPrefix === '') return { lui: urlId, matches: matchesLuiPattern(entry.luiPattern, urlId) };
   const hasPrefix = urlId.slice(0, luiPrefix.length).toLowerCase() === luiPrefix.toLowerCase();
   const canonical = hasPrefix ? luiPrefix + urlId.slice(luiPrefix.length) : luiPrefix + urlId;
-  if (matcher.matches(entry.luiPattern, canonical)) return { lui: canonical, matches: true };
-  if (urlId !== canonical && matcher.matches(entry.luiPattern, urlId)) return { lui: urlId, matches: true };
+  if (matchesLuiPattern(entry.luiPattern, canonical)) return { lui: canonical, matches: true };
+  if (urlId !== canonical && matchesLuiPattern(entry.luiPattern, urlId)) return { lui: urlId, matches: true };
   return { lui: canonical, matches: false };
 }
 
