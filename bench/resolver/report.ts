@@ -238,6 +238,10 @@ function sanityLines(results: BenchResults): string[] {
         `${m.unexpected} unexpected, ${m.errors} errors, ${m.timeouts} timeouts`,
     );
   }
+  if (results.scale && !('skipped' in results.scale)) {
+    const check = results.scale.check;
+    lines.push(`scale: every request sent once before the load: ${check.total.toLocaleString('en')}, ${check.disagreements} answered other than the mix expects`);
+  }
   const scaleErrors = results.scale && !('skipped' in results.scale) ? `, ${results.scale.resolverErrorLines} at scale` : '';
   lines.push(`resolver log lines at level error: ${results.resolverErrorLines ?? '?'} with the real dataset${scaleErrors}`);
   return lines;
