@@ -9,7 +9,7 @@ import type { DatasetNamespace } from '../../src/importer/dataset.schema.js';
 import { dropDatabase, databaseUrlFor, migrateAndImport, recreateDatabase } from './bench-db.js';
 import { checkOnce, describeCheck, type CheckSummary } from './check-once.js';
 import { sendRequest } from './http-client.js';
-import { measure, type LoadSettings, type RunFigures, type ScenarioFigures } from './load.js';
+import { measureTogether, type LoadSettings, type LoadTarget, type RunFigures, type ScenarioFigures } from './load.js';
 import { readMemory, startResolver, type MemoryFigures, type ServerProcess } from './server-processes.js';
 import { say, type BenchSettings } from './settings.js';
 import { buildResolveMix, resolveJsonRequests, type BenchRequest, type WorkloadNamespace } from './workload.js';
@@ -29,6 +29,8 @@ export interface ScaleFigures {
    */
   check: CheckSummary & { disagreements: number };
   resolveJson: ScenarioFigures;
+  /** The real-dataset resolver's resolve JSON, its runs taken in turn with `resolveJson`'s. */
+  realPaired: ScenarioFigures;
   /** ms from the UPDATE's commit until the resolver answered with the new URL; null when not seen in 10 s. */
   visibilityMs: (number | null)[];
   resolverErrorLines: number;
@@ -113,6 +115,8 @@ export async function runScale(options: {
   namespaces: DatasetNamespace[];
   /** Status each real-dataset resolve path got in the real-dataset run. */
   realExpected: Map<string, number>;
+  /** The real-dataset resolver and its resolve JSON requests, measured in turn with the scale resolver. */
+  realTarget: LoadTarget;
   onRun?: (target: string, run: number, figures: RunFigures) => void;
   /** Told of the resolver once started, so that an interrupted run can stop it. */
   onServer?: (server: ServerProcess) => void;
@@ -141,8 +145,10 @@ export async function runScale(options: {
     const check = await checkEvery(resolver.port, requests);
     say(`scale: ${describeCheck(check)}; ${check.disagreements} differ from the expected status`);
 
-    say(`scale: resolve JSON over ${requests.length.toLocaleString('en')} requests`);
-    const resolveJson = await measure({ name: 'scale resolveJson', port: resolver.port, requests }, options.load, options.onRun);
+    say(`scale: resolve JSON over ${requests.length.toLocaleString('en')} requests, in turn with the real-dataset resolver`);
+    const pair = await measureTogether([options.realTarget, { name: 'scale resolveJson', port: resolver.port, requests }], options.load, options.onRun);
+    const resolveJson = pair['scale resolveJson']!;
+    const realPaired = pair[options.realTarget.name]!;
     const memoryAfterScenario = readMemory(resolver.pid);
 
     const visibilityMs: (number | null)[] = [];
@@ -163,6 +169,7 @@ export async function runScale(options: {
       requestCount: requests.length,
       check,
       resolveJson,
+      realPaired,
       visibilityMs,
       resolverErrorLines: resolver.errorLines(),
     };

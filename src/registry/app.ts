@@ -7,6 +7,7 @@ import { pingPostgres, pingRedis } from '../lib/dependencies.js';
 import type { Logger } from '../lib/logger.js';
 import { datasetRoutes } from './dataset/dataset.routes.js';
 import { namespacePageRoutes } from './namespace-page/namespace-page.routes.js';
+import type { RegistryVersionSource } from './rest-api/registry-version.js';
 import { restApiRoutes } from './rest-api/rest-api.routes.js';
 import { statisticsRoutes } from './statistics/statistics.routes.js';
 import { schemaOrgRoutes } from './schema-org/schema-org.routes.js';
@@ -27,6 +28,11 @@ export interface RegistryAppDeps {
    * validation endpoints are mounted only when they are given.
    */
   registration?: { urlCheck: UrlCheck; regexTest: RegexTest };
+  /**
+   * The registry version the browse caches key by; the service's listens for registry changes (see
+   * rest-api/registry-version.ts). Without it the caches keep values a few seconds at most.
+   */
+  registryVersions?: RegistryVersionSource;
 }
 
 /** The registry area: browse, dataset, registration and statistics (each feature adds its routes here). */
@@ -74,7 +80,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     const submission = submissionRoutes({ db: deps.db, registration: registrationChecks, notifications });
     app.use(submission.routes()).use(submission.allowedMethods());
   }
-  const restApi = restApiRoutes({ db: deps.db, publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL });
+  const restApi = restApiRoutes({ db: deps.db, publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL, versions: deps.registryVersions });
   app.use(restApi.routes()).use(restApi.allowedMethods());
   const statistics = statisticsRoutes({ db: deps.db, redis: deps.redis });
   app.use(statistics.routes()).use(statistics.allowedMethods());

@@ -4,6 +4,7 @@ import { runPart } from '../lib/process-runner.js';
 import { createRegistryApp } from './app.js';
 import { createRegexTester } from './registration/regex/regex-tester.js';
 import { createQueuedUrlCheck } from './registration/url-check/queued-url-check.js';
+import { RegistryVersionSource } from './rest-api/registry-version.js';
 
 // `npm run start:registry`: the registry area alone, for operators who scale it separately.
 await runPart('registry', async (config, logger) => {
@@ -19,7 +20,17 @@ await runPart('registry', async (config, logger) => {
     logger,
   });
   const regex = createRegexTester({ timeoutMs: config.REGEX_CHECK_TIMEOUT_MS, maxPatternLength: config.REGEX_MAX_PATTERN_LENGTH });
-  const app = createRegistryApp({ config, db, redis, logger, registration: { urlCheck: urlChecks.urlCheck, regexTest: regex.regexTest } });
+  // Browse answers stay cached until a registry change is announced (NOTIFY at commit).
+  const registryVersions = new RegistryVersionSource(db, { databaseUrl: config.DATABASE_URL, logger });
+  await registryVersions.start();
+  const app = createRegistryApp({
+    config,
+    db,
+    redis,
+    logger,
+    registration: { urlCheck: urlChecks.urlCheck, regexTest: regex.regexTest },
+    registryVersions,
+  });
   const server = await listen(app, config.REGISTRY_PORT, config);
   return {
     description: `registry area on ${config.PUBLIC_REGISTRY_URL} (listening on ${config.HOST}:${server.port})`,
@@ -27,6 +38,7 @@ await runPart('registry', async (config, logger) => {
       await server.close();
       await urlChecks.close();
       await regex.close();
+      await registryVersions.stop();
       await db.destroy();
       redis.disconnect();
     },

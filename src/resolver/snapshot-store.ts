@@ -1,7 +1,8 @@
-import pg from 'pg';
 import type { Db } from '../db/knex.js';
+import { RegistryChangeListener } from '../db/registry-change-listener.js';
 import type { Logger } from '../lib/logger.js';
 import type { RegistrySnapshot } from '../core/registry-snapshot.js';
+import { collectGarbage } from '../lib/collect-garbage.js';
 import { loadRegistry, refreshRegistry, type LoadedRegistry } from './snapshot-loader.js';
 
 export interface SnapshotStoreOptions {
@@ -13,12 +14,13 @@ export interface SnapshotStoreOptions {
 
 /**
  * Holds the resolver's current snapshot and keeps it up to date: LISTEN registry_changes for immediate
- * updates, a periodic check for a missed notification, one refresh at a time (requests arriving during a
+ * updates (db/registry-change-listener.ts, which listens again by itself after a lost connection), a
+ * periodic check for a missed notification, one refresh at a time (requests arriving during a
  * refresh coalesce into one more). When Postgres is unreachable the last snapshot keeps serving.
  */
 export class SnapshotStore {
   private loaded!: LoadedRegistry;
-  private listener: pg.Client | null = null;
+  private listener: RegistryChangeListener | null = null;
   private timer: NodeJS.Timeout | null = null;
   private refreshing: Promise<void> | null = null;
   private again = false;
@@ -43,7 +45,17 @@ export class SnapshotStore {
 
   async start(): Promise<void> {
     this.loaded = await loadRegistry(this.options.db);
-    await this.listen();
+    // Before the first request: the rows the load read are garbage now (see lib/collect-garbage.ts).
+    collectGarbage();
+    this.listener = new RegistryChangeListener({
+      databaseUrl: this.options.databaseUrl,
+      logger: this.options.logger,
+      debounceMs: 0,
+      onChange: () => void this.refreshSoon(),
+    });
+    await this.listener.start();
+    // Anything committed between the load and the LISTEN is caught by reading the log once now.
+    void this.refreshSoon();
     this.timer = setInterval(() => this.refreshSoon(), this.options.checkIntervalMs);
     this.timer.unref();
   }
@@ -52,7 +64,7 @@ export class SnapshotStore {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await this.refreshing;
-    await this.listener?.end().catch(() => undefined);
+    await this.listener?.stop();
   }
 
   /** Schedules a refresh; calls during a running refresh fold into one more after it. */
@@ -82,34 +94,6 @@ export class SnapshotStore {
     } catch (error) {
       this.lastError = `cannot refresh the registry snapshot from Postgres: ${(error as Error).message}`;
       this.options.logger.warn({ err: error }, 'snapshot refresh failed; serving the last snapshot');
-    }
-    if (!this.listener && !this.stopped) void this.listen();
-  }
-
-  private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.options.databaseUrl, connectionTimeoutMillis: 5000 });
-    const lost = (error?: Error) => {
-      if (this.listener !== client) return;
-      this.listener = null;
-      client.removeAllListeners();
-      void client.end().catch(() => undefined);
-      if (this.stopped) return;
-      this.options.logger.warn({ err: error }, 'lost the registry change listener; will listen again at the next check');
-    };
-    try {
-      client.on('error', lost);
-      client.on('end', () => lost());
-      client.on('notification', () => void this.refreshSoon());
-      await client.connect();
-      await client.query('LISTEN registry_changes');
-      this.listener = client;
-      // Anything committed while nobody listened is caught by reading the log once now.
-      void this.refreshSoon();
-    } catch (error) {
-      client.removeAllListeners();
-      client.on('error', () => undefined);
-      await client.end().catch(() => undefined);
-      this.lastError = `cannot listen for registry changes: ${(error as Error).message}`;
     }
   }
 }

@@ -3,7 +3,7 @@ import { createQueue, defaultJobOptions, queueNames, schedulerIds, type DatasetB
 import { requestDatasetBuild } from '../../src/registry/dataset/dataset-jobs.js';
 import type { JobFamily } from '../job-families.js';
 import { processDatasetBuild, type DatasetBuildOutcome } from './dataset.processor.js';
-import { RegistryChangeListener } from './registry-change-listener.js';
+import { RegistryChangeListener } from '../../src/db/registry-change-listener.js';
 
 /**
  * The resolver dataset build: nightly at 02:00 UTC through a job scheduler with a stable id, and after every

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.js';
 import type { CollectionDefinition } from './collections.js';
 import type { Direction, PageRequest } from './paging.js';
+import type { RegistryVersion } from './registry-version.js';
 import { VersionedCache } from './versioned-cache.js';
 
 /** Keys of a whole collection in one order (ids, or country codes for locations). */
@@ -9,17 +10,23 @@ type KeyList = readonly (number | string)[];
 
 /** Shared by every request of a router: counts per filter, and a collection's keys per order. */
 export class RestApiCaches {
-  readonly counts = new VersionedCache<number>({ maxEntries: 5000 });
-  // 100,000 ids are about 1 MB: a few orders of each collection stay well within memory.
-  readonly keyLists = new VersionedCache<KeyList>({ maxEntries: 16 });
+  readonly counts: VersionedCache<number>;
+  readonly keyLists: VersionedCache<KeyList>;
+
+  /** `ttlMs`: as VersionedCacheOptions.ttlMs (RegistryVersionSource.maxAgeMs in the service). */
+  constructor(ttlMs?: number | (() => number)) {
+    this.counts = new VersionedCache<number>({ maxEntries: 5000, ttlMs });
+    // 100,000 ids are about 1 MB: a few orders of each collection stay well within memory.
+    this.keyLists = new VersionedCache<KeyList>({ maxEntries: 16, ttlMs });
+  }
 }
 
 /** What every rest-api service reads with: the database, the caches and the registry version of the request. */
 export interface RestApiStore {
   db: Db;
   caches: RestApiCaches;
-  /** max(registry_changes.version) read at the start of the request (see registry-version.ts). */
-  version: number | null;
+  /** The registry version read at the start of the request (see registry-version.ts). */
+  version: RegistryVersion;
 }
 
 export interface Page<T> {

@@ -1,15 +1,50 @@
 import type { Db } from '../../db/knex.js';
+import { RegistryChangeListener } from '../../db/registry-change-listener.js';
+import type { Logger } from '../../lib/logger.js';
+
+/** A value that changes whenever the registry's content may have changed; caches key their entries by it. */
+export type RegistryVersion = string;
+
+/** How long a cached value is reused at an unchanged version when no change listener runs. */
+export const VERSIONED_CACHE_TTL_MS = 10_000;
+/** The same while the listener runs: it already sees every commit, this only bounds a lost notification. */
+export const LISTENING_CACHE_TTL_MS = 10 * 60_000;
 
 /**
- * The registry's current version: triggers log every committed change to namespaces, resources,
- * institutions and locations in registry_changes, so max(version) (an index probe, microseconds) moves on
- * every write. Versions are taken before commit, so a write can become visible after a later one without
- * moving the maximum: the caches keyed by it also expire after a few seconds to bound that rare staleness.
+ * The registry version the browse caches key by. Triggers log every committed change in registry_changes,
+ * so max(version) (an index probe, microseconds) moves on every write and a change shows in the very next
+ * answer. Versions are taken before commit, though, so a write can become visible after a later one
+ * without moving the maximum. A registry change listener closes that gap: NOTIFY is delivered at commit,
+ * in commit order, and each notification moves a local generation that is part of the version. Without a
+ * listener (tests, or while its connection is down) cached values expire after VERSIONED_CACHE_TTL_MS to
+ * bound that rare staleness.
  */
-export async function readRegistryVersion(db: Db): Promise<number | null> {
-  const row = (await db('registryChanges').max('version as version').first()) as { version: number | null } | undefined;
-  return row?.version ?? null;
-}
+export class RegistryVersionSource {
+  private generation = 0;
+  private readonly listener: RegistryChangeListener | null;
 
-/** How long a cached count or answer is reused while the version stays the same. */
-export const VERSIONED_CACHE_TTL_MS = 10_000;
+  constructor(
+    private readonly db: Db,
+    listen?: { databaseUrl: string; logger: Logger },
+  ) {
+    this.listener = listen
+      ? new RegistryChangeListener({ ...listen, debounceMs: 0, onChange: () => void this.generation++ })
+      : null;
+  }
+
+  start(): Promise<void> {
+    return this.listener?.start() ?? Promise.resolve();
+  }
+
+  stop(): Promise<void> {
+    return this.listener?.stop() ?? Promise.resolve();
+  }
+
+  async read(): Promise<RegistryVersion> {
+    const row = (await this.db('registryChanges').max('version as version').first()) as { version: number | string | null } | undefined;
+    return `${row?.version ?? 0}.${this.generation}`;
+  }
+
+  /** How long a value cached at one version may be reused. */
+  readonly maxAgeMs = (): number => (this.listener?.listening ? LISTENING_CACHE_TTL_MS : VERSIONED_CACHE_TTL_MS);
+}

@@ -1,13 +1,13 @@
 import type { Middleware } from 'koa';
-import type { Db } from '../../db/knex.js';
-import { readRegistryVersion, VERSIONED_CACHE_TTL_MS } from './registry-version.js';
+import { VERSIONED_CACHE_TTL_MS, type RegistryVersion, type RegistryVersionSource } from './registry-version.js';
 
 export interface ResponseCacheOptions {
   /** Bound on the cached bodies and their URLs together (characters, about bytes for JSON). */
   maxBytes?: number;
   /** Bodies larger than this (a page of 1,000 resources) are not kept. */
   maxEntryBytes?: number;
-  ttlMs?: number;
+  /** As VersionedCacheOptions.ttlMs. */
+  ttlMs?: number | (() => number);
 }
 
 interface CachedAnswer {
@@ -25,21 +25,22 @@ interface CachedAnswer {
  * recently used answers are dropped beyond maxBytes.
  */
 export class ResponseCache {
-  private version: number | null | undefined = undefined;
+  private version: RegistryVersion | undefined = undefined;
   private readonly entries = new Map<string, CachedAnswer>();
   private bytes = 0;
   private readonly maxBytes: number;
   private readonly maxEntryBytes: number;
-  private readonly ttlMs: number;
+  private readonly ttlMs: () => number;
 
   constructor(options: ResponseCacheOptions = {}) {
     // Every page of 100,000 namespaces sorted one way is about 100 MB of answers.
     this.maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
     this.maxEntryBytes = options.maxEntryBytes ?? 2 * 1024 * 1024;
-    this.ttlMs = options.ttlMs ?? VERSIONED_CACHE_TTL_MS;
+    const ttl = options.ttlMs ?? VERSIONED_CACHE_TTL_MS;
+    this.ttlMs = typeof ttl === 'number' ? () => ttl : ttl;
   }
 
-  get(url: string, version: number | null): CachedAnswer | undefined {
+  get(url: string, version: RegistryVersion): CachedAnswer | undefined {
     if (version !== this.version) {
       this.entries.clear();
       this.bytes = 0;
@@ -49,7 +50,7 @@ export class ResponseCache {
     const entry = this.entries.get(url);
     if (!entry) return undefined;
     this.entries.delete(url);
-    if (Date.now() - entry.at >= this.ttlMs) {
+    if (Date.now() - entry.at >= this.ttlMs()) {
       this.bytes -= entry.bytes;
       return undefined;
     }
@@ -58,7 +59,7 @@ export class ResponseCache {
     return entry;
   }
 
-  set(url: string, version: number | null, answer: Omit<CachedAnswer, 'bytes'>): void {
+  set(url: string, version: RegistryVersion, answer: Omit<CachedAnswer, 'bytes'>): void {
     const bytes = url.length + answer.body.length;
     if (version !== this.version || bytes > this.maxEntryBytes) return;
     const previous = this.entries.get(url);
@@ -81,10 +82,10 @@ export class ResponseCache {
  * registry has not changed since the same URL was answered, and keeps every 200 answer of the routes
  * behind it. Errors are never cached.
  */
-export function answerFromCache(db: Db, cache: ResponseCache): Middleware {
+export function answerFromCache(versions: RegistryVersionSource, cache: ResponseCache): Middleware {
   return async function cachedAnswer(ctx, next) {
     // One index probe per request: a change committed a moment ago shows in the very next answer.
-    const version = await readRegistryVersion(db);
+    const version = await versions.read();
     // The routes' other caches use the same version: one read per request.
     ctx.state.registryVersion = version;
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();

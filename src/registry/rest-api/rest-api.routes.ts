@@ -12,6 +12,7 @@ import { parsePageRequest, requireParam, type GivenParam, type PageRequest } fro
 import { presentProfile, presentProfileIndex } from './profile.presenter.js';
 import { quote } from './query-values.js';
 import * as resources from './resources.service.js';
+import { RegistryVersionSource, type RegistryVersion } from './registry-version.js';
 import { answerFromCache, ResponseCache } from './response-cache.js';
 import type { InstitutionRow, LocationRow, NamespaceRow, ResourceRow } from './rows.js';
 
@@ -20,6 +21,11 @@ const HAL_JSON = 'application/hal+json';
 export interface RestApiDeps {
   db: Db;
   publicRegistryUrl: string;
+  /**
+   * What the caches key by; without one, a source that does not listen for changes (cached values then
+   * expire after a few seconds, see registry-version.ts).
+   */
+  versions?: RegistryVersionSource;
   /** The caches (one set per router unless given): counts, key lists, and whole answers per URL. */
   caches?: RestApiCaches;
   answers?: ResponseCache;
@@ -31,7 +37,8 @@ export interface RestApiDeps {
  * hand the result to the HAL presenter.
  */
 export function restApiRoutes(deps: RestApiDeps): Router {
-  const caches = deps.caches ?? new RestApiCaches();
+  const versions = deps.versions ?? new RegistryVersionSource(deps.db);
+  const caches = deps.caches ?? new RestApiCaches(versions.maxAgeMs);
   const hal = new HalPresenter(deps.publicRegistryUrl);
   const whitelists = {
     namespaces: sortWhitelist(COLLECTIONS.namespaces),
@@ -40,7 +47,7 @@ export function restApiRoutes(deps: RestApiDeps): Router {
     locations: sortWhitelist(COLLECTIONS.locations),
   };
   const router = new Router({ prefix: '/restApi' });
-  router.use(answerFromCache(deps.db, deps.answers ?? new ResponseCache()));
+  router.use(answerFromCache(versions, deps.answers ?? new ResponseCache({ ttlMs: versions.maxAgeMs })));
 
   const ns = (row: NamespaceRow) => hal.namespace(row);
   const res = (row: ResourceRow) => hal.resource(row);
@@ -55,7 +62,7 @@ export function restApiRoutes(deps: RestApiDeps): Router {
   const store = (ctx: Context): RestApiStore => ({
     db: deps.db,
     caches,
-    version: (ctx.state.registryVersion as number | null | undefined) ?? null,
+    version: ctx.state.registryVersion as RegistryVersion,
   });
 
   function send(ctx: Context, body: unknown, lastModified?: Date): void {

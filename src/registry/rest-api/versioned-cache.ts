@@ -1,8 +1,11 @@
-import { VERSIONED_CACHE_TTL_MS } from './registry-version.js';
+import { VERSIONED_CACHE_TTL_MS, type RegistryVersion } from './registry-version.js';
 
 export interface VersionedCacheOptions {
-  /** Longest a value is reused even when the registry version has not moved (see registry-version.ts). */
-  ttlMs?: number;
+  /**
+   * Longest a value is reused even when the registry version has not moved (see registry-version.ts): a
+   * number, or a function asked at each use (RegistryVersionSource.maxAgeMs, longer while it listens).
+   */
+  ttlMs?: number | (() => number);
   maxEntries?: number;
 }
 
@@ -17,25 +20,26 @@ interface Entry<V> {
  * oldest entries go first beyond maxEntries.
  */
 export class VersionedCache<V> {
-  private version: number | null | undefined = undefined;
+  private version: RegistryVersion | undefined = undefined;
   private readonly entries = new Map<string, Entry<V>>();
   private readonly pending = new Map<string, Promise<V>>();
-  private readonly ttlMs: number;
+  private readonly ttlMs: () => number;
   private readonly maxEntries: number;
 
   constructor(options: VersionedCacheOptions = {}) {
-    this.ttlMs = options.ttlMs ?? VERSIONED_CACHE_TTL_MS;
+    const ttl = options.ttlMs ?? VERSIONED_CACHE_TTL_MS;
+    this.ttlMs = typeof ttl === 'number' ? () => ttl : ttl;
     this.maxEntries = options.maxEntries ?? 1000;
   }
 
-  async get(version: number | null, key: string, compute: () => Promise<V>): Promise<V> {
+  async get(version: RegistryVersion, key: string, compute: () => Promise<V>): Promise<V> {
     if (version !== this.version) {
       this.entries.clear();
       this.pending.clear();
       this.version = version;
     }
     const hit = this.entries.get(key);
-    if (hit && Date.now() - hit.at < this.ttlMs) return hit.value;
+    if (hit && Date.now() - hit.at < this.ttlMs()) return hit.value;
     const inFlight = this.pending.get(key);
     if (hit) {
       // Expired at the same version: answer with it and refresh behind, so that a costly value (the id
@@ -47,7 +51,7 @@ export class VersionedCache<V> {
     return this.refresh(version, key, compute);
   }
 
-  private async refresh(version: number | null, key: string, compute: () => Promise<V>): Promise<V> {
+  private async refresh(version: RegistryVersion, key: string, compute: () => Promise<V>): Promise<V> {
     const started = Date.now();
     const promise = compute();
     this.pending.set(key, promise);

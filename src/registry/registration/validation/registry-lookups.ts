@@ -5,7 +5,7 @@
  * field validator endpoints, which a registration form calls on every pause in typing.
  */
 import type { Db } from '../../../db/knex.js';
-import { readRegistryVersion, VERSIONED_CACHE_TTL_MS } from '../../rest-api/registry-version.js';
+import { RegistryVersionSource, VERSIONED_CACHE_TTL_MS, type RegistryVersion } from '../../rest-api/registry-version.js';
 import type { RequestKind } from './validation-context.js';
 
 /** The columns of a namespace that the rules read. */
@@ -94,7 +94,8 @@ export class CachedRegistryLookups implements RegistryLookups {
   private readonly versionCheckIntervalMs: number;
   private readonly maxAgeMs: number;
   private readonly maxEntries: number;
-  private version: number | null | undefined = undefined;
+  private readonly versions: RegistryVersionSource;
+  private version: RegistryVersion | undefined = undefined;
   private checkedAt = -Infinity;
   private clearedAt = -Infinity;
   private checking: Promise<void> | undefined;
@@ -102,11 +103,9 @@ export class CachedRegistryLookups implements RegistryLookups {
   private readonly providerCodes = new Map<string, Promise<boolean>>();
   private readonly similar = new Map<string, Promise<SimilarResource | undefined>>();
 
-  constructor(
-    private readonly db: Db,
-    options: CachedLookupsOptions = {},
-  ) {
+  constructor(db: Db, options: CachedLookupsOptions = {}) {
     this.direct = directLookups(db);
+    this.versions = new RegistryVersionSource(db);
     this.versionCheckIntervalMs = options.versionCheckIntervalMs ?? 1000;
     this.maxAgeMs = options.maxAgeMs ?? VERSIONED_CACHE_TTL_MS;
     this.maxEntries = options.maxEntries ?? 2000;
@@ -138,7 +137,7 @@ export class CachedRegistryLookups implements RegistryLookups {
   }
 
   private async checkVersion(): Promise<void> {
-    const version = await readRegistryVersion(this.db);
+    const version = await this.versions.read();
     const now = performance.now();
     if (version !== this.version || now - this.clearedAt >= this.maxAgeMs) {
       this.namespaces.clear();

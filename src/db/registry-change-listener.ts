@@ -1,11 +1,15 @@
 import pg from 'pg';
-import type { Logger } from '../../src/lib/logger.js';
+import type { Logger } from '../lib/logger.js';
 
 export interface RegistryChangeListenerOptions {
   databaseUrl: string;
   logger: Logger;
-  /** Called after a burst of notifications has been quiet for `debounceMs`, and after each reconnection. */
+  /**
+   * Called after a burst of notifications has been quiet for `debounceMs`, and after each reconnection
+   * (notifications sent while nobody listened are lost, so a reconnection counts as a change).
+   */
   onChange: (why: 'notification' | 'reconnected') => void;
+  /** 0 calls onChange on the next turn of the event loop (still once per burst); default 500 ms. */
   debounceMs?: number;
   /** First delay before listening again after the connection is lost; doubles up to 30 s. */
   retryMs?: number;
@@ -14,9 +18,11 @@ export interface RegistryChangeListenerOptions {
 const MAX_RETRY_MS = 30_000;
 
 /**
- * LISTEN registry_changes on a dedicated connection (every committed registry change NOTIFYs it, see the
- * registry_changes migration). A lost connection is opened again with back-off; since notifications sent
- * meanwhile are lost, a reconnection counts as a change.
+ * LISTEN registry_changes on a dedicated connection: every committed registry change NOTIFYs it, at commit
+ * and so in commit order (see the registry_changes migration). Used by every process that keeps something
+ * derived from the registry: the resolver's snapshot, the registry area's answer caches, the dataset
+ * worker's rebuilds. A lost connection is opened again with back-off; since notifications sent meanwhile
+ * are lost, a reconnection counts as a change.
  */
 export class RegistryChangeListener {
   private client: pg.Client | null = null;
