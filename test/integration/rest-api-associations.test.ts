@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
+import pg from 'pg';
 import request from 'supertest';
 import { loadConfig } from '../../src/config.js';
 import { importRegistry } from '../../src/importer/import-registry.js';
@@ -7,6 +8,7 @@ import { validateNamespaces } from '../../src/importer/read-dataset.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createProducerRedis } from '../../src/queue/connections.js';
 import { createRegistryApp } from '../../src/registry/app.js';
+import { RegistryVersionSource } from '../../src/registry/rest-api/registry-version.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
 
 const BASE = 'https://registry.test';
@@ -119,6 +121,43 @@ describe('answers after a change', () => {
     expect(after.body.name).toBe('KEGG Compound (renamed)');
     const listed = await get('/restApi/namespaces/search/findByPrefix?prefix=kegg.compound');
     expect(listed.body.name).toBe('KEGG Compound (renamed)');
+  });
+});
+
+describe('answers after a change committed out of version order', () => {
+  // Registry versions are taken before commit: a transaction that started writing first can commit last
+  // without moving max(version). The service's version source also counts change notifications (sent at
+  // commit), so the late commit still shows, long before the few seconds a non-listening cache waits.
+  it('shows the late commit once it is announced, not an answer cached in between', async () => {
+    const versions = new RegistryVersionSource(testDb.db, { databaseUrl: testDb.url, logger: createLogger('silent', 'test') });
+    await versions.start();
+    const config = loadConfig({ DATABASE_URL: testDb.url, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent', PUBLIC_REGISTRY_URL: BASE });
+    const listening = createRegistryApp({ config, db: testDb.db, redis, logger: createLogger('silent', 'test'), registryVersions: versions }).callback();
+    const early = new pg.Client({ connectionString: testDb.url });
+    await early.connect();
+    try {
+      await early.query('BEGIN');
+      await early.query("UPDATE namespaces SET name = 'Taxonomy (late commit)' WHERE prefix = 'taxonomy'");
+      // A later write commits first and moves max(version) past the open transaction's version.
+      await testDb.db('namespaces').where({ prefix: 'pdb' }).update({ name: 'PDB (early commit)' });
+      const url = '/restApi/namespaces/search/findByPrefix?prefix=taxonomy';
+      const before = await request(listening).get(url);
+      expect(before.body.name).not.toBe('Taxonomy (late commit)');
+      await early.query('COMMIT');
+      const started = Date.now();
+      let name = '';
+      while (Date.now() - started < 3000) {
+        name = (await request(listening).get(url)).body.name as string;
+        if (name === 'Taxonomy (late commit)') break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(name).toBe('Taxonomy (late commit)');
+      // Well within the 10 s a cache without a listener may keep the answer.
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      await early.end();
+      await versions.stop();
+    }
   });
 });
 
