@@ -129,17 +129,22 @@ async function main(): Promise<void> {
     say(`  median ${results.batch.medianMs} ms, p99 ${results.batch.p99Ms} ms`);
 
     results.resolverMemory.afterScenarios = readMemory(resolver.pid);
+    results.resolverErrorLines = resolver.errorLines();
+    await resolver.stop();
 
     if (settings.skipScale) results.scale = { skipped: true };
     else {
       const realExpected = new Map(resolveJson.map((r) => [r.path, r.expectedStatus ?? r.intendedStatus]));
-      // The real-dataset resolver stays up: its runs are taken in turn with the scale resolver's, so that
-      // the ratio between the two does not depend on how busy the machine was in each phase.
-      const realTarget = { name: 'real-dataset resolveJson (paired)', port: resolver.port, requests: resolveJson };
-      results.scale = await runScale({ settings, load, namespaces, realExpected, realTarget, onRun: logRun, onServer: (s) => servers.push(s) });
+      results.scale = await runScale({
+        settings,
+        load,
+        namespaces,
+        realExpected,
+        real: { databaseUrl, requests: resolveJson },
+        onRun: logRun,
+        onServer: (s) => servers.push(s),
+      });
     }
-    results.resolverErrorLines = resolver.errorLines();
-    await resolver.stop();
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     rmSync(tmp, { recursive: true, force: true });

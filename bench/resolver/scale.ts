@@ -9,7 +9,7 @@ import type { DatasetNamespace } from '../../src/importer/dataset.schema.js';
 import { dropDatabase, databaseUrlFor, migrateAndImport, recreateDatabase } from './bench-db.js';
 import { checkOnce, describeCheck, type CheckSummary } from './check-once.js';
 import { sendRequest } from './http-client.js';
-import { measureTogether, type LoadSettings, type LoadTarget, type RunFigures, type ScenarioFigures } from './load.js';
+import { measureTogether, type LoadSettings, type RunFigures, type ScenarioFigures } from './load.js';
 import { readMemory, startResolver, type MemoryFigures, type ServerProcess } from './server-processes.js';
 import { say, type BenchSettings } from './settings.js';
 import { buildResolveMix, resolveJsonRequests, type BenchRequest, type WorkloadNamespace } from './workload.js';
@@ -29,7 +29,11 @@ export interface ScaleFigures {
    */
   check: CheckSummary & { disagreements: number };
   resolveJson: ScenarioFigures;
-  /** The real-dataset resolver's resolve JSON, its runs taken in turn with `resolveJson`'s. */
+  /**
+   * A fresh real-dataset resolver's resolve JSON, its runs taken in turn with `resolveJson`'s: both
+   * resolvers have the same history (started, every request sent once, warmed up), and a change in the
+   * machine's background load falls on both alike.
+   */
   realPaired: ScenarioFigures;
   /** ms from the UPDATE's commit until the resolver answered with the new URL; null when not seen in 10 s. */
   visibilityMs: (number | null)[];
@@ -115,8 +119,11 @@ export async function runScale(options: {
   namespaces: DatasetNamespace[];
   /** Status each real-dataset resolve path got in the real-dataset run. */
   realExpected: Map<string, number>;
-  /** The real-dataset resolver and its resolve JSON requests, measured in turn with the scale resolver. */
-  realTarget: LoadTarget;
+  /**
+   * The real-dataset database and its resolve JSON requests: a fresh resolver on it is measured in turn
+   * with the scale resolver.
+   */
+  real: { databaseUrl: string; requests: BenchRequest[] };
   onRun?: (target: string, run: number, figures: RunFigures) => void;
   /** Told of the resolver once started, so that an interrupted run can stop it. */
   onServer?: (server: ServerProcess) => void;
@@ -127,6 +134,7 @@ export async function runScale(options: {
   await recreateDatabase(settings.baseDatabaseUrl, settings.scaleDatabaseName);
   const client = new pg.Client({ connectionString: url });
   let resolver: Awaited<ReturnType<typeof startResolver>> | null = null;
+  let realResolver: Awaited<ReturnType<typeof startResolver>> | null = null;
   try {
     await migrateAndImport(url, options.namespaces);
     await client.connect();
@@ -145,10 +153,25 @@ export async function runScale(options: {
     const check = await checkEvery(resolver.port, requests);
     say(`scale: ${describeCheck(check)}; ${check.disagreements} differ from the expected status`);
 
+    say('scale: starting a fresh real-dataset resolver to measure in turn with it');
+    realResolver = await startResolver({ projectRoot: settings.projectRoot, databaseUrl: options.real.databaseUrl, redisUrl: settings.redisUrl, name: 'resolver (paired)' });
+    options.onServer?.(realResolver);
+    const realRequests = options.real.requests.map((r) => ({ ...r }));
+    await checkOnce(realResolver.port, realRequests);
+    const realName = 'real-dataset resolveJson (paired)';
     say(`scale: resolve JSON over ${requests.length.toLocaleString('en')} requests, in turn with the real-dataset resolver`);
-    const pair = await measureTogether([options.realTarget, { name: 'scale resolveJson', port: resolver.port, requests }], options.load, options.onRun);
+    const pair = await measureTogether(
+      [
+        { name: realName, port: realResolver.port, requests: realRequests },
+        { name: 'scale resolveJson', port: resolver.port, requests },
+      ],
+      options.load,
+      options.onRun,
+    );
     const resolveJson = pair['scale resolveJson']!;
-    const realPaired = pair[options.realTarget.name]!;
+    const realPaired = pair[realName]!;
+    await realResolver.stop();
+    realResolver = null;
     const memoryAfterScenario = readMemory(resolver.pid);
 
     const visibilityMs: (number | null)[] = [];
@@ -175,6 +198,7 @@ export async function runScale(options: {
     };
   } finally {
     await resolver?.stop();
+    await realResolver?.stop();
     await client.end().catch(() => undefined);
     if (!settings.keepDb) await dropDatabase(settings.baseDatabaseUrl, settings.scaleDatabaseName);
   }

@@ -510,6 +510,83 @@ describe('curation', () => {
       expect(built).toMatchObject({ mirId: namespace.mirId, resources: [{ mirId: resource.mirId, official: true }] });
     }, LONG);
 
+    it("takes a form client's request from field-by-field validation to a resolving namespace in the dataset, all over HTTP", async () => {
+      const form = prefixPayload(sites);
+      const validate = (endpoint: string, payload: Record<string, unknown>) =>
+        request(app).post(`/prefixRegistrationApi/${endpoint}`).send({ apiVersion: '1.0', payload });
+      // The form sends what it holds so far as each field is filled in, in the order of the form; a field
+      // typed wrongly first is corrected before moving on.
+      const steps: [endpoint: string, field: keyof typeof form][] = [
+        ['validateName', 'name'],
+        ['validateDescription', 'description'],
+        ['validateRequestedPrefix', 'requestedPrefix'],
+        ['validateProviderUrlPattern', 'providerUrlPattern'],
+        ['validateSampleId', 'sampleId'],
+        ['validateIdRegexPattern', 'idRegexPattern'],
+        ['validateProviderHomeUrl', 'providerHomeUrl'],
+        ['validateProviderName', 'providerName'],
+        ['validateProviderDescription', 'providerDescription'],
+        ['validateProviderLocation', 'providerLocation'],
+        ['validateProviderCode', 'providerCode'],
+        ['validateInstitutionName', 'institutionName'],
+        ['validateInstitutionHomeUrl', 'institutionHomeUrl'],
+        ['validateInstitutionDescription', 'institutionDescription'],
+        ['validateInstitutionLocation', 'institutionLocation'],
+        ['validateAdditionalInformation', 'additionalInformation'],
+        ['validateRequester', 'requester'],
+      ];
+      const sofar: Record<string, unknown> = {};
+      for (const [endpoint, field] of steps) {
+        if (field === 'institutionHomeUrl') {
+          const typo = await validate(endpoint, { ...sofar, institutionHomeUrl: 'institution.example.org' });
+          expect(typo.status).toBe(400);
+          expect(typo.body.errorMessage).toBe(
+            "Institution Home URL 'institution.example.org' is not a valid URL, make sure it starts with 'http://' or 'https://'",
+          );
+        }
+        sofar[field] = form[field];
+        const res = await validate(endpoint, sofar);
+        expect([endpoint, res.status, res.body]).toEqual([endpoint, 200, { apiVersion: '1.0', errorMessage: null, payload: { comment: 'VALIDATION OK', token: '' } }]);
+      }
+
+      const submitted = await request(app).post('/prefixRegistrationApi/registerPrefix').send({ apiVersion: '1.0', payload: form });
+      expect(submitted.status).toBe(200);
+      const token = submitted.body.payload.token as string;
+      const status = await request(app).get(`/prefixRegistrationApi/status/${token}`);
+      expect(status.body.payload).toMatchObject({ requestedPrefix: form.requestedPrefix, status: 'open', events: [{ eventName: 'START' }] });
+
+      // The curator finds the request among the open sessions, as a curation client would.
+      const open = await curatorGet('/restApi/prefixRegistrationSessions/search/findByClosedFalse?size=1000');
+      type Listed = { _links: { self: { href: string }; prefixRegistrationRequest: { href: string } } };
+      let sessionId: string | undefined;
+      for (const listed of open.body._embedded.prefixRegistrationSessions as Listed[]) {
+        const current = await curatorGet(listed._links.prefixRegistrationRequest.href.replace(REGISTRY_URL, ''));
+        if (current.body.requestedPrefix === form.requestedPrefix) sessionId = listed._links.self.href.split('/').pop();
+      }
+      expect(sessionId).toBeDefined();
+      expect((await operate('prefix', 'accept', sessionId!, { acceptanceReason: 'Looks right' })).status).toBe(200);
+
+      const resolved = await pollUntil(
+        async () => {
+          const answer = await request(resolver).get(`/${form.requestedPrefix}:4711`);
+          return answer.status === 200 ? answer : undefined;
+        },
+        5000,
+        'the accepted namespace resolving',
+      );
+      expect(resolved.body.payload.resolvedResources[0].compactIdentifierResolvedUrl).toBe(sites.url(`/${form.requestedPrefix}/items/4711`));
+      expect((await request(app).get(`/prefixRegistrationApi/status/${token}`)).body.payload.status).toBe('accepted');
+
+      await processDatasetBuild({ db: t.db, dir: buildDir }, { data: { reason: 'registry-change' } });
+      const manifest = (await readManifest(buildDir))!;
+      const dataset = JSON.parse(await readFile(path.join(buildDir, manifest.variants.plain.file), 'utf8')) as {
+        payload: { namespaces: { prefix: string; resources: { urlPattern: string }[] }[] };
+      };
+      expect(dataset.payload.namespaces.find((n) => n.prefix === form.requestedPrefix)).toMatchObject({
+        resources: [{ urlPattern: form.providerUrlPattern }],
+      });
+    }, LONG);
+
     it('matches the institution by name whatever its case, keeping the requested ROR id', async () => {
       const harvard = (await t.db('institutions').where({ name: 'Harvard Medical School' }).first()) as { id: number; rorId: string | null };
       expect(harvard.rorId).toBeNull();
