@@ -2,7 +2,6 @@ import type { Db } from '../db/knex.js';
 import { RegistryChangeListener } from '../db/registry-change-listener.js';
 import type { Logger } from '../lib/logger.js';
 import type { RegistrySnapshot } from '../core/registry-snapshot.js';
-import { collectGarbage } from '../lib/collect-garbage.js';
 import { loadRegistry, refreshRegistry, type LoadedRegistry } from './snapshot-loader.js';
 
 export interface SnapshotStoreOptions {
@@ -45,8 +44,6 @@ export class SnapshotStore {
 
   async start(): Promise<void> {
     this.loaded = await loadRegistry(this.options.db);
-    // Before the first request: the rows the load read are garbage now (see lib/collect-garbage.ts).
-    collectGarbage();
     this.listener = new RegistryChangeListener({
       databaseUrl: this.options.databaseUrl,
       logger: this.options.logger,
