@@ -177,6 +177,13 @@ const configSchema = {
       default: 10,
       description: 'Live URL checks one worker process runs at once (at most 2 of them against the same host).',
     },
+    IDEMPOTENCY_KEY_RETENTION_HOURS: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 8760,
+      default: 24,
+      description: 'How long a submission retried with the same Idempotency-Key gets the first answer back; older keys are deleted by the hourly housekeeping job.',
+    },
     SEED_SAMPLE_REGISTRY: {
       type: 'boolean',
       default: true,
@@ -273,6 +280,7 @@ export interface Config {
   URL_CHECK_TIMEOUT_MS: number;
   URL_CHECK_ALLOW_PRIVATE_NETWORKS: boolean;
   URL_CHECK_CONCURRENCY: number;
+  IDEMPOTENCY_KEY_RETENTION_HOURS: number;
   SEED_SAMPLE_REGISTRY: boolean;
   REGISTRATION_MIN_DESCRIPTION_LENGTH: number;
   REGISTRATION_URL_PATTERN_SIMILARITY: number;

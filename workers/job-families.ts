@@ -7,6 +7,7 @@ import { datasetBuildFamily } from './dataset/dataset.worker.js';
 import { usageRollupFamily } from './usage/usage-rollup.worker.js';
 import { urlCheckFamily } from './url-check/url-check.worker.js';
 import { notificationsFamily } from './notifications/notifications.worker.js';
+import { housekeepingFamily } from './housekeeping/housekeeping.worker.js';
 
 export interface WorkerDeps {
   config: Readonly<Config>;
@@ -26,4 +27,4 @@ export interface JobFamily {
  * Every job family this process runs. Later features (dataset build, statistics rollup, URL checks)
  * append theirs; an operator scales them all by starting more worker processes.
  */
-export const jobFamilies: JobFamily[] = [usageRollupFamily, datasetBuildFamily, urlCheckFamily, notificationsFamily];
+export const jobFamilies: JobFamily[] = [usageRollupFamily, datasetBuildFamily, urlCheckFamily, notificationsFamily, housekeepingFamily];

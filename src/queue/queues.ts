@@ -11,6 +11,7 @@ export const queueNames = {
   usageRollup: 'usage-rollup',
   urlCheck: 'url-check',
   notifications: 'notifications',
+  housekeeping: 'housekeeping',
 } as const;
 
 export interface DatasetBuildJob {
@@ -36,11 +37,18 @@ export interface NotificationsJob {
   reason: 'poll';
 }
 
+/** Deletes what the service keeps only for a while (stored Idempotency-Key answers). */
+export interface HousekeepingJob {
+  /** 'hourly' (the scheduler) or 'manual'. */
+  reason: 'hourly' | 'manual';
+}
+
 /** Stable, versioned scheduler ids: upserting them again on every start changes nothing. */
 export const schedulerIds = {
   nightlyDatasetBuild: 'dataset-build:nightly:v1',
   nightlyUsageRollup: 'usage-rollup:nightly:v1',
   notificationsPoll: 'notifications:poll:v1',
+  hourlyHousekeeping: 'housekeeping:hourly:v1',
 } as const;
 
 /** Deduplication id: one build waiting and one running at most, however many triggers arrive. */

@@ -1,0 +1,101 @@
+/**
+ * Housekeeping: stored Idempotency-Key answers are deleted once older than the retention, by the hourly job
+ * of a real worker process (npm test builds first).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { QueueEvents, type Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { createWorkerRedis } from '../../src/queue/connections.js';
+import { createQueue, queueNames, schedulerIds, type HousekeepingJob } from '../../src/queue/queues.js';
+import { processHousekeeping } from '../../workers/housekeeping/housekeeping.processor.js';
+import { spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+
+const HOUR = 3600_000;
+
+describe('housekeeping', () => {
+  const prefix = `test-housekeeping-${randomBytes(4).toString('hex')}`;
+  let t: TestDatabase;
+  let dir: string;
+  let connection: Redis;
+  let queue: Queue<HousekeepingJob>;
+  let worker: Spawned;
+
+  const storeKey = (key: string, ageMs: number) =>
+    t.db('idempotencyKeys').insert({
+      endpoint: 'registerPrefix',
+      key,
+      requestHash: 'x'.repeat(64),
+      responseStatus: 200,
+      responseBody: JSON.stringify({ apiVersion: '1.0', errorMessage: null, payload: { comment: 'stored', token: key } }),
+      created: new Date(Date.now() - ageMs),
+    });
+  const keys = async () => ((await t.db('idempotencyKeys').orderBy('key').select('key')) as { key: string }[]).map((r) => r.key);
+
+  beforeAll(async () => {
+    t = await createTestDatabase('housekeeping');
+    dir = mkdtempSync(path.join(os.tmpdir(), 'housekeeping-'));
+    connection = createWorkerRedis(TEST_REDIS_URL);
+    queue = createQueue<HousekeepingJob>(queueNames.housekeeping, connection, prefix);
+    worker = spawnNode('dist/workers/main.js', {
+      DATABASE_URL: t.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      DATASET_DIR: dir,
+      LOG_LEVEL: 'info',
+      IDEMPOTENCY_KEY_RETENTION_HOURS: '2',
+    });
+    await waitFor(async () => (worker.output().includes('worker started') ? true : undefined), 30000, 'the worker started');
+  }, 60000);
+
+  afterAll(async () => {
+    worker.child.kill('SIGTERM');
+    await worker.exited;
+    await queue.obliterate({ force: true }).catch(() => undefined);
+    await queue.close();
+    connection.disconnect();
+    rmSync(dir, { recursive: true, force: true });
+    await t.drop();
+  });
+
+  beforeEach(() => t.db('idempotencyKeys').del());
+
+  it('deletes keys older than the retention and keeps the others; a second run deletes nothing more', async () => {
+    await storeKey('two-days', 48 * HOUR);
+    await storeKey('just-past', 24 * HOUR + 60_000);
+    await storeKey('almost', 23 * HOUR);
+    await storeKey('fresh', 0);
+    expect(await processHousekeeping({ db: t.db, retentionHours: 24 })).toEqual({ idempotencyKeysDeleted: 2 });
+    expect(await keys()).toEqual(['almost', 'fresh']);
+    expect(await processHousekeeping({ db: t.db, retentionHours: 24 })).toEqual({ idempotencyKeysDeleted: 0 });
+  });
+
+  it('deletes a backlog larger than one batch', async () => {
+    await t.db.raw(
+      `INSERT INTO idempotency_keys (endpoint, key, request_hash, response_status, response_body, created)
+       SELECT 'registerPrefix', 'old-' || g, repeat('x', 64), 200, '{}'::jsonb, now() - interval '3 days' FROM generate_series(1, 12001) g`,
+    );
+    await storeKey('fresh', 0);
+    expect(await processHousekeeping({ db: t.db, retentionHours: 24 })).toEqual({ idempotencyKeysDeleted: 12001 });
+    expect(await keys()).toEqual(['fresh']);
+  });
+
+  it('runs hourly in the worker process, with IDEMPOTENCY_KEY_RETENTION_HOURS', async () => {
+    const schedulers = await queue.getJobSchedulers();
+    expect(schedulers.map((s) => s.key)).toEqual([schedulerIds.hourlyHousekeeping]);
+    expect(schedulers[0]).toMatchObject({ pattern: '15 * * * *', tz: 'UTC' });
+
+    await storeKey('three-hours', 3 * HOUR);
+    await storeKey('one-hour', 1 * HOUR);
+    const events = new QueueEvents(queueNames.housekeeping, { connection: createWorkerRedis(TEST_REDIS_URL), prefix });
+    await events.waitUntilReady();
+    const job = await queue.add('manual', { reason: 'manual' });
+    const result = (await job.waitUntilFinished(events, 30000)) as { idempotencyKeysDeleted: number };
+    await events.close();
+    expect(result).toEqual({ idempotencyKeysDeleted: 1 });
+    expect(await keys()).toEqual(['one-hour']);
+  }, 60000);
+});
