@@ -301,6 +301,22 @@ describe('curation', () => {
       expect((await curatorGet(eventHref)).body).toEqual(start);
     }, LONG);
 
+    it('lists the session and event searches of both kinds as templated links', async () => {
+      const sessions = await curatorGet('/restApi/prefixRegistrationSessions/search');
+      expect(sessions.status).toBe(200);
+      expect(sessions.headers['content-type']).toMatch(/^application\/hal\+json/);
+      expect(sessions.body._links).toEqual({
+        findByClosedFalse: { href: `${REGISTRY_URL}/restApi/prefixRegistrationSessions/search/findByClosedFalse{?page,size,sort}`, templated: true },
+        self: { href: `${REGISTRY_URL}/restApi/prefixRegistrationSessions/search` },
+      });
+      const events = await curatorGet('/restApi/resourceRegistrationSessionEvents/search');
+      expect(events.body._links.findByResourceRegistrationSessionId).toEqual({
+        href: `${REGISTRY_URL}/restApi/resourceRegistrationSessionEvents/search/findByResourceRegistrationSessionId{?id}`,
+        templated: true,
+      });
+      expect((await request(app).get('/restApi/prefixRegistrationSessions/search')).status).toBe(401);
+    });
+
     it('answers 404 for an unknown session and 400 for a session id that is not a number', async () => {
       expect((await curatorGet('/restApi/prefixRegistrationSessions/987654')).status).toBe(404);
       expect((await curatorGet('/restApi/prefixRegistrationSessionEvents/search/findByPrefixRegistrationSessionId?id=abc')).status).toBe(400);

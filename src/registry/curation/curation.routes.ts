@@ -79,6 +79,25 @@ export function curationRoutes(deps: CurationRouteDeps): Router {
     }
 
     const names = CURATION_NAMES[kind];
+    // The searches of the sessions and of their events, as templated links (as for the registry's
+    // collections), so a curation client can discover them from /search.
+    const api = `${deps.publicRegistryUrl}/restApi`;
+    router.get(`/restApi/${names.sessions}/search`, curator, (ctx) => {
+      sendHal(ctx, {
+        _links: {
+          findByClosedFalse: { href: `${api}/${names.sessions}/search/findByClosedFalse{?page,size,sort}`, templated: true },
+          self: { href: `${api}/${names.sessions}/search` },
+        },
+      });
+    });
+    router.get(`/restApi/${names.events}/search`, curator, (ctx) => {
+      sendHal(ctx, {
+        _links: {
+          [names.eventsSearch]: { href: `${api}/${names.events}/search/${names.eventsSearch}{?id}`, templated: true },
+          self: { href: `${api}/${names.events}/search` },
+        },
+      });
+    });
     router.get(`/restApi/${names.sessions}/search/findByClosedFalse`, curator, async (ctx) => {
       const request = parsePageRequest(ctx.query, SESSION_SORT);
       const found = await listOpenSessions(deps.db, kind, request);
