@@ -57,6 +57,12 @@ export interface KeyGroup {
 export interface HostBucket {
   /** Distinct key lengths in this host, longest first. */
   readonly lengths: number[];
+  /**
+   * For each of `lengths`, the last characters its keys end with: a URL whose character at that length
+   * is none of them cannot start with such a key, which spares slicing and hashing the URL for every key
+   * length of a busy host (ebi.ac.uk has 38).
+   */
+  readonly lastChars: string[];
   readonly groups: Map<string, KeyGroup>;
 }
 
@@ -210,13 +216,22 @@ export function buildReverseIndex(snapshot: RegistrySnapshot): ReverseIndex {
     const host = group.key.slice(0, end);
     let bucket = keysByHost.get(host);
     if (!bucket) {
-      bucket = { lengths: [], groups: new Map() };
+      bucket = { lengths: [], lastChars: [], groups: new Map() };
       keysByHost.set(host, bucket);
     }
     bucket.groups.set(group.key, group);
     if (!bucket.lengths.includes(group.key.length)) bucket.lengths.push(group.key.length);
   }
-  for (const bucket of keysByHost.values()) bucket.lengths.sort((a, b) => b - a);
+  for (const bucket of keysByHost.values()) {
+    bucket.lengths.sort((a, b) => b - a);
+    const last = new Map<number, string>();
+    for (const key of bucket.groups.keys()) {
+      const char = key[key.length - 1]!;
+      const known = last.get(key.length) ?? '';
+      if (!known.includes(char)) last.set(key.length, known + char);
+    }
+    bucket.lastChars.push(...bucket.lengths.map((length) => last.get(length)!));
+  }
   const byTemplateLength = (a: ReverseIndexEntry, b: ReverseIndexEntry) =>
     a.templateLength - b.templateLength || a.rank - b.rank;
   for (const list of entriesByHost.values()) list.sort(byTemplateLength);
@@ -247,8 +262,10 @@ export function findLongestKey(index: ReverseIndex, normalised: string, maxLengt
   if (end !== -1) {
     const bucket = index.keysByHost.get(normalised.slice(0, end));
     if (bucket) {
-      for (const length of bucket.lengths) {
-        if (length > maxLength) continue;
+      const { lengths, lastChars } = bucket;
+      for (let i = 0; i < lengths.length; i++) {
+        const length = lengths[i]!;
+        if (length > maxLength || !lastChars[i]!.includes(normalised.charAt(length - 1))) continue;
         const group = bucket.groups.get(normalised.slice(0, length));
         if (group) return group;
       }
