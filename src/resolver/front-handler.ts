@@ -4,10 +4,10 @@ import { chooseBestProvider } from '../core/best-provider.js';
 import type { RegistrySnapshot } from '../core/registry-snapshot.js';
 import { resolveCompactId, type ResolveResult } from '../core/resolve.js';
 import { serializeResolveResult } from '../core/resolve-json.js';
-import { parseReverseLookupPayload, reverseByPrefix, reverseBySimilarity, type ReverseLookupEndpoint } from '../core/reverse-lookup.js';
+import { parseReverseLookupPayload, reverseByPrefix, reverseBySimilarity, reverseMatchJson, type ReverseLookupEndpoint } from '../core/reverse-lookup.js';
 import { errorEnvelope } from '../http/envelope.js';
 import { HttpError } from '../http/http-error.js';
-import { DEFAULT_JSON_LIMIT, readJsonRequest } from '../http/json-body.js';
+import { DEFAULT_JSON_LIMIT, readJsonBody } from '../http/json-body.js';
 import { requestIdFor } from '../http/request-context.js';
 import type { Logger } from '../lib/logger.js';
 import { renderResolutionFailed } from './landing-page.js';
@@ -131,18 +131,24 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
     send(res, 302, null, '');
   }
 
-  async function answerReverse(req: IncomingMessage, res: ServerResponse, endpoint: ReverseLookupEndpoint): Promise<void> {
-    const body = await readJsonRequest(req, DEFAULT_JSON_LIMIT);
+  function answerReverse(res: ServerResponse, endpoint: ReverseLookupEndpoint, body: unknown): void {
     const payload = body !== null && typeof body === 'object' ? (body as { payload?: unknown }).payload : undefined;
     const query = parseReverseLookupPayload(payload, endpoint);
     const index = deps.reverseIndexes.current();
-    const answer = endpoint === 'byPrefix' ? reverseByPrefix(index, query, reverseOptions) : reverseBySimilarity(index, query, reverseOptions);
-    if (answer === null || (Array.isArray(answer) && answer.length === 0)) {
+    let json: string | null;
+    if (endpoint === 'byPrefix') {
+      const match = reverseByPrefix(index, query, reverseOptions);
+      json = match === null ? null : reverseMatchJson(match);
+    } else {
+      const matches = reverseBySimilarity(index, query, reverseOptions);
+      json = matches.length === 0 ? null : `[${matches.map(reverseMatchJson).join(',')}]`;
+    }
+    if (json === null) {
       res.statusCode = 204;
       res.end();
       return;
     }
-    send(res, 200, 'application/json; charset=utf-8', `{"apiVersion":"1.0","errorMessage":null,"payload":${JSON.stringify(answer)}}`);
+    send(res, 200, 'application/json; charset=utf-8', `{"apiVersion":"1.0","errorMessage":null,"payload":${json}}`);
   }
 
   function fail(res: ServerResponse, requestId: string, error: unknown): void {
@@ -192,7 +198,15 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
       });
     }
     if (endpoint) {
-      answerReverse(req, res, endpoint).catch((error: unknown) => fail(res, requestId, error));
+      const reverse = endpoint;
+      readJsonBody(req, DEFAULT_JSON_LIMIT, (error, body) => {
+        if (error) return fail(res, requestId, error);
+        try {
+          answerReverse(res, reverse, body);
+        } catch (answerError) {
+          fail(res, requestId, answerError);
+        }
+      });
       return true;
     }
     try {

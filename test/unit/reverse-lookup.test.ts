@@ -5,7 +5,9 @@ import {
   parseReverseLookupPayload,
   reverseByPrefix,
   ReverseLookupPayloadError,
+  reverseMatchJson,
   type ReverseLookupQuery,
+  type ReverseMatch,
 } from '../../src/core/reverse-lookup.js';
 import {
   buildReverseSnapshot,
@@ -271,5 +273,17 @@ describe('parseReverseLookupPayload', () => {
     expect(reject({ url: 'https://x.org/1', forceUrls: 'yes' }, 'byPrefix')).toBe(
       'Invalid payload, forceUrls must be true or false',
     );
+  });
+});
+
+describe('reverseMatchJson', () => {
+  it('writes exactly what JSON.stringify writes, field order included', () => {
+    const matches: ReverseMatch[] = [
+      { prefix: 'taxonomy', possible_resolver_url: 'https://identifiers.org/taxonomy:9606', possible_resolver_curie: 'taxonomy:9606', lui_pattern_match: true, similarity_score: 100 },
+      { prefix: 'chebi', possible_resolver_url: null, possible_resolver_curie: null, lui_pattern_match: false, similarity_score: 89.28571 },
+      { prefix: 'odd"prefix\\', possible_resolver_url: 'https://x.test/a"b\u2028', possible_resolver_curie: 'odd:é\u0000', lui_pattern_match: true, similarity_score: 0 },
+      { prefix: 'tiny', possible_resolver_url: 'u', possible_resolver_curie: 'c', lui_pattern_match: false, similarity_score: 1e-7 },
+    ];
+    for (const match of matches) expect(reverseMatchJson(match)).toBe(JSON.stringify(match));
   });
 });
