@@ -244,6 +244,14 @@ function sanityLines(results: BenchResults): string[] {
         `${m.unexpected} unexpected, ${m.errors} errors, ${m.timeouts} timeouts`,
     );
   }
+  // Measured in turns with the ceiling: the ratio of each turn, not only of the median runs.
+  const ceilingRuns = results.scenarios.ceiling?.runs ?? [];
+  for (const name of ['resolveJson', 'redirect', 'byPrefix']) {
+    const runs = results.scenarios[name]?.runs ?? [];
+    if (runs.length === 0 || runs.length !== ceilingRuns.length) continue;
+    const ratios = runs.map((run, i) => (run.reqPerSec / ceilingRuns[i]!.reqPerSec).toFixed(3));
+    lines.push(`${name}: ratio to the ceiling turn by turn ${ratios.join(' / ')}`);
+  }
   if (results.scale && !('skipped' in results.scale)) {
     const check = results.scale.check;
     lines.push(`scale: every request sent once before the load: ${check.total.toLocaleString('en')}, ${check.disagreements} answered other than the mix expects`);
