@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { Redis } from 'ioredis';
+import { removeQueueKeys } from '../resolver/bench-redis.js';
 import { readDataset, validateNamespaces } from '../../src/importer/read-dataset.js';
 import { databaseUrlFor, dropDatabase, migrateAndImport, recreateDatabase } from '../resolver/bench-db.js';
 import type { LoadSettings } from '../resolver/load.js';
@@ -30,19 +30,7 @@ let interrupted = false;
 async function removeBenchData(settings: RegistryBenchSettings): Promise<void> {
   await dropDatabase(settings.baseDatabaseUrl, settings.databaseName);
   await dropDatabase(settings.baseDatabaseUrl, settings.scaleDatabaseName);
-  const redis = new Redis(settings.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 3000 });
-  redis.on('error', () => undefined);
-  try {
-    // The prefix carries this process's id: only keys this run's areas could have written match it.
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${settings.queuePrefix}:*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
+  await removeQueueKeys(settings.redisUrl, settings.queuePrefix);
 }
 
 async function main(): Promise<void> {

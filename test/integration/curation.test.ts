@@ -8,8 +8,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import http from 'node:http';
-import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { RequestListener } from 'node:http';
@@ -27,9 +25,11 @@ import { createRegexTester, type RegexTester } from '../../src/registry/registra
 import { createQueuedUrlCheck, type QueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
 import { createResolverApp } from '../../src/resolver/app.js';
 import { SnapshotStore } from '../../src/resolver/snapshot-store.js';
+import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
 import { spawnNode, waitFor, type Spawned } from '../support/processes.js';
 import { pollUntil, SAMPLE_REGISTRY } from '../support/resolver-app.js';
+import { startSites, type Sites } from '../support/fixture-sites.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
 
 const LONG = 120_000;
@@ -38,29 +38,6 @@ const RESOLVER_URL = 'https://resolver.test';
 const TOKEN = randomBytes(24).toString('hex');
 const logger = createLogger('silent', 'test');
 
-async function startSites() {
-  const sockets = new Set<net.Socket>();
-  const server = http.createServer((req, res) => {
-    const url = req.url ?? '';
-    const ok = /^\/(home|institution)(\/|$)/.test(url) || /^\/[a-z0-9]+\/items\/[0-9]+$/.test(url);
-    res.writeHead(ok ? 200 : 404, { 'content-type': 'text/plain' });
-    res.end(ok ? 'ok' : 'missing');
-  });
-  server.on('connection', (s: net.Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  return {
-    url: (p: string) => `http://127.0.0.1:${port}${p}`,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-type Sites = Awaited<ReturnType<typeof startSites>>;
 
 const unique = (stem: string) => `${stem}${randomBytes(4).toString('hex')}`;
 
@@ -110,15 +87,6 @@ function resourcePayload(sites: Sites, overrides: Record<string, unknown> = {}) 
     requester: { name: 'Rob Resource', email: 'rob@example.org' },
     ...overrides,
   };
-}
-
-async function removeKeys(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    if (keys.length) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
 }
 
 describe('curation', () => {
@@ -215,7 +183,7 @@ describe('curation', () => {
     await worker.exited;
     await store.stop();
     await checks.close();
-    await removeKeys(redis, queuePrefix);
+    await deleteQueueKeys(redis, queuePrefix);
     redis.disconnect();
     await regex.close();
     await sites.close();

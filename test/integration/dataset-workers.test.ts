@@ -19,6 +19,7 @@ import { createQueue, queueNames, schedulerIds, type DatasetBuildJob } from '../
 import { createRegistryApp } from '../../src/registry/app.js';
 import { readManifest, type DatasetManifest } from '../../src/registry/dataset/dataset-files.js';
 import type { DatasetBuildRow } from '../../src/registry/dataset/dataset-builds.js';
+import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
 import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
 import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
@@ -40,16 +41,6 @@ const lastBuildId = async (t: TestDatabase): Promise<number> =>
   ((await t.db('datasetBuilds').max('id as id').first()) as { id: number | null }).id ?? 0;
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
-
-/** Every key under a test's queue prefix, whichever job family made it (the workers run them all). */
-async function removeQueueKeys(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    if (keys.length) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-}
 
 describe('two worker processes', () => {
   let t: TestDatabase;
@@ -107,7 +98,7 @@ describe('two worker processes', () => {
     }
     await Promise.all(workers.map((w) => w.exited));
     await queue.close();
-    await removeQueueKeys(connection, prefix);
+    await deleteQueueKeys(connection, prefix);
     connection.disconnect();
     await t.drop();
     rmSync(dir, { recursive: true, force: true });
@@ -256,7 +247,7 @@ describe('the first request before any build', () => {
   afterAll(async () => {
     for (const queue of queues) await queue.close().catch(() => undefined);
     const cleaner = createWorkerRedis(TEST_REDIS_URL);
-    for (const prefix of prefixes) await removeQueueKeys(cleaner, prefix);
+    for (const prefix of prefixes) await deleteQueueKeys(cleaner, prefix);
     cleaner.disconnect();
     for (const redis of redisConnections) redis.disconnect();
     await t.drop();

@@ -15,6 +15,7 @@ import { createLogger } from '../../src/lib/logger.js';
 import { createWorkerRedis } from '../../src/queue/connections.js';
 import { createQueue, queueNames, schedulerIds, type NotificationsJob } from '../../src/queue/queues.js';
 import { writeOutbox, type OutboxMessage } from '../../src/registry/curation/notification-outbox.js';
+import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { createMailer } from '../../workers/notifications/mailer.js';
 import { MAX_ATTEMPTS, sendDueNotifications, type OutboxRow } from '../../workers/notifications/notifications.processor.js';
 import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
@@ -87,15 +88,6 @@ async function startSmtpServer() {
       await new Promise((resolve) => server.close(resolve));
     },
   };
-}
-
-async function removeKeys(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    if (keys.length) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
 }
 
 const messages = (count: number, label: string): OutboxMessage[] =>
@@ -238,7 +230,7 @@ describe('the notification outbox', () => {
         if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGTERM');
       }
       await Promise.all(workers.map((w) => w.exited));
-      await removeKeys(inspector, prefix);
+      await deleteQueueKeys(inspector, prefix);
       inspector.disconnect();
       rmSync(dir, { recursive: true, force: true });
     }, LONG);

@@ -9,8 +9,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import http from 'node:http';
-import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { RequestListener } from 'node:http';
@@ -25,8 +23,10 @@ import { createQueue, queueNames, type UrlCheckJob } from '../../src/queue/queue
 import { createRegistryApp } from '../../src/registry/app.js';
 import { createRegexTester, type RegexTester } from '../../src/registry/registration/regex/regex-tester.js';
 import { createQueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
+import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
 import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
+import { startSites, type Sites } from '../support/fixture-sites.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
 
 const LONG = 120_000;
@@ -34,43 +34,6 @@ const REGISTRY_URL = 'https://registry.test';
 const RESOLVER_URL = 'https://resolver.test';
 const logger = createLogger('silent', 'test');
 
-/** Provider and institution sites: home pages, `/items/<digits>` (others 404), `/slow/...` answering after 3 s. */
-async function startSites() {
-  const sockets = new Set<net.Socket>();
-  const hits: string[] = [];
-  const timers = new Set<NodeJS.Timeout>();
-  const server = http.createServer((req, res) => {
-    const url = req.url ?? '';
-    hits.push(url);
-    if (url.startsWith('/slow/')) {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        res.end('late');
-      }, 3000);
-      timers.add(timer);
-      return;
-    }
-    const ok = /^\/(home|institution)(\/|$)/.test(url) || /^\/[a-z0-9]+\/items\/[0-9]+$/.test(url);
-    res.writeHead(ok ? 200 : 404, { 'content-type': 'text/plain' });
-    res.end(ok ? 'ok' : 'missing');
-  });
-  server.on('connection', (s: net.Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  return {
-    hits,
-    url: (p: string) => `http://127.0.0.1:${port}${p}`,
-    close: async () => {
-      for (const timer of timers) clearTimeout(timer);
-      for (const s of sockets) s.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-type Sites = Awaited<ReturnType<typeof startSites>>;
 
 const uniquePrefix = () => `t${randomBytes(4).toString('hex')}`;
 
@@ -108,15 +71,6 @@ function formRequest(sites: Sites, overrides: Record<string, unknown> = {}) {
       ...overrides,
     },
   };
-}
-
-async function removeKeys(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    if (keys.length) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
 }
 
 async function readyRedis(url: string): Promise<Redis> {
@@ -235,7 +189,7 @@ describe('registerPrefix', () => {
       if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGTERM');
     }
     await Promise.all(workers.map((w) => w.exited));
-    await removeKeys(sharedRedis, queuePrefix);
+    await deleteQueueKeys(sharedRedis, queuePrefix);
     sharedRedis.disconnect();
     await regex.close();
     await sites.close();
@@ -443,7 +397,7 @@ describe('registerPrefix', () => {
       payload: null,
     });
     expect(await counts()).toEqual(before);
-    await removeKeys(sharedRedis, `${queuePrefix}-idle`);
+    await deleteQueueKeys(sharedRedis, `${queuePrefix}-idle`);
   }, LONG);
 
   describe("when the test's own Redis stops in the middle of a submission", () => {

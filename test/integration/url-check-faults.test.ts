@@ -18,6 +18,7 @@ import { createQueue, queueNames, type UrlCheckJob } from '../../src/queue/queue
 import { CheckUnavailableError } from '../../src/registry/registration/checks.js';
 import { createQueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
 import { urlCheckHash, urlCheckJobId } from '../../src/registry/registration/url-check/url-check-keys.js';
+import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
 
@@ -50,15 +51,6 @@ async function startHoldingFixture() {
       await new Promise((resolve) => server.close(resolve));
     },
   };
-}
-
-async function removeKeys(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    if (keys.length) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
 }
 
 describe('a worker killed in the middle of a check', () => {
@@ -106,7 +98,7 @@ describe('a worker killed in the middle of a check', () => {
     }
     await Promise.all(workers.map((w) => w.exited));
     await fixture.close();
-    await removeKeys(inspector, prefix);
+    await deleteQueueKeys(inspector, prefix);
     inspector.disconnect();
     await t.drop();
     rmSync(dir, { recursive: true, force: true });

@@ -19,6 +19,7 @@ import { CheckStillRunningError, CheckUnavailableError } from '../../src/registr
 import { createQueuedUrlCheck, type QueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
 import { urlCheckHash, urlCheckJobId, urlVerdictKey } from '../../src/registry/registration/url-check/url-check-keys.js';
 import { verdictFor } from '../../src/registry/registration/url-check/url-verdict.js';
+import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { processUrlCheck } from '../../workers/url-check/url-check.processor.js';
 import { URL_CHECK_MAX_BODY_BYTES, URL_CHECK_MAX_REDIRECTS } from '../../workers/url-check/url-check.worker.js';
 import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
@@ -268,16 +269,6 @@ describe('the fetcher and its verdicts', () => {
   });
 });
 
-/** Every key under a test's queue prefix (jobs, events, cached verdicts). */
-async function removeKeys(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    if (keys.length) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-}
-
 describe('through the queue, with a worker process', () => {
   const CACHE_SECONDS = 3;
   let t: TestDatabase;
@@ -321,7 +312,7 @@ describe('through the queue, with a worker process', () => {
     for (const extra of extras) await extra.close();
     if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGTERM');
     await worker.exited;
-    for (const p of [prefix, ...extraPrefixes]) await removeKeys(inspector, p);
+    for (const p of [prefix, ...extraPrefixes]) await deleteQueueKeys(inspector, p);
     producerRedis.disconnect();
     inspector.disconnect();
     await t.drop();

@@ -125,15 +125,6 @@ async function refuseCodeEqualToPrefix(trx: Knex, providerCode: string): Promise
   }
 }
 
-interface Created {
-  namespaceId: number;
-  namespaceMirId?: string;
-  resourceId: number;
-  resourceMirId: string;
-  institutionId: number;
-  personId: number;
-}
-
 function resourceColumns(request: RequestRow) {
   return {
     urlPattern: request.providerUrlPattern,
@@ -149,7 +140,7 @@ function resourceColumns(request: RequestRow) {
   };
 }
 
-async function createNamespace(trx: Knex, request: PrefixRequestRow): Promise<Created> {
+async function createNamespace(trx: Knex, request: PrefixRequestRow): Promise<AcceptanceResult> {
   if (await namespaceByPrefix(trx, request.requestedPrefix)) {
     throw new AcceptanceRefused(`CANNOT register namespace '${request.requestedPrefix}', because IT IS ALREADY REGISTERED`);
   }
@@ -186,7 +177,7 @@ async function createNamespace(trx: Knex, request: PrefixRequestRow): Promise<Cr
   return { namespaceId: namespace!.id, namespaceMirId, resourceId: resource!.id, resourceMirId, institutionId, personId };
 }
 
-async function appendResource(trx: Knex, request: ResourceRequestRow): Promise<Created> {
+async function appendResource(trx: Knex, request: ResourceRequestRow): Promise<AcceptanceResult> {
   // Locked: two acceptances for one namespace check provider codes one after the other.
   const namespace = await namespaceByPrefix(trx, request.namespacePrefix, true);
   if (!namespace) {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.js';
 import type { CollectionDefinition } from './collections.js';
 import type { Direction, PageRequest } from './paging.js';
-import type { RegistryVersion } from './registry-version.js';
+import type { MaxAge, RegistryVersion } from './registry-version.js';
 import { VersionedCache } from './versioned-cache.js';
 
 /** Keys of a whole collection in one order (ids, or country codes for locations). */
@@ -14,7 +14,7 @@ export class RestApiCaches {
   readonly keyLists: VersionedCache<KeyList>;
 
   /** `ttlMs`: as VersionedCacheOptions.ttlMs (RegistryVersionSource.maxAgeMs in the service). */
-  constructor(ttlMs?: number | (() => number)) {
+  constructor(ttlMs?: MaxAge) {
     this.counts = new VersionedCache<number>({ maxEntries: 5000, ttlMs });
     // 100,000 ids are about 1 MB: a few orders of each collection stay well within memory.
     this.keyLists = new VersionedCache<KeyList>({ maxEntries: 16, ttlMs });

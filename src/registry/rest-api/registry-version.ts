@@ -10,6 +10,14 @@ export const VERSIONED_CACHE_TTL_MS = 10_000;
 /** The same while the listener runs: it already sees every commit, this only bounds a lost notification. */
 export const LISTENING_CACHE_TTL_MS = 10 * 60_000;
 
+/** How long a cached value may be reused: a fixed time, or one asked at each use (see maxAgeMs below). */
+export type MaxAge = number | (() => number);
+
+/** A MaxAge as the function the caches call, VERSIONED_CACHE_TTL_MS when none is given. */
+export function maxAgeFunction(maxAge: MaxAge = VERSIONED_CACHE_TTL_MS): () => number {
+  return typeof maxAge === 'number' ? () => maxAge : maxAge;
+}
+
 /**
  * The registry version the browse caches key by. Triggers log every committed change in registry_changes,
  * so max(version) (an index probe, microseconds) moves on every write and a change shows in the very next

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { VERSIONED_CACHE_TTL_MS, type RegistryVersion, type RegistryVersionSource } from './registry-version.js';
+import { maxAgeFunction, type MaxAge, type RegistryVersion, type RegistryVersionSource } from './registry-version.js';
 
 export interface ResponseCacheOptions {
   /** Bound on the cached bodies and their URLs together (characters, about bytes for JSON). */
@@ -7,7 +7,7 @@ export interface ResponseCacheOptions {
   /** Bodies larger than this (a page of 1,000 resources) are not kept. */
   maxEntryBytes?: number;
   /** As VersionedCacheOptions.ttlMs. */
-  ttlMs?: number | (() => number);
+  ttlMs?: MaxAge;
 }
 
 interface CachedAnswer {
@@ -36,8 +36,7 @@ export class ResponseCache {
     // Every page of 100,000 namespaces sorted one way is about 100 MB of answers.
     this.maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
     this.maxEntryBytes = options.maxEntryBytes ?? 2 * 1024 * 1024;
-    const ttl = options.ttlMs ?? VERSIONED_CACHE_TTL_MS;
-    this.ttlMs = typeof ttl === 'number' ? () => ttl : ttl;
+    this.ttlMs = maxAgeFunction(options.ttlMs);
   }
 
   get(url: string, version: RegistryVersion): CachedAnswer | undefined {

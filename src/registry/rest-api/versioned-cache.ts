@@ -1,11 +1,11 @@
-import { VERSIONED_CACHE_TTL_MS, type RegistryVersion } from './registry-version.js';
+import { maxAgeFunction, type MaxAge, type RegistryVersion } from './registry-version.js';
 
 export interface VersionedCacheOptions {
   /**
    * Longest a value is reused even when the registry version has not moved (see registry-version.ts): a
    * number, or a function asked at each use (RegistryVersionSource.maxAgeMs, longer while it listens).
    */
-  ttlMs?: number | (() => number);
+  ttlMs?: MaxAge;
   maxEntries?: number;
 }
 
@@ -27,8 +27,7 @@ export class VersionedCache<V> {
   private readonly maxEntries: number;
 
   constructor(options: VersionedCacheOptions = {}) {
-    const ttl = options.ttlMs ?? VERSIONED_CACHE_TTL_MS;
-    this.ttlMs = typeof ttl === 'number' ? () => ttl : ttl;
+    this.ttlMs = maxAgeFunction(options.ttlMs);
     this.maxEntries = options.maxEntries ?? 1000;
   }
 
