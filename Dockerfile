@@ -1,6 +1,10 @@
-# One image for every part: `node dist/src/main.js` runs all three; override the command with
-# dist/src/resolver/main.js, dist/src/registry/main.js or dist/workers/main.js to scale parts apart.
-FROM node:20-bookworm-slim AS build
+# One image for every part. The entrypoint takes a command: `start` (the default: prepare the database and
+# run all three parts), `resolver`, `registry`, `worker` to scale parts apart, and the one-shot `migrate`,
+# `rollback`, `status`, `import <file-or-URL> [--prune]`, `settings`. `docker run IMAGE --help` lists them.
+# Node: the machines that test this project run Node 20 (past end of life); the image follows the LTS line.
+ARG NODE_VERSION=24
+
+FROM node:${NODE_VERSION}-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -9,16 +13,22 @@ COPY src src
 COPY workers workers
 COPY migrations migrations
 COPY seeds seeds
-COPY bench bench
-RUN npx tsc -p tsconfig.json && npm prune --omit=dev
+RUN npx tsc -p tsconfig.json && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:${NODE_VERSION}-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
 COPY --from=build /app/seeds seeds
+COPY scripts scripts
+# The code stays owned by root and read-only to the service; only the data folder (the dataset files the
+# worker writes and the registry area serves, DATASET_DIR=var/dataset) belongs to the unprivileged user.
+RUN mkdir -p /app/var/dataset && chown -R node:node /app/var
+VOLUME /app/var
 USER node
 EXPOSE 8080 8081
-CMD ["node", "dist/src/main.js"]
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 CMD ["node", "dist/src/cli.js", "healthcheck"]
+ENTRYPOINT ["node", "dist/src/cli.js"]
+CMD ["start"]

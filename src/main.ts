@@ -6,6 +6,7 @@ import { migrateToLatest } from './db/knex.js';
 import { seedSampleRegistryIfEmpty } from './db/seed-sample.js';
 import { connectPostgres, connectRedis } from './lib/connect.js';
 import { postgresUnreachableMessage } from './lib/dependencies.js';
+import { printHelp, wantsHelp } from './lib/cli-help.js';
 import { createLogger } from './lib/logger.js';
 import { StartupError } from './lib/process-runner.js';
 import { RESOLVER_NODE_FLAGS } from './resolver/node-flags.js';
@@ -66,7 +67,19 @@ function startPart(part: (typeof parts)[number]): { child: ChildProcess; ready: 
   return { child, ready };
 }
 
+const USAGE = [
+  'Usage: npm start   (node dist/src/cli.js start; the Docker image\'s default command)',
+  'Creates the database when missing, migrates it, loads the sample registry when the registry is empty,',
+  'then runs the resolver area, the registry area and the worker process until Ctrl-C or SIGTERM.',
+].join('\n');
+
 async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (wantsHelp(args)) {
+    printHelp(USAGE);
+    return;
+  }
+  if (args.length) fail(`unexpected argument ${JSON.stringify(args[0])}\n${USAGE}`);
   let config: Readonly<Config>;
   try {
     config = loadConfig();

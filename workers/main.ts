@@ -6,7 +6,11 @@ import { createWorkerRedis } from '../src/queue/connections.js';
 import { jobFamilies } from './job-families.js';
 
 // `npm run start:worker`: the process that runs every slow or scheduled job, never inside an HTTP request.
-await runPart('worker', async (config, logger) => {
+const USAGE =
+  'Usage: npm run start:worker   (node dist/src/cli.js worker; in the Docker image: worker)\n' +
+  'Runs the worker process: URL checks, dataset builds, usage rollup, notifications, housekeeping. Start as many as needed.';
+
+await runPart('worker', USAGE, async (config, logger) => {
   const db = await connectPostgres(config, { max: 4 });
   const connection = createWorkerRedis(config.REDIS_URL);
   connection.on('error', (error) => logger.warn({ err: error }, 'Redis connection error; BullMQ will retry'));

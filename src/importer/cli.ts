@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '../config.js';
 import { ensureDatabase } from '../db/ensure-database.js';
+import { printHelp, wantsHelp } from '../lib/cli-help.js';
 import { createDb, migrateToLatest } from '../db/knex.js';
 import { postgresUnreachableMessage } from '../lib/dependencies.js';
 import type { DatasetNamespace } from './dataset.schema.js';
@@ -12,7 +13,11 @@ import { ImportFormatError, readDataset, validateNamespaces } from './read-datas
  * database named by DATABASE_URL (creating and migrating it when needed). Exit codes: 0 imported,
  * 1 rejected or failed (nothing changed), 2 usage.
  */
-const USAGE = 'Usage: npm run registry:import -- <file-or-URL> [--prune]';
+const USAGE = [
+  'Usage: npm run registry:import -- <file-or-URL> [--prune]   (node dist/src/cli.js import ...; in the Docker image: import ...)',
+  '  <file-or-URL>  a registry dataset: a getResolverDataset answer or a bare array of namespaces, as a file or an https:// URL',
+  '  --prune        also delete namespaces, resources and institutions the file no longer has',
+].join('\n');
 
 function parseArguments(args: string[]): { source: string; prune: boolean } | null {
   const flags = args.filter((a) => a.startsWith('--'));
@@ -38,6 +43,10 @@ async function load(source: string): Promise<DatasetNamespace[]> {
 
 async function run(args: string[]): Promise<number> {
   const started = performance.now();
+  if (wantsHelp(args)) {
+    printHelp(USAGE);
+    return 0;
+  }
   const parsed = parseArguments(args);
   if (!parsed) {
     process.stderr.write(`${USAGE}\n`);

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, type Config } from '../config.js';
+import { printHelp, wantsHelp } from './cli-help.js';
 import { createLogger, type Logger } from './logger.js';
 
 export interface StartedPart {
@@ -16,9 +17,23 @@ export class StartupError extends Error {
 /**
  * Runs one process of the service (an HTTP area or the worker): reads the config, starts the part, and
  * stops it in order on SIGINT/SIGTERM with a force-exit timer. When started by `npm start` (with an IPC
- * channel) it reports readiness to the parent.
+ * channel) it reports readiness to the parent. `--help` prints `usage` and the settings instead; any other
+ * argument is refused, since a part takes its whole configuration from the environment.
  */
-export async function runPart(name: string, start: (config: Readonly<Config>, logger: Logger) => Promise<StartedPart>): Promise<void> {
+export async function runPart(
+  name: string,
+  usage: string,
+  start: (config: Readonly<Config>, logger: Logger) => Promise<StartedPart>,
+): Promise<void> {
+  const args = process.argv.slice(2);
+  if (wantsHelp(args)) {
+    printHelp(usage);
+    process.exit(0);
+  }
+  if (args.length) {
+    process.stderr.write(`${name}: unexpected argument ${JSON.stringify(args[0])}\n${usage}\n`);
+    process.exit(2);
+  }
   let config: Readonly<Config>;
   try {
     config = loadConfig();

@@ -7,7 +7,11 @@ import { createQueuedUrlCheck } from './registration/url-check/queued-url-check.
 import { RegistryVersionSource } from './rest-api/registry-version.js';
 
 // `npm run start:registry`: the registry area alone, for operators who scale it separately.
-await runPart('registry', async (config, logger) => {
+const USAGE =
+  'Usage: npm run start:registry   (node dist/src/cli.js registry; in the Docker image: registry)\n' +
+  'Runs the registry area alone (browse, dataset, registration, curation, statistics) on REGISTRY_PORT.';
+
+await runPart('registry', USAGE, async (config, logger) => {
   const db = await connectPostgres(config);
   const redis = await connectRedis(config);
   // Registration's slow checks: URLs are fetched by the worker process through the queue, never here;

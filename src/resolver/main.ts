@@ -7,7 +7,11 @@ import { usageHashKey } from '../db/service-settings.js';
 import { UsageRecorder } from '../statistics/usage-recorder.js';
 
 // `npm run start:resolver`: the resolver area alone, for operators who scale it separately.
-await runPart('resolver', async (config, logger) => {
+const USAGE =
+  'Usage: npm run start:resolver   (node dist/src/cli.js resolver; in the Docker image: resolver)\n' +
+  'Runs the resolver area alone (resolution, redirects, reverse lookup) on RESOLVER_PORT.';
+
+await runPart('resolver', USAGE, async (config, logger) => {
   const db = await connectPostgres(config, { max: 4 });
   const redis = await connectRedis(config);
   const registry = new SnapshotStore({ db, databaseUrl: config.DATABASE_URL, logger, checkIntervalMs: config.SNAPSHOT_CHECK_INTERVAL_MS });

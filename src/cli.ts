@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { checkHealth, containerCommand } from './healthcheck.js';
+import { envExample, printHelp } from './lib/cli-help.js';
+import { RESOLVER_NODE_FLAGS } from './resolver/node-flags.js';
+
+/**
+ * One entry for every part and tool, for the Docker image (its ENTRYPOINT) and for the npm scripts:
+ * `node dist/src/cli.js <command> [arguments]`. It runs the built code only, so it works where no
+ * TypeScript compiler is installed, and it gives the resolver its V8 flags however it is started.
+ */
+interface Command {
+  entry: URL;
+  about: string;
+  /** Arguments placed before the user's, e.g. the db tool's own sub-command. */
+  args?: string[];
+  nodeFlags?: readonly string[];
+}
+
+const commands: Record<string, Command> = {
+  start: { entry: new URL('./main.js', import.meta.url), about: 'prepare the database and run all three parts (default)' },
+  resolver: { entry: new URL('./resolver/main.js', import.meta.url), about: 'the resolver area alone', nodeFlags: RESOLVER_NODE_FLAGS },
+  registry: { entry: new URL('./registry/main.js', import.meta.url), about: 'the registry area alone' },
+  worker: { entry: new URL('../workers/main.js', import.meta.url), about: 'one worker process' },
+  migrate: { entry: new URL('./db/cli.js', import.meta.url), args: ['migrate'], about: 'create and migrate the database' },
+  rollback: { entry: new URL('./db/cli.js', import.meta.url), args: ['rollback'], about: 'undo the last batch of migrations (--all: every one)' },
+  status: { entry: new URL('./db/cli.js', import.meta.url), args: ['status'], about: 'list applied and pending migrations' },
+  import: { entry: new URL('./importer/cli.js', import.meta.url), about: 'import a registry dataset: import <file-or-URL> [--prune]' },
+};
+
+const USAGE = [
+  'Usage: node dist/src/cli.js <command> [arguments]   (docker run <image> <command> [arguments])',
+  ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(9)} ${c.about}`),
+  `  ${'settings'.padEnd(9)} print every setting with its default, as a .env file`,
+  `  ${'healthcheck'.padEnd(9)} [command]  exit 0 when the areas of the container's command answer /health/live`,
+  '`<command> --help` shows the usage of one command.',
+].join('\n');
+
+/** Runs the entry in a child node with the flags it needs, passing signals on and its exit code back. */
+function runWithFlags(entry: string, flags: readonly string[], args: string[]): void {
+  const child = spawn(process.execPath, [...process.execArgv, ...flags, entry, ...args], { stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+async function main(): Promise<void> {
+  const [name = 'start', ...rest] = process.argv.slice(2);
+  if (name === '--help' || name === '-h' || name === 'help') return printHelp(USAGE, { settings: false });
+  if (name === 'settings') {
+    process.stdout.write(envExample());
+    return;
+  }
+  if (name === 'healthcheck') {
+    const problems = await checkHealth(rest[0] ?? containerCommand());
+    if (problems.length) process.stderr.write(`unhealthy: ${problems.join('; ')}\n`);
+    process.exit(problems.length ? 1 : 0);
+  }
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`Unknown command ${JSON.stringify(name)}.\n${USAGE}\n`);
+    process.exit(2);
+  }
+  const entry = fileURLToPath(command.entry);
+  const args = [...(command.args ?? []), ...rest];
+  const missingFlags = (command.nodeFlags ?? []).filter((flag) => !process.execArgv.includes(flag));
+  if (missingFlags.length) return runWithFlags(entry, missingFlags, args);
+  // The entry reads its own arguments from process.argv, as when it is run directly.
+  process.argv = [process.argv[0] as string, entry, ...args];
+  await import(command.entry.href);
+}
+
+await main();

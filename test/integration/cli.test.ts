@@ -1,0 +1,109 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { freePort, ROOT, spawnNode } from '../support/processes.js';
+import { TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-database.js';
+
+const run = promisify(execFile);
+
+/** Runs a documented npm script as a user types it; resolves with its output whatever its exit code. */
+async function npmRun(script: string, env: Record<string, string>, args: string[] = []) {
+  try {
+    const { stdout, stderr } = await run('npm', ['run', '--silent', script, ...(args.length ? ['--', ...args] : [])], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('--help on every entry', () => {
+  const entries = [
+    'dist/src/cli.js',
+    'dist/src/main.js',
+    'dist/src/resolver/main.js',
+    'dist/src/registry/main.js',
+    'dist/workers/main.js',
+    'dist/src/importer/cli.js',
+    'dist/src/db/cli.js',
+  ];
+
+  it.each(entries)('%s --help prints its usage and exits without starting anything', async (entry) => {
+    // Settings that would make a started service fail or hang: a help answer must not even try.
+    const port = await freePort();
+    const child = spawnNode(entry, { DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/none`, REDIS_URL: `redis://127.0.0.1:${port}` }, ['--help']);
+    const { code } = await child.exited;
+    expect(child.output()).toMatch(/^Usage: /);
+    expect(code).toBe(0);
+  });
+
+  it('every command of the entry point prints its usage with --help', async () => {
+    for (const command of ['start', 'resolver', 'registry', 'worker', 'migrate', 'rollback', 'status', 'import']) {
+      const child = spawnNode('dist/src/cli.js', { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, [command, '--help']);
+      const { code } = await child.exited;
+      expect([command, code, child.output().slice(0, 6)]).toEqual([command, 0, 'Usage:']);
+    }
+  });
+
+  it('refuses an unknown command or argument with the usage and exit code 2', async () => {
+    const unknown = spawnNode('dist/src/cli.js', {}, ['serve']);
+    expect((await unknown.exited).code).toBe(2);
+    expect(unknown.output()).toMatch(/Unknown command "serve"[\s\S]*Usage:/);
+    const resolver = spawnNode('dist/src/resolver/main.js', {}, ['--port=1']);
+    expect((await resolver.exited).code).toBe(2);
+    expect(resolver.output()).toMatch(/unexpected argument "--port=1"/);
+  });
+});
+
+describe('npm run db:migrate, db:status and db:rollback', () => {
+  const name = `test_db_cli_${process.pid}`;
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  const env = { DATABASE_URL: url.toString(), REDIS_URL: TEST_REDIS_URL };
+
+  afterAll(async () => {
+    const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+  });
+
+  it('creates and migrates a missing database, lists, rolls back and migrates again', async () => {
+    const migrated = await npmRun('db:migrate', env);
+    expect(migrated.stdout).toContain(`Created the database ${name}.`);
+    expect(migrated.stdout).toMatch(/Applied (\d+) migration\(s\) as batch 1:/);
+    expect(migrated.code).toBe(0);
+    const count = Number(/Applied (\d+) migration/.exec(migrated.stdout)?.[1]);
+    expect(count).toBeGreaterThan(5);
+
+    const again = await npmRun('db:migrate', env);
+    expect(again.stdout).toContain('nothing to apply');
+
+    const status = await npmRun('db:status', env);
+    expect(status.stdout).toContain(`Applied ${count}, pending 0.`);
+    expect(status.stdout).toContain('applied  20261122000200_create_registry_tables');
+
+    const rolledBack = await npmRun('db:rollback', env);
+    expect(rolledBack.code).toBe(0);
+    expect(rolledBack.stdout).toContain(`Rolled back batch 1, ${count} migration(s):`);
+    const after = await npmRun('db:status', env);
+    expect(after.stdout).toContain(`Applied 0, pending ${count}.`);
+    expect(after.stdout).toContain('pending  20261122000200_create_registry_tables');
+
+    expect((await npmRun('db:migrate', env)).code).toBe(0);
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    const tables = await client.query("SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 'namespaces'");
+    await client.end();
+    expect(tables.rows[0].n).toBe(1);
+  }, 90000);
+
+  it('refuses an unknown sub-command with the usage', async () => {
+    const wrong = await npmRun('db:rollback', env, ['--everything']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/Usage: /);
+  }, 30000);
+});
