@@ -8,6 +8,7 @@ import type { Logger } from '../lib/logger.js';
 import { datasetRoutes } from './dataset/dataset.routes.js';
 import { namespacePageRoutes } from './namespace-page/namespace-page.routes.js';
 import type { RegistryVersionSource } from './rest-api/registry-version.js';
+import { personRoutes } from './rest-api/persons.routes.js';
 import { restApiRoutes } from './rest-api/rest-api.routes.js';
 import { statisticsRoutes } from './statistics/statistics.routes.js';
 import { schemaOrgRoutes } from './schema-org/schema-org.routes.js';
@@ -80,6 +81,9 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     const submission = submissionRoutes({ db: deps.db, registration: registrationChecks, notifications });
     app.use(submission.routes()).use(submission.allowedMethods());
   }
+  // Ahead of /restApi too: a person's answer depends on the caller, and the browse API's cache on the URL only.
+  const persons = personRoutes({ db: deps.db, publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL, curatorToken: deps.config.CURATOR_TOKEN });
+  app.use(persons.routes()).use(persons.allowedMethods());
   const restApi = restApiRoutes({ db: deps.db, publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL, versions: deps.registryVersions });
   app.use(restApi.routes()).use(restApi.allowedMethods());
   const statistics = statisticsRoutes({ db: deps.db, redis: deps.redis });

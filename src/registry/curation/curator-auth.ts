@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { HttpError } from '../../http/http-error.js';
 
 export const CURATION_DISABLED_MESSAGE = 'Curation is not enabled on this registry';
@@ -15,6 +15,25 @@ export function isCuratorToken(given: string, expected: string): boolean {
   return expected !== '' && timingSafeEqual(digest(given), digest(expected));
 }
 
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/** The token of an `Authorization: Bearer <token>` header; undefined without one (or with another scheme). */
+function bearerToken(ctx: Context): string | undefined {
+  return BEARER.exec(ctx.get('Authorization'))?.[1];
+}
+
+/**
+ * Whether a public endpoint's caller is a curator (and may see what others may not). No bearer token, or
+ * curation off: not a curator. A wrong token is refused with 403, as on the curation endpoints, so that a
+ * mistyped token does not silently read as an anonymous call.
+ */
+export function callerIsCurator(ctx: Context, curatorToken: string): boolean {
+  const given = bearerToken(ctx);
+  if (given === undefined || curatorToken === '') return false;
+  if (!isCuratorToken(given, curatorToken)) throw new HttpError(403, TOKEN_WRONG_MESSAGE);
+  return true;
+}
+
 /**
  * Guards every curation endpoint with the CURATOR_TOKEN setting. Curation is off when the setting is empty:
  * the endpoints then answer 404 (they do not exist on this registry) before any token is looked at.
@@ -24,10 +43,9 @@ export function requireCurator(curatorToken: string): Middleware {
   return async function curatorOnly(ctx, next) {
     ctx.set('Cache-Control', 'no-store');
     if (curatorToken === '') throw new HttpError(404, CURATION_DISABLED_MESSAGE);
-    const header = ctx.get('Authorization');
-    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-    if (!match) throw new HttpError(401, TOKEN_MISSING_MESSAGE, { 'WWW-Authenticate': 'Bearer realm="curation"' });
-    if (!isCuratorToken(match[1]!, curatorToken)) {
+    const given = bearerToken(ctx);
+    if (given === undefined) throw new HttpError(401, TOKEN_MISSING_MESSAGE, { 'WWW-Authenticate': 'Bearer realm="curation"' });
+    if (!isCuratorToken(given, curatorToken)) {
       throw new HttpError(403, TOKEN_WRONG_MESSAGE);
     }
     await next();

@@ -2,7 +2,7 @@ import { formatReferenceDate } from '../../lib/dates.js';
 import { COLLECTIONS, type CollectionDefinition, type CollectionName } from './collections.js';
 import type { Page } from './page-query.js';
 import type { GivenParam, PageRequest } from './paging.js';
-import type { InstitutionRow, LocationRow, NamespaceRow, ResourceRow } from './rows.js';
+import type { InstitutionRow, LocationRow, NamespaceRow, PersonRow, ResourceRow } from './rows.js';
 
 
 export interface Link {
@@ -129,6 +129,31 @@ export class HalPresenter {
       created: formatReferenceDate(l.created),
       _links: this.links(path, { self: '', location: '' }),
     };
+  }
+
+  /**
+   * The reference's Person (`email, fullName, created, modified`). Its e-mail address and name are personal
+   * data: only curators see them (the reference let no one else read persons at all); anyone else gets the
+   * dates and links, so that a HAL client following contactPerson still finds an item.
+   */
+  person(p: PersonRow, view: { personal: boolean }): HalItem {
+    const path = `${this.api}/persons/${p.id}`;
+    const personal = view.personal ? { email: p.email, fullName: p.fullName } : {};
+    return {
+      ...personal,
+      created: formatReferenceDate(p.created),
+      modified: formatReferenceDate(p.modified),
+      _links: this.links(path, { self: '', person: '' }),
+    };
+  }
+
+  /**
+   * An item's curation warnings, a to-many association whose items the reference files under the rel
+   * `curationWarnings`. This registry records no warnings yet, so the list is always the empty one Spring
+   * Data REST answers for an item without warnings (the rel key stays even when the list is empty).
+   */
+  curationWarnings(warnings: readonly [], selfHref: string): { _embedded: { curationWarnings: HalItem[] }; _links: Links } {
+    return { _embedded: { curationWarnings: [...warnings] }, _links: { self: { href: selfHref } } };
   }
 
   /**

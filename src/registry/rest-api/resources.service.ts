@@ -7,7 +7,7 @@ import type { InstitutionRow, LocationRow, NamespaceRow, ResourceRow } from './r
 
 const collection = COLLECTIONS.resources;
 
-const resourceNotFound = (id: string) => notFound(`Resource with id ${quote(id)} not found`);
+export const resourceNotFound = (id: string) => notFound(`Resource with id ${quote(id)} not found`);
 
 export function listResources(store: RestApiStore, request: PageRequest): Promise<Page<ResourceRow>> {
   return fetchCollectionPage(store, collection, request);

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { Db } from '../../db/knex.js';
 import { notFound } from '../../http/http-error.js';
 import { COLLECTIONS, isCollectionName, sortWhitelist, type CollectionName } from './collections.js';
+import { listCurationWarnings, type CurationWarningOwner } from './curation-warnings.service.js';
 import { HalPresenter, type HalItem } from './hal.presenter.js';
 import * as institutions from './institutions.service.js';
 import * as locations from './locations.service.js';
@@ -86,6 +87,10 @@ export function restApiRoutes(deps: RestApiDeps): Router {
     send(ctx, hal.list(collection, items, present, selfHref(ctx)));
   }
 
+  function sendCurationWarnings(owner: CurationWarningOwner): (ctx: Context) => Promise<void> {
+    return async (ctx) => send(ctx, hal.curationWarnings(await listCurationWarnings(store(ctx), owner, id(ctx)), selfHref(ctx)));
+  }
+
   router.get('/', (ctx) => send(ctx, hal.root()));
   router.get('/profile', (ctx) => send(ctx, presentProfileIndex(hal.api)));
   router.get('/profile/:collection', (ctx, next) => {
@@ -129,6 +134,7 @@ export function restApiRoutes(deps: RestApiDeps): Router {
   router.get('/namespaces/:id/resources', async (ctx) => {
     sendList(ctx, 'resources', await namespaces.listNamespaceResources(store(ctx), id(ctx)), res);
   });
+  router.get('/namespaces/:id/curationWarnings', sendCurationWarnings('namespaces'));
 
   // Resources
   router.get('/resources', async (ctx) => sendPage(ctx, 'resources', await resources.listResources(store(ctx), pageOf(ctx, 'resources')), res));
@@ -160,6 +166,7 @@ export function restApiRoutes(deps: RestApiDeps): Router {
   router.get('/resources/:id/namespace', async (ctx) => send(ctx, ns(await resources.getResourceNamespace(store(ctx), id(ctx)))));
   router.get('/resources/:id/institution', async (ctx) => send(ctx, inst(await resources.getResourceInstitution(store(ctx), id(ctx)))));
   router.get('/resources/:id/location', async (ctx) => send(ctx, loc(await resources.getResourceLocation(store(ctx), id(ctx)))));
+  router.get('/resources/:id/curationWarnings', sendCurationWarnings('resources'));
 
   // Institutions
   router.get('/institutions', async (ctx) => {
@@ -194,6 +201,7 @@ export function restApiRoutes(deps: RestApiDeps): Router {
   });
   router.get('/institutions/:id/location', async (ctx) => send(ctx, loc(await institutions.getInstitutionLocation(store(ctx), id(ctx)))));
   router.get('/institutions/:id/resource', async (ctx) => institutions.getInstitutionResource(store(ctx), id(ctx)));
+  router.get('/institutions/:id/curationWarnings', sendCurationWarnings('institutions'));
 
   // Locations
   router.get('/locations', async (ctx) => sendPage(ctx, 'locations', await locations.listLocations(store(ctx), pageOf(ctx, 'locations')), loc));

@@ -1,4 +1,4 @@
-import type { Institution, Location, Namespace, Resource } from '../../db/models/index.js';
+import type { Institution, Location, Namespace, Person, Resource } from '../../db/models/index.js';
 
 // Rows as the query builder returns them (camelCase columns, no relations): what services hand to presenters.
 
@@ -53,3 +53,5 @@ export type ResourceRow = Pick<
 export type InstitutionRow = Pick<Institution, 'id' | 'name' | 'homeUrl' | 'description' | 'rorId' | 'locationCountryCode' | 'created' | 'modified'>;
 
 export type LocationRow = Pick<Location, 'countryCode' | 'countryName' | 'created'>;
+
+export type PersonRow = Pick<Person, 'id' | 'email' | 'fullName' | 'created' | 'modified'>;
