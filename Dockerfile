@@ -2,7 +2,7 @@
 # run all three parts), `resolver`, `registry`, `worker` to scale parts apart, and the one-shot `migrate`,
 # `rollback`, `status`, `import <file-or-URL> [--prune]`, `settings`. `docker run IMAGE --help` lists them.
 # Node: the machines that test this project run Node 20 (past end of life); the image follows the LTS line.
-ARG NODE_VERSION=24
+ARG NODE_VERSION=26
 
 FROM node:${NODE_VERSION}-slim AS build
 WORKDIR /app
