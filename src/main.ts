@@ -5,8 +5,8 @@ import { ensureDatabase } from './db/ensure-database.js';
 import { migrateToLatest } from './db/knex.js';
 import { seedSampleRegistryIfEmpty } from './db/seed-sample.js';
 import { connectPostgres, connectRedis } from './lib/connect.js';
-import { postgresUnreachableMessage } from './lib/dependencies.js';
 import { printHelp, wantsHelp } from './lib/cli-help.js';
+import { postgresFailureMessage } from './lib/dependencies.js';
 import { createLogger } from './lib/logger.js';
 import { StartupError } from './lib/process-runner.js';
 import { RESOLVER_NODE_FLAGS } from './resolver/node-flags.js';
@@ -32,7 +32,7 @@ async function prepare(config: Readonly<Config>): Promise<void> {
   try {
     if (await ensureDatabase(config.DATABASE_URL)) logger.info('created the database');
   } catch (error) {
-    throw new StartupError(postgresUnreachableMessage(config.DATABASE_URL, error));
+    throw new StartupError(postgresFailureMessage(config.DATABASE_URL, error));
   }
   const db = await connectPostgres(config, { max: 2 });
   try {

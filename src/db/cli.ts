@@ -1,6 +1,6 @@
 import { ConfigError, databaseName, loadConfig } from '../config.js';
 import { printHelp, wantsHelp } from '../lib/cli-help.js';
-import { postgresUnreachableMessage } from '../lib/dependencies.js';
+import { classifyPostgresFailure, postgresFailureMessage } from '../lib/dependencies.js';
 import { ensureDatabase } from './ensure-database.js';
 import { createDb, type Db } from './knex.js';
 
@@ -66,7 +66,7 @@ async function run(args: string[]): Promise<number> {
       process.stdout.write(`Created the database ${databaseName(DATABASE_URL)}.\n`);
     }
   } catch (error) {
-    process.stderr.write(`${postgresUnreachableMessage(DATABASE_URL, error)}\n`);
+    process.stderr.write(`${postgresFailureMessage(DATABASE_URL, error)}\n`);
     return 1;
   }
   const db = createDb(DATABASE_URL, { max: 1 });
@@ -76,12 +76,10 @@ async function run(args: string[]): Promise<number> {
     else process.stdout.write(`${await status(db)}\n`);
     return 0;
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'ECONNREFUSED' || code === '3D000') {
-      process.stderr.write(`${postgresUnreachableMessage(DATABASE_URL, error)}\n`);
-      return 1;
-    }
-    throw error;
+    // A failing migration is an error of ours and keeps its own message; the rest is about the server.
+    if ((error as { code?: string }).code === undefined || classifyPostgresFailure(error) === 'refused') throw error;
+    process.stderr.write(`${postgresFailureMessage(DATABASE_URL, error)}\n`);
+    return 1;
   } finally {
     await db.destroy();
   }

@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { ensureDatabase } from '../db/ensure-database.js';
 import { printHelp, wantsHelp } from '../lib/cli-help.js';
 import { createDb, migrateToLatest } from '../db/knex.js';
-import { postgresUnreachableMessage } from '../lib/dependencies.js';
+import { postgresFailureMessage } from '../lib/dependencies.js';
 import type { DatasetNamespace } from './dataset.schema.js';
 import { formatSummary } from './format-summary.js';
 import { importRegistry } from './import-registry.js';
@@ -58,7 +58,7 @@ async function run(args: string[]): Promise<number> {
   try {
     await ensureDatabase(DATABASE_URL);
   } catch (error) {
-    process.stderr.write(`${postgresUnreachableMessage(DATABASE_URL, error)}\n`);
+    process.stderr.write(`${postgresFailureMessage(DATABASE_URL, error)}\n`);
     return 1;
   }
   const db = createDb(DATABASE_URL, { max: 2 });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from './processes.js';
@@ -7,9 +7,12 @@ import { freePort } from './processes.js';
 /**
  * A throwaway Postgres cluster of our own on a free port, for fault drills: tests stop and start this one,
  * never the shared server. Runs as the postgres user when the tests run as root (initdb refuses root).
+ * With a `password` the superuser has it and every login must give it (SCRAM), unlike the shared
+ * server's trust.
  */
 export interface OwnPostgres {
-  url: (database: string) => string;
+  /** postgres://postgres@… for the database, with `password` (right or wrong) in it when given. */
+  url: (database: string, password?: string) => string;
   stop: () => void;
   start: () => void;
   destroy: () => void;
@@ -26,12 +29,21 @@ function run(command: string, args: string[]): void {
   execFileSync(file, argv, { stdio: 'pipe' });
 }
 
-export async function startOwnPostgres(): Promise<OwnPostgres> {
+export async function startOwnPostgres(options: { password?: string } = {}): Promise<OwnPostgres> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pg-drill-'));
-  if (process.getuid?.() === 0) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+  const asRoot = process.getuid?.() === 0;
+  const owner = asRoot ? [Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString())] : undefined;
+  if (owner) chownSync(dir, owner[0]!, owner[1]!);
   const port = await freePort();
   const bin = binDir();
-  run(path.join(bin, 'initdb'), ['-D', path.join(dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  let auth = ['-A', 'trust'];
+  if (options.password !== undefined) {
+    const pwfile = path.join(dir, 'pwfile');
+    writeFileSync(pwfile, `${options.password}\n`, { mode: 0o600 });
+    if (owner) chownSync(pwfile, owner[0]!, owner[1]!);
+    auth = ['-A', 'scram-sha-256', `--pwfile=${pwfile}`];
+  }
+  run(path.join(bin, 'initdb'), ['-D', path.join(dir, 'data'), ...auth, '-U', 'postgres', '--no-sync']);
   const start = () =>
     run(path.join(bin, 'pg_ctl'), [
       '-D', path.join(dir, 'data'), '-w', '-l', path.join(dir, 'log'),
@@ -40,7 +52,8 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   const stop = () => run(path.join(bin, 'pg_ctl'), ['-D', path.join(dir, 'data'), '-w', '-m', 'immediate', 'stop']);
   start();
   return {
-    url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    url: (database, password) =>
+      password === undefined ? `postgres://postgres@127.0.0.1:${port}/${database}` : `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
     start,
     stop,
     destroy: () => {

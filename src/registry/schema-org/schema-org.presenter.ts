@@ -1,7 +1,10 @@
 /**
  * schema.org JSON-LD, in the shape the reference serves (web pages embed it): the platform as a
  * DataCatalog, a namespace as that catalog plus a Dataset. URLs point at this deployment.
+ * Unlike the reference, the context is schema.org's https address and the catalog has an `@id` (the
+ * registry's home), so the catalog of every namespace answer is one and the same node once expanded.
  */
+export const SCHEMA_ORG_CONTEXT = 'https://schema.org';
 export interface SchemaOrgUrls {
   publicResolverUrl: string;
   publicRegistryUrl: string;
@@ -9,7 +12,8 @@ export interface SchemaOrgUrls {
 
 export function platformMetadata(urls: SchemaOrgUrls) {
   return {
-    '@context': 'http://schema.org',
+    '@context': SCHEMA_ORG_CONTEXT,
+    '@id': `${urls.publicRegistryUrl}/`,
     '@type': 'DataCatalog',
     name: 'Compact Identifier Registry',
     description:
