@@ -71,6 +71,13 @@ describe('npm run db:migrate, db:status and db:rollback', () => {
     await client.end();
   });
 
+  it('db:status on a database that does not exist says so, and does not create it', async () => {
+    const missing = await npmRun('db:status', env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`has no database "${name}"`);
+    expect(missing.stderr).toContain('npm run db:migrate');
+  }, 30000);
+
   it('creates and migrates a missing database, lists, rolls back and migrates again', async () => {
     const migrated = await npmRun('db:migrate', env);
     expect(migrated.stdout).toContain(`Created the database ${name}.`);

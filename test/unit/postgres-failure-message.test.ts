@@ -63,7 +63,7 @@ describe('start-up message when Postgres does not let the service in', () => {
     const message = postgresFailureMessage(URL_WITH_PASSWORD, serverError('3D000', 'database "registry" does not exist'));
     expect(message).toContain('answered but has no database "registry": database "registry" does not exist.');
     expect(message).toMatch(/`npm start` creates it/);
-    expect(message).toMatch(/Run `npm start` once, or point DATABASE_URL at an existing database\./);
+    expect(message).toMatch(/Run `npm start` or `npm run db:migrate` once, or point DATABASE_URL at an existing database\./);
   });
 
   it('names the database the user may not create and who can', () => {
