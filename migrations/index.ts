@@ -8,6 +8,7 @@ import * as createUsageDaily from './20261122000600_create_usage_daily.js';
 import * as addBrowseIndexes from './20261122000700_add_browse_indexes.js';
 import * as createRegistrationTables from './20261122000800_create_registration_tables.js';
 import * as createCurationSupport from './20261122000900_create_curation_support.js';
+import * as storeIdempotencyAnswerText from './20261123000100_store_idempotency_answer_text.js';
 
 /**
  * Every migration, in order. Knex records the names given here (no file extension), so the same history
@@ -24,6 +25,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122000700_add_browse_indexes': addBrowseIndexes,
   '20261122000800_create_registration_tables': createRegistrationTables,
   '20261122000900_create_curation_support': createCurationSupport,
+  '20261123000100_store_idempotency_answer_text': storeIdempotencyAnswerText,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

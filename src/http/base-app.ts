@@ -3,8 +3,9 @@ import Koa from 'koa';
 import type { Logger } from '../lib/logger.js';
 import { openCors } from './cors.js';
 import { errorTranslator } from './error-translator.js';
-import { healthEndpoints, type DependencyCheck, type ReadinessPolicy } from './health.js';
+import { healthEndpoints, healthMethodsAt, type DependencyCheck, type ReadinessPolicy } from './health.js';
 import { requestContext } from './request-context.js';
+import { answerUnservedMethods, type ServedMethods } from './unserved-methods.js';
 
 export interface BaseAppOptions {
   logger: Logger;
@@ -18,6 +19,8 @@ export interface BaseAppOptions {
    * returns false for anything it leaves to the application.
    */
   front?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** The methods of the area's paths that no router declares (those the front handler answers, say). */
+  servedMethods?: ServedMethods;
 }
 
 /** A Koa application whose request handler first offers each request to a front handler. */
@@ -34,13 +37,15 @@ class FrontedKoa extends Koa {
   }
 }
 
-/** What both areas share: request ids, the error envelope, CORS and the health endpoints. */
+/** What both areas share: request ids, the error envelope, 405 with Allow, CORS and the health endpoints. */
 export function createBaseApp(options: BaseAppOptions): Koa {
   const app = options.front ? new FrontedKoa(options.front) : new Koa();
   // Errors are logged once, by the error translator, with the request id; Koa's own printing is off.
   app.silent = true;
   app.use(requestContext(options.logger, options.logSampleRate));
   app.use(errorTranslator(options.logger));
+  const areaMethodsAt = options.servedMethods;
+  app.use(answerUnservedMethods(areaMethodsAt ? (path) => healthMethodsAt(path) ?? areaMethodsAt(path) : healthMethodsAt));
   app.use(
     openCors({
       methods: options.corsMethods ?? ['GET', 'HEAD', 'OPTIONS'],

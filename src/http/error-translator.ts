@@ -28,15 +28,10 @@ export function errorTranslator(logger: Logger): Middleware {
   return async function translateErrors(ctx, next) {
     try {
       await next();
-      // Routers leave 404 (no route) and 405 (route without this method) without a body.
-      if (ctx.body === undefined || ctx.body === null) {
-        if (ctx.status === 404) {
-          ctx.status = 404;
-          ctx.body = errorEnvelope(`No such endpoint: ${ctx.method} ${ctx.path}`);
-        } else if (ctx.status === 405) {
-          ctx.body = errorEnvelope(`Method ${ctx.method} is not allowed on ${ctx.path}`);
-          ctx.status = 405;
-        }
+      // Routers leave 404 (no route) without a body; their 405s become errors in unserved-methods.ts.
+      if ((ctx.body === undefined || ctx.body === null) && ctx.status === 404) {
+        ctx.status = 404;
+        ctx.body = errorEnvelope(`No such endpoint: ${ctx.method} ${ctx.path}`);
       }
     } catch (caught) {
       const error = caught as KoaLikeError & Error;

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { HEAD_AND_GET } from './unserved-methods.js';
 
 export interface DependencyCheck {
   name: string;
@@ -42,6 +43,11 @@ async function runChecks(checks: DependencyCheck[]) {
     }),
   );
   return { results, failures };
+}
+
+/** The methods the health paths serve (their other methods answer 405, see unserved-methods.ts). */
+export function healthMethodsAt(path: string): readonly string[] | undefined {
+  return path === '/health/live' || path === '/health/ready' ? HEAD_AND_GET : undefined;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { ReadinessPolicy } from '../http/health.js';
 import { pingPostgres, pingRedis } from '../lib/dependencies.js';
 import type { Logger } from '../lib/logger.js';
 import { batchRoutes } from './batch.routes.js';
-import { createFrontHandler } from './front-handler.js';
+import { createFrontHandler, resolverMethodsAt } from './front-handler.js';
 import { registryLinksRoutes } from './registry-links.routes.js';
 import { ReverseIndexCache } from './reverse-index-cache.js';
 import { reverseRoutes } from './reverse.routes.js';
@@ -54,6 +54,7 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
       { name: 'redis', check: () => pingRedis(deps.redis) },
     ],
     readinessPolicy: resolverReadiness(registry),
+    servedMethods: resolverMethodsAt,
     front: createFrontHandler({
       snapshot,
       reverseIndexes,

@@ -9,6 +9,7 @@ import { errorEnvelope } from '../http/envelope.js';
 import { HttpError } from '../http/http-error.js';
 import { DEFAULT_JSON_LIMIT, readJsonBody } from '../http/json-body.js';
 import { requestIdFor } from '../http/request-context.js';
+import { HEAD_AND_GET } from '../http/unserved-methods.js';
 import type { Logger } from '../lib/logger.js';
 import { renderResolutionFailed } from './landing-page.js';
 import type { ReverseIndexCache } from './reverse-index-cache.js';
@@ -35,6 +36,20 @@ export const PROTECTED_LANDING = '/protectedLanding/';
 
 /** Paths of the resolver area's other endpoints: never read as compact identifiers. */
 const KOA_PATHS = ['/health/', '/reverse/', '/resolve/batch', '/resolveMirId/', DEPRECATED_LANDING, PROTECTED_LANDING];
+/** Answered in Koa by prefix match (registry-links.routes.ts), not by a router that would list its methods. */
+const PAGE_PATHS = ['/resolveMirId/', DEPRECATED_LANDING, PROTECTED_LANDING];
+
+/**
+ * The methods of the resolver's paths that no router declares: every compact identifier (this handler's
+ * GET and HEAD) and the MIR id and landing pages. Undefined for the root and for the paths whose routers
+ * or middleware say for themselves (health, reverse lookups, batches).
+ */
+export function resolverMethodsAt(path: string): readonly string[] | undefined {
+  if (path === '/') return undefined;
+  for (const page of PAGE_PATHS) if (path.startsWith(page)) return HEAD_AND_GET;
+  for (const other of KOA_PATHS) if (path.startsWith(other)) return undefined;
+  return HEAD_AND_GET;
+}
 const EXPOSED_HEADERS = 'X-Request-Id,ETag,Last-Modified,Retry-After,Location';
 
 /**
@@ -80,7 +95,8 @@ function wantsRedirect(req: IncomingMessage, query: string): boolean {
  * redirect) and the single reverse lookups. Koa with a trivial handler reaches about three quarters of a
  * bare Node server's throughput; these endpoints carry nearly all of the traffic, so they skip it and do
  * what its middleware would (request id, sampled access log, CORS, error envelope) themselves.
- * Everything else (health, MIR ids, landing pages, batches, unknown methods) goes on to Koa.
+ * Everything else (health, MIR ids, landing pages, batches, other methods) goes on to Koa, which answers
+ * the other methods on a compact identifier with 405 (see resolverMethodsAt).
  */
 export function createFrontHandler(deps: FrontDeps): FrontHandler {
   const options = { publicRegistryUrl: deps.publicRegistryUrl };

@@ -47,6 +47,29 @@ describe('migrations', () => {
     expect(rows.filter((r) => !r.indexed)).toEqual([]);
   });
 
+  it('keeps the Idempotency-Key answers stored as jsonb, written out again in the order they were sent', async () => {
+    const name = '20261123000100_store_idempotency_answer_text';
+    const answer = { apiVersion: '1.0', errorMessage: null, payload: { comment: 'No comments on your prefix registration request', token: 'tok' } };
+    const stored = (...columns: string[]) => t.db('idempotencyKeys').where({ key: 'before-text' }).first(...columns);
+    await t.db.migrate.down({ name });
+    await t.db('idempotencyKeys').insert({
+      endpoint: 'registerPrefix',
+      key: 'before-text',
+      requestHash: 'x'.repeat(64),
+      responseStatus: 200,
+      responseBody: JSON.stringify(answer),
+    });
+    await t.db.migrate.up({ name });
+    expect(await stored('responseBody', 'responseContentType')).toEqual({
+      responseBody: JSON.stringify(answer),
+      responseContentType: 'application/json; charset=utf-8',
+    });
+    await t.db.migrate.down({ name });
+    expect(await stored('responseBody')).toEqual({ responseBody: answer });
+    await t.db.migrate.up({ name });
+    await t.db('idempotencyKeys').del();
+  });
+
   it('walks all the way down and up again', async () => {
     await t.db.migrate.rollback(undefined, true);
     expect(await tables()).toEqual([]);

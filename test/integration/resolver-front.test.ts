@@ -53,8 +53,10 @@ describe('the resolver hot path', () => {
     const root = await request(r.app).get('/');
     expect(root.status).toBe(404);
     expect(root.body.errorMessage).toBe('No such endpoint: GET /');
+    // Issue 9 item 5: a compact identifier asked with a method it does not serve is 405 (it was 404).
     const put = await request(r.app).put('/taxonomy:9606');
-    expect(put.status).toBe(404);
+    expect(put.status).toBe(405);
+    expect(put.headers.allow).toBe('HEAD, GET');
     expect(put.body.apiVersion).toBe('1.0');
   });
 });

@@ -12,10 +12,15 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 // Visible ASCII: what a header carries safely and a log shows as it is.
 const KEY_SHAPE = /^[\x21-\x7e]+$/;
 
-export interface StoredAnswer {
+/** An answer as it goes out: a replay sends these exact bytes again, not the same JSON re-serialised. */
+export interface RecordedAnswer {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+export interface StoredAnswer extends RecordedAnswer {
   requestHash: string;
-  responseStatus: number;
-  responseBody: unknown;
 }
 
 export interface IdempotencyClaim {
@@ -52,8 +57,15 @@ export function hashRequestBody(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }
 
+/** The answer of a JSON body, serialised once: what is sent first is what is stored for a replay. */
+export function jsonAnswer(status: number, body: unknown): RecordedAnswer {
+  return { status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) };
+}
+
 export async function findStoredAnswer(db: Knex, endpoint: string, key: string): Promise<StoredAnswer | undefined> {
-  return (await db('idempotencyKeys').first('requestHash', 'responseStatus', 'responseBody').where({ endpoint, key })) as StoredAnswer | undefined;
+  return (await db('idempotencyKeys')
+    .first({ requestHash: 'requestHash', status: 'responseStatus', contentType: 'responseContentType', body: 'responseBody' })
+    .where({ endpoint, key })) as StoredAnswer | undefined;
 }
 
 /**
@@ -61,14 +73,15 @@ export async function findStoredAnswer(db: Knex, endpoint: string, key: string):
  * when the key is taken: a concurrent submission with the same key committed first (the insert waited for
  * it); the caller then rolls back and answers from the stored row.
  */
-export async function claimIdempotencyKey(trx: Knex, claim: IdempotencyClaim, answer: { status: number; body: unknown }): Promise<boolean> {
+export async function claimIdempotencyKey(trx: Knex, claim: IdempotencyClaim, answer: RecordedAnswer): Promise<boolean> {
   const inserted = (await trx('idempotencyKeys')
     .insert({
       endpoint: claim.endpoint,
       key: claim.key,
       requestHash: claim.requestHash,
       responseStatus: answer.status,
-      responseBody: JSON.stringify(answer.body),
+      responseContentType: answer.contentType,
+      responseBody: answer.body,
     })
     .onConflict(['endpoint', 'key'])
     .ignore()

@@ -9,7 +9,15 @@ import { InvalidPayloadError, normaliseRegistrationPayload, readEnvelopePayload 
 import type { RegistrationDeps, RegistrationPayload } from '../validation/run-chains.js';
 import { PAYLOAD_REQUIRED } from '../validation/validation.presenter.js';
 import { ChecksIncompleteError, validateRequest } from './checked-validation.js';
-import { findStoredAnswer, hashRequestBody, KEY_REUSED_MESSAGE, readIdempotencyKey, type StoredAnswer } from './idempotency.js';
+import {
+  findStoredAnswer,
+  hashRequestBody,
+  jsonAnswer,
+  KEY_REUSED_MESSAGE,
+  readIdempotencyKey,
+  type RecordedAnswer,
+  type StoredAnswer,
+} from './idempotency.js';
 import { isTokenShaped, newSessionToken, type RequestKind } from './registration-records.js';
 import { presentStatus, submissionAccepted, submissionRefused, UNKNOWN_TOKEN_MESSAGE } from './submission.presenter.js';
 import { readRegistrationStatus, storeRegistration } from './submission.service.js';
@@ -45,11 +53,18 @@ export function submissionRoutes(deps: SubmissionRouteDeps): Router {
   return router;
 }
 
+/** Sends the recorded text as it is: a replay must be the first answer's bytes, not a re-serialisation. */
+function sendAnswer(ctx: Context, answer: RecordedAnswer): void {
+  ctx.status = answer.status;
+  // Set ahead of the body: Koa would otherwise call a string body text/plain.
+  ctx.set('Content-Type', answer.contentType);
+  ctx.body = answer.body;
+}
+
 function sendStored(ctx: Context, stored: StoredAnswer, requestHash: string): void {
   if (stored.requestHash !== requestHash) throw new HttpError(422, KEY_REUSED_MESSAGE);
-  ctx.status = stored.responseStatus;
   ctx.set('Idempotent-Replayed', 'true');
-  ctx.body = stored.responseBody;
+  sendAnswer(ctx, stored);
 }
 
 async function submit(ctx: Context, kind: RequestKind, endpoint: string, deps: SubmissionRouteDeps): Promise<void> {
@@ -93,7 +108,7 @@ async function submit(ctx: Context, kind: RequestKind, endpoint: string, deps: S
   }
 
   const token = newSessionToken();
-  const answer = { status: 200, body: submissionAccepted(token) };
+  const answer = jsonAnswer(200, submissionAccepted(token));
   const outcome = await storeRegistration(deps.db, kind, payload, {
     token,
     notifications: deps.notifications,
@@ -105,8 +120,7 @@ async function submit(ctx: Context, kind: RequestKind, endpoint: string, deps: S
     if (!stored) throw new Error('idempotency key taken but not found');
     return sendStored(ctx, stored, requestHash);
   }
-  ctx.status = answer.status;
-  ctx.body = answer.body;
+  sendAnswer(ctx, answer);
 }
 
 async function answerStatus(ctx: Context, kind: RequestKind, deps: SubmissionRouteDeps): Promise<void> {

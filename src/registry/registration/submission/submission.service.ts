@@ -6,7 +6,7 @@
 import type { Db } from '../../../db/knex.js';
 import { startMessages, writeOutbox, type NotificationSettings } from '../../curation/notification-outbox.js';
 import type { RegistrationPayload } from '../validation/run-chains.js';
-import { claimIdempotencyKey, type IdempotencyClaim } from './idempotency.js';
+import { claimIdempotencyKey, type IdempotencyClaim, type RecordedAnswer } from './idempotency.js';
 import {
   insertEvent,
   insertRequest,
@@ -33,7 +33,7 @@ export interface StoreRegistrationOptions {
   token: string;
   notifications: NotificationSettings;
   /** With an Idempotency-Key: the key and the answer to store with the request. */
-  idempotency?: { claim: IdempotencyClaim; answer: { status: number; body: unknown } };
+  idempotency?: { claim: IdempotencyClaim; answer: RecordedAnswer };
 }
 
 export type StoreOutcome = { stored: true; sessionId: number } | { stored: false; reason: 'idempotency-key-taken' };
