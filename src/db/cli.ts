@@ -1,5 +1,5 @@
-import { ConfigError, databaseName, loadConfig } from '../config.js';
-import { printHelp, wantsHelp } from '../lib/cli-help.js';
+import { databaseName, loadConfig } from '../config.js';
+import { printHelp, runCommand, wantsHelp } from '../lib/cli-help.js';
 import { classifyPostgresFailure, postgresFailureMessage } from '../lib/dependencies.js';
 import { ensureDatabase } from './ensure-database.js';
 import { createDb, type Db } from './knex.js';
@@ -85,13 +85,4 @@ async function run(args: string[]): Promise<number> {
   }
 }
 
-function exitWith(code: number): void {
-  // Let stdout drain first: process.exit would cut a piped answer short.
-  process.stdout.write('', () => process.exit(code));
-}
-
-run(process.argv.slice(2)).then(exitWith, (error: unknown) => {
-  if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
-  else process.stderr.write(`Failed: ${(error as Error).message ?? String(error)}\n`);
-  exitWith(1);
-});
+runCommand(() => run(process.argv.slice(2)), (error) => `Failed: ${error.message}`);

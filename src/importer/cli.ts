@@ -1,6 +1,6 @@
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { ensureDatabase } from '../db/ensure-database.js';
-import { printHelp, wantsHelp } from '../lib/cli-help.js';
+import { printHelp, runCommand, wantsHelp } from '../lib/cli-help.js';
 import { createDb, migrateToLatest } from '../db/knex.js';
 import { postgresFailureMessage } from '../lib/dependencies.js';
 import type { DatasetNamespace } from './dataset.schema.js';
@@ -75,14 +75,7 @@ async function run(args: string[]): Promise<number> {
   }
 }
 
-function exitWith(code: number): void {
-  // Let stdout drain first: process.exit would cut a piped summary short.
-  process.stdout.write('', () => process.exit(code));
-}
-
-run(process.argv.slice(2)).then(exitWith, (error: unknown) => {
-  if (error instanceof ImportFormatError) process.stderr.write(`Import rejected: ${error.message}\n`);
-  else if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
-  else process.stderr.write(`Import failed: ${(error as Error).message ?? String(error)}\n`);
-  exitWith(1);
-});
+runCommand(
+  () => run(process.argv.slice(2)),
+  (error) => (error instanceof ImportFormatError ? `Import rejected: ${error.message}` : `Import failed: ${error.message}`),
+);

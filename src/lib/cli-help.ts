@@ -1,4 +1,4 @@
-import { describeConfig } from '../config.js';
+import { ConfigError, describeConfig } from '../config.js';
 
 /**
  * `--help` (or `-h`) on any entry prints its usage and the settings it reads, then exits, instead of
@@ -38,4 +38,21 @@ export function envExample(): string {
     blocks.join('\n\n'),
     '',
   ].join('\n');
+}
+
+function exitWith(code: number): void {
+  // Let stdout drain first: process.exit would cut a piped answer short.
+  process.stdout.write('', () => process.exit(code));
+}
+
+/**
+ * Runs a one-shot command (import, migrate, …) and exits with its code. A bad setting is printed as
+ * loadConfig words it; any other failure as `describeFailure` words it, with exit code 1.
+ */
+export function runCommand(run: () => Promise<number>, describeFailure: (error: Error) => string): void {
+  run().then(exitWith, (error: unknown) => {
+    const message = error instanceof ConfigError ? error.message : describeFailure(error instanceof Error ? error : new Error(String(error)));
+    process.stderr.write(`${message}\n`);
+    exitWith(1);
+  });
 }
