@@ -1,0 +1,69 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { ROOT } from '../support/processes.js';
+
+interface PackageJson {
+  license: string;
+  engines: { node: string };
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+}
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as PackageJson;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    if (statSync(file).isDirectory()) return sourceFiles(file);
+    return /\.(ts|mjs)$/.test(name) && !name.endsWith('.d.ts') ? [file] : [];
+  });
+}
+
+/** Packages the shipped code loads at run time: value imports only (`import type` is erased). */
+function packagesImportedBy(dirs: string[]): Set<string> {
+  const found = new Set<string>();
+  const importLine = /^\s*(?:import|export)\s+(?!type\b)(?:[^'"]*?\sfrom\s+)?['"]([^'"./][^'"]*)['"]/gm;
+  const dynamicImport = /import\(\s*['"]([^'"./][^'"]*)['"]\s*\)/g;
+  for (const file of dirs.flatMap((d) => sourceFiles(path.join(ROOT, d)))) {
+    const text = readFileSync(file, 'utf8');
+    for (const match of [...text.matchAll(importLine), ...text.matchAll(dynamicImport)]) {
+      const specifier = match[1] as string;
+      if (specifier.startsWith('node:') || builtinModules.includes(specifier)) continue;
+      const parts = specifier.split('/');
+      found.add(specifier.startsWith('@') ? `${parts[0]}/${parts[1]}` : (parts[0] as string));
+    }
+  }
+  return found;
+}
+
+describe('project hygiene', () => {
+  it('declares every package the service imports as a dependency, and no dependency it does not import', () => {
+    const imported = packagesImportedBy(['src', 'workers', 'migrations', 'scripts']);
+    const declared = Object.keys(pkg.dependencies);
+    expect([...imported].filter((name) => !declared.includes(name)).sort()).toEqual([]);
+    expect(declared.filter((name) => !imported.has(name)).sort()).toEqual([]);
+  });
+
+  it('keeps type packages out of the production dependencies', () => {
+    expect(Object.keys(pkg.dependencies).filter((name) => name.startsWith('@types/'))).toEqual([]);
+  });
+
+  it('ships the licence package.json names', () => {
+    expect(pkg.license).toBe('Apache-2.0');
+    const text = readFileSync(path.join(ROOT, 'LICENSE'), 'utf8');
+    expect(text).toMatch(/^\s*Apache License\s+Version 2\.0, January 2004/);
+  });
+
+  it('.nvmrc names a Node major version that engines accepts', () => {
+    const major = Number(readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim());
+    expect(major).toBeGreaterThanOrEqual(20);
+    const ranges = pkg.engines.node.split('||').map((r) => r.trim());
+    const accepts = ranges.some((range) => {
+      const caret = /^\^(\d+)\./.exec(range);
+      if (caret) return Number(caret[1]) === major;
+      const atLeast = /^>=(\d+)\./.exec(range);
+      return atLeast ? major >= Number(atLeast[1]) : false;
+    });
+    expect(accepts).toBe(true);
+  });
+});
