@@ -10,4 +10,6 @@ export default {
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   testTimeout: 30000,
+  // Names, under the summary, what the tests skipped for a missing binary or data file needed (requirements.ts).
+  reporters: ['default', '<rootDir>/test/support/requirements-reporter.js'],
 };

@@ -1,12 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from './processes.js';
+import { postgresBinDir } from './requirements.js';
 
 /**
  * A throwaway Postgres cluster of our own on a free port, for fault drills: tests stop and start this one,
  * never the shared server. Runs as the postgres user when the tests run as root (initdb refuses root).
+ * Test files using it declare postgresServerBinaries() (requirements.ts), so that a machine without the server
+ * programs skips them with that reason.
  */
 export interface OwnPostgres {
   url: (database: string) => string;
@@ -16,8 +19,9 @@ export interface OwnPostgres {
 }
 
 function binDir(): string {
-  const versions = readdirSync('/usr/lib/postgresql').sort();
-  return path.join('/usr/lib/postgresql', versions[versions.length - 1]!, 'bin');
+  const dir = postgresBinDir();
+  if (!dir) throw new Error('no PostgreSQL server programs (initdb, pg_ctl): install them or set TEST_POSTGRES_BIN_DIR');
+  return dir;
 }
 
 function run(command: string, args: string[]): void {
