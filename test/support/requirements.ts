@@ -116,7 +116,7 @@ export function describeRequiring(requirements: Requirement[], title: string, bo
       const name = `${NEEDS}${requirement.need}`;
       if (requirement.requiredInCi && inCi) {
         it(name, () => {
-          throw new Error(`Required in CI: ${requirement.need}`);
+          throw new Error(`Required under CI=true (see .ci/run): ${requirement.need}`);
         });
       } else {
         it.skip(name, () => undefined);
