@@ -10,4 +10,9 @@ export default {
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   testTimeout: 30000,
+  // A Redis database of the run's own (TEST_REDIS_URL), checked for leftover keys at the end.
+  globalSetup: '<rootDir>/test/support/redis-test-db.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  // Names, under the summary, what the tests skipped for a missing binary or data file needed (requirements.ts).
+  reporters: ['default', '<rootDir>/test/support/requirements-reporter.js'],
 };

@@ -11,18 +11,11 @@ import { importRegistry } from '../../src/importer/import-registry.js';
 import { readDataset, validateNamespaces } from '../../src/importer/read-dataset.js';
 import { buildDataset } from '../../src/registry/dataset/build-dataset.js';
 import type { DatasetManifest } from '../../src/registry/dataset/dataset-files.js';
+import { describeRequiring, registryDataset } from '../support/requirements.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
-const dataset = process.env.REGISTRY_DATASET || undefined;
-const inCi = process.env.CI === 'true';
-const realIt = dataset ? it : it.skip;
-
-if (!dataset && !inCi) {
-  console.warn(
-    'Real-data dataset tests skipped: set REGISTRY_DATASET to the identifiers.org dataset ' +
-      '(e.g. REGISTRY_DATASET=../shared/data/identifiers-org-registry.json) to run them.',
-  );
-}
+const datasetFile = registryDataset();
+const dataset = datasetFile.file ?? '';
 
 interface Resource {
   id: number;
@@ -55,20 +48,12 @@ function normalise(namespaces: Namespace[]): unknown {
 const namespacesOf = (file: string): Namespace[] =>
   (JSON.parse(readFileSync(file, 'utf8')) as { payload: { namespaces: Namespace[] } }).payload.namespaces;
 
-describe('the dataset of the real identifiers.org registry', () => {
-  if (!dataset && inCi) {
-    it('has the dataset to test with', () => {
-      throw new Error('REGISTRY_DATASET is required in CI: point it at identifiers-org-registry.json (see .ci/run).');
-    });
-    return;
-  }
-
+describeRequiring([datasetFile], 'the dataset of the real identifiers.org registry', () => {
   let t: TestDatabase;
   let dir: string;
   let manifest: DatasetManifest;
 
   beforeAll(async () => {
-    if (!dataset) return;
     t = await createTestDatabase('dataset_real_data');
     dir = mkdtempSync(path.join(os.tmpdir(), 'dataset-real-data-'));
     await importRegistry(t.db, validateNamespaces(await readDataset(dataset)), {});
@@ -77,14 +62,13 @@ describe('the dataset of the real identifiers.org registry', () => {
     console.info(`dataset: built ${manifest.namespaceCount} namespaces in ${Math.round(performance.now() - started)} ms`);
   }, 120_000);
   afterAll(async () => {
-    if (!dataset) return;
     await t.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  realIt('equals the shared file exactly once put in the same order', () => {
+  it('equals the shared file exactly once put in the same order', () => {
     const ours = namespacesOf(path.join(dir, manifest.variants.plain.file));
-    const reference = JSON.parse(readFileSync(dataset as string, 'utf8')) as Namespace[];
+    const reference = JSON.parse(readFileSync(dataset, 'utf8')) as Namespace[];
 
     expect(ours).toHaveLength(856);
     expect(ours.flatMap((ns) => ns.resources)).toHaveLength(1027);
@@ -93,7 +77,7 @@ describe('the dataset of the real identifiers.org registry', () => {
     expect(a).toEqual(b);
   });
 
-  realIt('rewrites exactly 79 resource URL patterns for rewriteForEmbeddedPrefixes=true', () => {
+  it('rewrites exactly 79 resource URL patterns for rewriteForEmbeddedPrefixes=true', () => {
     const plain = namespacesOf(path.join(dir, manifest.variants.plain.file));
     const rewritten = namespacesOf(path.join(dir, manifest.variants.rewritten.file));
     const patterns = new Map(plain.flatMap((ns) => ns.resources.map((r) => [r.id, r.urlPattern] as const)));

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { freePort, ROOT, waitFor } from '../support/processes.js';
+import { describeRequiring } from '../support/requirements.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
 
 const UNPRIVILEGED = { uid: 65534, gid: 65534 }; // nobody:nogroup, standing in for the image's node user
@@ -93,12 +94,9 @@ function layOut(stage: RuntimeStage, buildDir: string, app: string): void {
   }
 }
 
-describe('the Docker image layout', () => {
-  if (!isRoot) {
-    it.skip('needs root to own the code as root and run the service as an unprivileged user', () => undefined);
-    return;
-  }
+const asRoot = { met: isRoot, need: 'root, to own the image layout as root and run the service as an unprivileged user' };
 
+describeRequiring([asRoot], 'the Docker image layout', () => {
   let dir: string;
   let app: string;
   let stage: RuntimeStage;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { QueueEvents, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createWorkerRedis } from '../../src/queue/connections.js';
+import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { createQueue, queueNames, schedulerIds, type HousekeepingJob } from '../../src/queue/queues.js';
 import { processHousekeeping } from '../../workers/housekeeping/housekeeping.processor.js';
 import { spawnNode, waitFor, type Spawned } from '../support/processes.js';
@@ -54,8 +55,9 @@ describe('housekeeping', () => {
   afterAll(async () => {
     worker.child.kill('SIGTERM');
     await worker.exited;
-    await queue.obliterate({ force: true }).catch(() => undefined);
     await queue.close();
+    // Every queue's keys, not only this one's: the worker scheduled jobs on all of them at its start.
+    await deleteQueueKeys(connection, prefix);
     connection.disconnect();
     rmSync(dir, { recursive: true, force: true });
     await t.drop();
@@ -90,11 +92,18 @@ describe('housekeeping', () => {
 
     await storeKey('three-hours', 3 * HOUR);
     await storeKey('one-hour', 1 * HOUR);
-    const events = new QueueEvents(queueNames.housekeeping, { connection: createWorkerRedis(TEST_REDIS_URL), prefix });
-    await events.waitUntilReady();
-    const job = await queue.add('manual', { reason: 'manual' });
-    const result = (await job.waitUntilFinished(events, 30000)) as { idempotencyKeysDeleted: number };
-    await events.close();
+    // BullMQ leaves a connection it was handed open on close(): this one is closed here, or jest cannot exit.
+    const eventsConnection = createWorkerRedis(TEST_REDIS_URL);
+    const events = new QueueEvents(queueNames.housekeeping, { connection: eventsConnection, prefix });
+    let result: { idempotencyKeysDeleted: number };
+    try {
+      await events.waitUntilReady();
+      const job = await queue.add('manual', { reason: 'manual' });
+      result = (await job.waitUntilFinished(events, 30000)) as { idempotencyKeysDeleted: number };
+    } finally {
+      await events.close();
+      eventsConnection.disconnect();
+    }
     expect(result).toEqual({ idempotencyKeysDeleted: 1 });
     expect(await keys()).toEqual(['one-hour']);
   }, 60000);

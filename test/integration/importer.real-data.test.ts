@@ -11,19 +11,12 @@ import { fileURLToPath } from 'node:url';
 import type { Db } from '../../src/db/knex.js';
 import { importRegistry } from '../../src/importer/import-registry.js';
 import { readDataset, validateNamespaces } from '../../src/importer/read-dataset.js';
+import { describeRequiring, registryDataset } from '../support/requirements.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
-const dataset = process.env.REGISTRY_DATASET || undefined;
-const inCi = process.env.CI === 'true';
-const realIt = dataset ? it : it.skip;
+const datasetFile = registryDataset();
+const dataset = datasetFile.file ?? '';
 const CLI = path.join(fileURLToPath(new URL('../..', import.meta.url)), 'dist/src/importer/cli.js');
-
-if (!dataset && !inCi) {
-  console.warn(
-    'Real-data importer tests skipped: set REGISTRY_DATASET to the identifiers.org dataset ' +
-      '(e.g. REGISTRY_DATASET=../shared/data/identifiers-org-registry.json) to run them.',
-  );
-}
 
 /** Row count and a checksum per table; xmin changes on any write, even one that stores the same values. */
 async function snapshot(db: Db): Promise<Record<string, unknown>> {
@@ -55,30 +48,21 @@ function runCli(args: string[], databaseUrl: string): Promise<{ code: number | n
   });
 }
 
-describe('importing the real identifiers.org registry', () => {
-  if (!dataset && inCi) {
-    it('has the dataset to test with', () => {
-      throw new Error('REGISTRY_DATASET is required in CI: point it at identifiers-org-registry.json (see .ci/run).');
-    });
-    return;
-  }
-
+describeRequiring([datasetFile], 'importing the real identifiers.org registry', () => {
   let t: TestDatabase;
   let tmp: string;
 
   beforeAll(async () => {
-    if (!dataset) return;
     t = await createTestDatabase('importer_real_data');
     tmp = mkdtempSync(path.join(os.tmpdir(), 'importer-real-data-'));
   });
   afterAll(async () => {
-    if (!dataset) return;
     await t.drop();
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  realIt('imports every namespace, resource and institution of the dataset', async () => {
-    const summary = await importRegistry(t.db, validateNamespaces(await readDataset(dataset as string)), {});
+  it('imports every namespace, resource and institution of the dataset', async () => {
+    const summary = await importRegistry(t.db, validateNamespaces(await readDataset(dataset)), {});
 
     expect(summary.namespaces).toEqual({ created: 856, updated: 0, unchanged: 0 });
     expect(summary.resources).toEqual({ created: 1027, updated: 0, unchanged: 0 });
@@ -91,10 +75,10 @@ describe('importing the real identifiers.org registry', () => {
     expect(await t.db('namespaces').where({ prefix: '3dmet' }).first('id', 'mirId')).toEqual({ id: 230, mirId: 'MIR:00000066' });
   });
 
-  realIt('reports no changes on a second import and writes nothing', async () => {
+  it('reports no changes on a second import and writes nothing', async () => {
     const before = await snapshot(t.db);
 
-    const summary = await importRegistry(t.db, validateNamespaces(await readDataset(dataset as string)), {});
+    const summary = await importRegistry(t.db, validateNamespaces(await readDataset(dataset)), {});
 
     expect(summary).toEqual({
       namespaces: { created: 0, updated: 0, unchanged: 856 },
@@ -105,8 +89,8 @@ describe('importing the real identifiers.org registry', () => {
     expect(await snapshot(t.db)).toEqual(before);
   });
 
-  realIt('rejects a corrupted copy and changes nothing', async () => {
-    const records = JSON.parse(readFileSync(dataset as string, 'utf8')) as { prefix: string; name: string; resources: Record<string, unknown>[] }[];
+  it('rejects a corrupted copy and changes nothing', async () => {
+    const records = JSON.parse(readFileSync(dataset, 'utf8')) as { prefix: string; name: string; resources: Record<string, unknown>[] }[];
     const target = records[500];
     if (!target) throw new Error('the dataset has fewer than 501 namespaces');
     (records[10] as { name: string }).name = 'Would be an update';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { startOwnPostgres, type OwnPostgres } from '../support/postgres-cluster.js';
+import { describeRequiring, postgresServerBinaries } from '../support/requirements.js';
 import { freePort, spawnNode } from '../support/processes.js';
 import { TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-database.js';
 
@@ -96,7 +97,7 @@ describe('start-up when Postgres does not let the service in', () => {
     });
   });
 
-  describe('on a server that checks passwords', () => {
+  describeRequiring([postgresServerBinaries()], 'on a server that checks passwords', () => {
     const rightPassword = `right-${randomBytes(6).toString('hex')}`;
     const wrongPassword = `wrong-${randomBytes(6).toString('hex')}`;
     let cluster: OwnPostgres;

@@ -25,6 +25,7 @@ import { createRegexTester, type RegexTester } from '../../src/registry/registra
 import { createQueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { describeRequiring, redisServerBinary } from '../support/requirements.js';
 import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
 import { startSites, type Sites } from '../support/fixture-sites.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
@@ -400,7 +401,7 @@ describe('registerPrefix', () => {
     await deleteQueueKeys(sharedRedis, `${queuePrefix}-idle`);
   }, LONG);
 
-  describe("when the test's own Redis stops in the middle of a submission", () => {
+  describeRequiring([redisServerBinary()], "when the test's own Redis stops in the middle of a submission", () => {
     let redisDir: string;
     let redisServer: ChildProcess | undefined;
     let redisUrl: string;

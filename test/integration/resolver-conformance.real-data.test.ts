@@ -21,18 +21,11 @@ import { createProducerRedis } from '../../src/queue/connections.js';
 import { createResolverApp } from '../../src/resolver/app.js';
 import { loadRegistry } from '../../src/resolver/snapshot-loader.js';
 import { REGISTRY_URL, RESOLVER_URL } from '../support/resolver-app.js';
+import { describeRequiring, registryDataset } from '../support/requirements.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
 
-const dataset = process.env.REGISTRY_DATASET || undefined;
-const inCi = process.env.CI === 'true';
-const realIt = dataset ? it : it.skip;
-
-if (!dataset && !inCi) {
-  console.warn(
-    'Real-data resolver conformance tests skipped: set REGISTRY_DATASET to the identifiers.org dataset ' +
-      '(e.g. REGISTRY_DATASET=../shared/data/identifiers-org-registry.json) to run them.',
-  );
-}
+const datasetFile = registryDataset();
+const dataset = datasetFile.file ?? '';
 
 interface DatasetResource {
   id: number;
@@ -104,14 +97,7 @@ function urlKey(urlPattern: string): string {
   return normalised.slice(0, normalised.indexOf('{$id}'));
 }
 
-describe('resolver conformance on the real identifiers.org registry', () => {
-  if (!dataset && inCi) {
-    it('has the dataset to test with', () => {
-      throw new Error('REGISTRY_DATASET is required in CI: point it at identifiers-org-registry.json (see .ci/run).');
-    });
-    return;
-  }
-
+describeRequiring([datasetFile], 'resolver conformance on the real identifiers.org registry', () => {
   let t: TestDatabase;
   let redis: Redis;
   let records: DatasetNamespace[];
@@ -122,7 +108,6 @@ describe('resolver conformance on the real identifiers.org registry', () => {
   const reverseOptions = { publicResolverUrl: RESOLVER_URL };
 
   beforeAll(async () => {
-    if (!dataset) return;
     const text = await readFile(dataset, 'utf8');
     records = JSON.parse(text) as DatasetNamespace[];
     t = await createTestDatabase('resolver_conformance');
@@ -140,7 +125,6 @@ describe('resolver conformance on the real identifiers.org registry', () => {
     app = createResolverApp({ config, db: t.db, redis, logger: createLogger('silent', 'test'), registry: { snapshot, staleReason: null } }).callback();
   }, 120_000);
   afterAll(async () => {
-    if (!dataset) return;
     redis.disconnect();
     await t.drop();
   });
@@ -159,11 +143,11 @@ describe('resolver conformance on the real identifiers.org registry', () => {
           }),
       );
 
-  realIt('loads every namespace of the dataset into the snapshot', () => {
+  it('loads every namespace of the dataset into the snapshot', () => {
     expect(snapshot.namespacesByPrefix.size).toBe(records.length);
   });
 
-  realIt("resolves every namespace's sample identifier to all its providers, in dataset order", () => {
+  it("resolves every namespace's sample identifier to all its providers, in dataset order", () => {
     const problems: string[] = [];
     let resolved = 0;
     for (const ns of records) {
@@ -192,7 +176,7 @@ describe('resolver conformance on the real identifiers.org registry', () => {
     expect(resolved).toBe(records.length - Object.keys(SAMPLE_ID_MISMATCHES).length);
   });
 
-  realIt('reverse-resolves the sample URL of every active provider to its namespace or one with the same URL prefix', () => {
+  it('reverse-resolves the sample URL of every active provider to its namespace or one with the same URL prefix', () => {
     const prefixesByKey = new Map<string, Set<string>>();
     for (const ns of records) {
       for (const resource of ns.resources) {
@@ -234,7 +218,7 @@ describe('resolver conformance on the real identifiers.org registry', () => {
     expect(samples.length).toBeGreaterThan(900);
   });
 
-  realIt('answers a sample of resolutions over HTTP exactly as the core does', async () => {
+  it('answers a sample of resolutions over HTTP exactly as the core does', async () => {
     const sample = records.filter((_, position) => position % 10 === 0);
     for (const ns of sample) {
       const { curie } = sampleOf(ns);
@@ -245,7 +229,7 @@ describe('resolver conformance on the real identifiers.org registry', () => {
     }
   });
 
-  realIt('answers a sample of reverse lookups over HTTP exactly as the core does', async () => {
+  it('answers a sample of reverse lookups over HTTP exactly as the core does', async () => {
     const sample = activeSamples().filter((_, position) => position % 10 === 0);
     for (const { url, match } of sample) {
       const res = await request(app).post('/reverse/byPrefix').send({ apiVersion: '1.0', payload: { url } });

@@ -13,10 +13,11 @@ import { createResolverApp } from '../../src/resolver/app.js';
 import { SnapshotStore } from '../../src/resolver/snapshot-store.js';
 import { startOwnPostgres, type OwnPostgres } from '../support/postgres-cluster.js';
 import { waitFor } from '../support/processes.js';
+import { describeRequiring, postgresServerBinaries } from '../support/requirements.js';
 import { TEST_REDIS_URL } from '../support/test-database.js';
 
 // Fault drill: a Postgres cluster of this test's own is stopped under a running resolver.
-describe('when Postgres goes away', () => {
+describeRequiring([postgresServerBinaries()], 'when Postgres goes away', () => {
   let pg: OwnPostgres;
   let store: SnapshotStore;
   const logger = createLogger('silent', 'test');

@@ -1,8 +1,11 @@
-import { mkdtempSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, spawnNode, waitFor } from '../support/processes.js';
+import { createWorkerRedis } from '../../src/queue/connections.js';
+import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
+import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
 import { TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-database.js';
 
 // These tests run the compiled entry points (npm test builds first), as `npm start` does.
@@ -31,6 +34,9 @@ describe('npm start', () => {
 
   describe('on a machine with Postgres and Redis', () => {
     const database = `test_startup_${process.pid}`;
+    const queuePrefix = `test-startup-${randomBytes(4).toString('hex')}`;
+    let datasetDir: string;
+    let started: Spawned | undefined;
     const admin = async (sql: string) => {
       const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
       await client.connect();
@@ -40,8 +46,22 @@ describe('npm start', () => {
         await client.end();
       }
     };
+    beforeAll(() => {
+      datasetDir = mkdtempSync(path.join(tmpdir(), 'startup-dataset-'));
+    });
     afterAll(async () => {
+      // Stopped already, unless the test failed half-way.
+      if (started && started.child.exitCode === null && started.child.signalCode === null) started.child.kill('SIGTERM');
+      await started?.exited;
       await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      // The worker it started scheduled the nightly and polling jobs, and stopped with it.
+      const redis = createWorkerRedis(TEST_REDIS_URL);
+      try {
+        await deleteQueueKeys(redis, queuePrefix);
+      } finally {
+        redis.disconnect();
+      }
+      rmSync(datasetDir, { recursive: true, force: true });
     });
 
     it('creates the database, seeds the sample registry, serves both areas and stops on SIGTERM', async () => {
@@ -56,9 +76,10 @@ describe('npm start', () => {
         REGISTRY_PORT: String(registryPort),
         LOG_LEVEL: 'warn',
         // The worker it starts builds the dataset and schedules jobs: keep both away from shared places.
-        DATASET_DIR: mkdtempSync(path.join(tmpdir(), 'startup-dataset-')),
-        QUEUE_PREFIX: `test-startup-${process.pid}`,
+        DATASET_DIR: datasetDir,
+        QUEUE_PREFIX: queuePrefix,
       });
+      started = run;
       try {
         for (const port of [resolverPort, registryPort]) {
           const body = await waitFor(

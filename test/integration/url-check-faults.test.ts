@@ -20,6 +20,7 @@ import { createQueuedUrlCheck } from '../../src/registry/registration/url-check/
 import { urlCheckHash, urlCheckJobId } from '../../src/registry/registration/url-check/url-check-keys.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { describeRequiring, redisServerBinary } from '../support/requirements.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
 
 const LONG = 120_000;
@@ -139,7 +140,7 @@ describe('a worker killed in the middle of a check', () => {
   }, LONG);
 });
 
-describe("the test's own Redis stopped during a check", () => {
+describeRequiring([redisServerBinary()], "the test's own Redis stopped during a check", () => {
   let redisDir: string;
   let port: number;
   let redisServer: ReturnType<typeof spawn> | undefined;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { QueueEvents, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createProducerRedis, createWorkerRedis } from '../../src/queue/connections.js';
+import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { createQueue, queueNames, schedulerIds, type UsageRollupJob } from '../../src/queue/queues.js';
 import { usageKeys } from '../../src/statistics/usage-keys.js';
 import { spawnNode, waitFor, type Spawned } from '../support/processes.js';
@@ -48,8 +49,9 @@ describe('usage rollup with two worker processes', () => {
   afterAll(async () => {
     for (const w of workers) w.child.kill('SIGTERM');
     await Promise.all(workers.map((w) => w.exited));
-    await queue.obliterate({ force: true }).catch(() => undefined);
     await queue.close();
+    // Every queue's keys, not only this one's: each worker scheduled jobs on all of them at its start.
+    await deleteQueueKeys(connection, prefix);
     await redis.del(usageKeys.visits(day), usageKeys.prefixes(day), usageKeys.visitors(day, 'taxonomy'));
     await redis.srem(usageKeys.days, day);
     await redis.srem(usageKeys.rolledUp, day);
@@ -69,11 +71,18 @@ describe('usage rollup with two worker processes', () => {
     await redis.hset(usageKeys.visits(day), 'taxonomy', '7');
     await redis.sadd(usageKeys.prefixes(day), 'taxonomy');
     await redis.pfadd(usageKeys.visitors(day, 'taxonomy'), 'a', 'b', 'c');
-    const events = new QueueEvents(queueNames.usageRollup, { connection: createWorkerRedis(TEST_REDIS_URL), prefix });
-    await events.waitUntilReady();
-    const job = await queue.add('manual', { day });
-    await job.waitUntilFinished(events, 30000);
-    await events.close();
+    // BullMQ leaves a connection it was handed open on close(): this one is closed here, or jest cannot exit.
+    const eventsConnection = createWorkerRedis(TEST_REDIS_URL);
+    const events = new QueueEvents(queueNames.usageRollup, { connection: eventsConnection, prefix });
+    let job: Awaited<ReturnType<typeof queue.add>>;
+    try {
+      await events.waitUntilReady();
+      job = await queue.add('manual', { day });
+      await job.waitUntilFinished(events, 30000);
+    } finally {
+      await events.close();
+      eventsConnection.disconnect();
+    }
     const finished = await queue.getJob(job.id!);
     expect(finished?.attemptsMade).toBe(1);
     expect(await queue.getCompletedCount()).toBe(1);

@@ -1,14 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from './processes.js';
+import { postgresBinDir } from './requirements.js';
 
 /**
  * A throwaway Postgres cluster of our own on a free port, for fault drills: tests stop and start this one,
  * never the shared server. Runs as the postgres user when the tests run as root (initdb refuses root).
  * With a `password` the superuser has it and every login must give it (SCRAM), unlike the shared
- * server's trust.
+ * server's trust. Test files using it declare postgresServerBinaries() (requirements.ts), so that a machine
+ * without the server programs skips them with that reason.
  */
 export interface OwnPostgres {
   /** postgres://postgres@… for the database, with `password` (right or wrong) in it when given. */
@@ -19,8 +21,9 @@ export interface OwnPostgres {
 }
 
 function binDir(): string {
-  const versions = readdirSync('/usr/lib/postgresql').sort();
-  return path.join('/usr/lib/postgresql', versions[versions.length - 1]!, 'bin');
+  const dir = postgresBinDir();
+  if (!dir) throw new Error('no PostgreSQL server programs (initdb, pg_ctl): install them or set TEST_POSTGRES_BIN_DIR');
+  return dir;
 }
 
 function run(command: string, args: string[]): void {

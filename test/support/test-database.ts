@@ -5,6 +5,7 @@ import { BaseModel } from '../../src/db/models/index.js';
 
 /** The shared Postgres of this machine (or CI); each test file gets a database of its own on it. */
 export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** The run's own Redis database, which jest's globalSetup (redis-test-db.ts) claims and checks for leftovers. */
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export interface TestDatabase {
