@@ -144,6 +144,13 @@ const configSchema = {
       default: 30000,
       description: 'How long a worker holds a job without renewing its lock, and how often workers look for stalled jobs: a job whose worker died is retried by another worker after about twice this long.',
     },
+    WORKER_SCHEDULE_CHECK_INTERVAL_MS: {
+      type: 'integer',
+      minimum: 100,
+      maximum: 3600000,
+      default: 60000,
+      description: 'How often each worker checks that every job schedule (nightly dataset build and usage rollup, notification poll, housekeeping) is still in Redis, and puts back any that an emptied or replaced Redis lost (it also checks on every reconnection).',
+    },
     URL_CHECK_WAIT_MS: {
       type: 'integer',
       minimum: 0,
@@ -275,6 +282,7 @@ export interface Config {
   DATASET_DIR: string;
   DATASET_FIRST_BUILD_WAIT_MS: number;
   WORKER_LOCK_DURATION_MS: number;
+  WORKER_SCHEDULE_CHECK_INTERVAL_MS: number;
   URL_CHECK_WAIT_MS: number;
   URL_CHECK_CACHE_SECONDS: number;
   URL_CHECK_TIMEOUT_MS: number;

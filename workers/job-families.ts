@@ -17,7 +17,7 @@ export interface WorkerDeps {
   logger: Logger;
 }
 
-/** One job family: wires its Worker(s) and, where it has one, its schedule. */
+/** One job family: wires its Worker(s). Their schedules are one list, in schedules.ts. */
 export interface JobFamily {
   name: string;
   start: (deps: WorkerDeps) => Promise<Worker[]>;

@@ -4,6 +4,8 @@ import { pingRedis, redisUnreachableMessage } from '../src/lib/dependencies.js';
 import { runPart, StartupError } from '../src/lib/process-runner.js';
 import { createWorkerRedis } from '../src/queue/connections.js';
 import { jobFamilies } from './job-families.js';
+import { ScheduleKeeper } from './schedule-keeper.js';
+import { jobSchedules } from './schedules.js';
 
 // `npm run start:worker`: the process that runs every slow or scheduled job, never inside an HTTP request.
 const USAGE =
@@ -30,9 +32,18 @@ await runPart('worker', USAGE, async (config, logger) => {
       workers.push(worker);
     }
   }
+  const schedules = new ScheduleKeeper({
+    schedules: jobSchedules(config),
+    connection,
+    prefix: config.QUEUE_PREFIX,
+    intervalMs: config.WORKER_SCHEDULE_CHECK_INTERVAL_MS,
+    logger: logger.child({ part: 'schedules' }),
+  });
+  await schedules.start();
   return {
     description: `worker running ${jobFamilies.length} job families: ${jobFamilies.map((f) => f.name).join(', ') || 'none yet'}`,
     stop: async () => {
+      await schedules.stop();
       // close() waits for the jobs in progress to finish; the force-exit timer bounds it.
       await Promise.all(workers.map((w) => w.close()));
       connection.disconnect();

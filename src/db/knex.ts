@@ -10,11 +10,18 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
 
 export type Db = Knex;
 
+/**
+ * How long opening one connection may take. A server that accepts the TCP connection but never answers
+ * (hung, or half-way through a failover) would otherwise hold every request until the 10 s acquire timeout;
+ * with this the pool gives up on it first, and the request answers 503 within a few seconds.
+ */
+export const CONNECT_TIMEOUT_MS = 3000;
+
 /** One knex instance per process; columns are snake_case in SQL and camelCase everywhere in the code. */
 export function createDb(databaseUrl: string, pool: { min?: number; max?: number } = {}): Db {
   return knexFactory({
     client: 'pg',
-    connection: { connectionString: databaseUrl, application_name: 'curie-resolver' },
+    connection: { connectionString: databaseUrl, application_name: 'curie-resolver', connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
     pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
     acquireConnectionTimeout: 10000,
     migrations: { migrationSource, tableName: 'knex_migrations' },

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { isDatabaseUnavailable } from '../db/connection-errors.js';
 import type { Logger } from '../lib/logger.js';
 import { errorEnvelope } from './envelope.js';
 import { HttpError } from './http-error.js';
@@ -19,10 +20,15 @@ function messageForLibraryError(status: number, error: KoaLikeError, path: strin
   return error.message || `Request failed with status ${status}`;
 }
 
+/** Postgres down: a retryable 503 naming the database (never its address or credentials), not a 500. */
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The registry database is unavailable; retry in a few seconds';
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /**
  * The one place that turns a thrown error into an answer: the envelope with the right status for every
- * error a client caused; a generic 500 (logged with the request id) for everything else, so that no
- * internal detail leaks. Unknown routes get a 404 in the same envelope.
+ * error a client caused; 503 with Retry-After while the database cannot be reached; a generic 500 (logged
+ * with the request id) for everything else, so that no internal detail leaks. Unknown routes get a 404 in
+ * the same envelope.
  */
 export function errorTranslator(logger: Logger): Middleware {
   return async function translateErrors(ctx, next) {
@@ -46,6 +52,14 @@ export function errorTranslator(logger: Logger): Middleware {
       if (status && status >= 400 && status < 500) {
         ctx.status = status;
         ctx.body = errorEnvelope(messageForLibraryError(status, error, ctx.path));
+        return;
+      }
+      if (isDatabaseUnavailable(error)) {
+        // One line per failed request during an outage, at warn: the outage is not the request's fault.
+        logger.warn({ requestId: ctx.state.requestId, method: ctx.method, url: ctx.url, reason: error.message }, 'database unavailable');
+        ctx.status = 503;
+        ctx.set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+        ctx.body = errorEnvelope(DATABASE_UNAVAILABLE_MESSAGE);
         return;
       }
       logger.error({ err: error, requestId: ctx.state.requestId, method: ctx.method, url: ctx.url }, 'request failed');

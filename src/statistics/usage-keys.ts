@@ -11,7 +11,7 @@ export const usageKeys = {
   prefixes: (day: string) => `usage:prefixes:${day}`,
   /** Set of the days that have counters, for the rollup. */
   days: 'usage:days',
-  /** Set of the days already copied into Postgres (the nightly run skips them). */
+  /** Set of the days copied into Postgres, for reading; the rollup goes by usage_daily itself. */
   rolledUp: 'usage:rolled-up',
 };
 

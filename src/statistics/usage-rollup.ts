@@ -8,22 +8,35 @@ export interface RollupResult {
 
 const BATCH = 1000;
 
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The finished days that Redis still has counters for and usage_daily has no rows of. Postgres, not the
+ * rolled-up mark in Redis, says what is done: a Redis restored from an older copy, or marks written for
+ * another database, must not make a day be skipped. A day whose counters expired (USAGE_KEY_TTL_SECONDS
+ * after it) cannot be recovered, and is left out.
+ */
+async function daysToRollUp(db: Db, redis: Redis, today: string): Promise<string[]> {
+  const finished = (await redis.smembers(usageKeys.days)).filter((d) => DAY.test(d) && d < today);
+  if (finished.length === 0) return [];
+  const stored = (await db('usage_daily').distinct('day').whereIn('day', finished)) as { day: string }[];
+  const done = new Set(stored.map((row) => row.day));
+  const missing = finished.filter((d) => !done.has(d)).sort();
+  const pipeline = redis.pipeline();
+  for (const day of missing) pipeline.exists(usageKeys.visits(day));
+  const exists = missing.length > 0 ? ((await pipeline.exec()) ?? []) : [];
+  return missing.filter((_, i) => exists[i]?.[1] === 1);
+}
+
 /**
  * Copies finished days of usage counters from Redis into Postgres: visits, the unique-visitor estimate and
  * the HyperLogLog itself. Idempotent: it writes the day's absolute figures (never increments), so running it
- * twice gives the same rows. Without `day` it rolls every finished day not yet rolled up; with `day` it
- * rolls that day again.
+ * twice gives the same rows. Without `day` it rolls every finished day still in Redis that Postgres lacks
+ * (the nightly run, and the catch-up after runs were missed); with `day` it rolls that day again.
  */
 export async function rollUpUsage(db: Db, redis: Redis, options: { day?: string; now?: Date } = {}): Promise<RollupResult> {
   const today = utcDay(options.now ?? new Date());
-  let days: string[];
-  if (options.day) {
-    days = [options.day];
-  } else {
-    const [all, rolled] = await Promise.all([redis.smembers(usageKeys.days), redis.smembers(usageKeys.rolledUp)]);
-    const done = new Set(rolled);
-    days = all.filter((d) => d < today && !done.has(d)).sort();
-  }
+  const days = options.day ? [options.day] : await daysToRollUp(db, redis, today);
   const result: RollupResult = { days: [] };
   for (const day of days) {
     const prefixes = (await redis.smembers(usageKeys.prefixes(day))).sort();
@@ -50,7 +63,7 @@ export async function rollUpUsage(db: Db, redis: Redis, options: { day?: string;
         await trx('usage_daily').insert(rows).onConflict(['prefix', 'day']).merge(['visits', 'uniqueVisitors', 'visitorsHll', 'rolledUpAt']);
       }
     });
-    // Marked only once Postgres has the day: a crash before this line just rolls the day up again.
+    // For operators reading Redis; which days are done is decided by usage_daily.
     await redis.sadd(usageKeys.rolledUp, day);
     result.days.push({ day, namespaces: prefixes.length, visits: total });
   }

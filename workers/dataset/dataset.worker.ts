@@ -1,12 +1,12 @@
 import { Worker } from 'bullmq';
-import { createQueue, defaultJobOptions, queueNames, schedulerIds, type DatasetBuildJob } from '../../src/queue/queues.js';
+import { createQueue, queueNames, type DatasetBuildJob } from '../../src/queue/queues.js';
 import { requestDatasetBuild } from '../../src/registry/dataset/dataset-jobs.js';
 import type { JobFamily } from '../job-families.js';
 import { processDatasetBuild, type DatasetBuildOutcome } from './dataset.processor.js';
 import { RegistryChangeListener } from '../../src/db/registry-change-listener.js';
 
 /**
- * The resolver dataset build: nightly at 02:00 UTC through a job scheduler with a stable id, and after every
+ * The resolver dataset build: nightly at 02:00 UTC (its schedule is in schedules.ts), and after every
  * registry change (LISTEN registry_changes, debounced). Every worker process listens and enqueues; the
  * deduplication id turns the copies into one build, and the build's advisory lock keeps the nightly run
  * (which a scheduler cannot deduplicate) from overlapping another. A worker killed mid-build loses its job
@@ -20,11 +20,6 @@ export const datasetBuildFamily: JobFamily = {
   start: async ({ config, db, connection, logger }) => {
     const queue = createQueue<DatasetBuildJob>(queueNames.dataset, connection, config.QUEUE_PREFIX);
     queue.on('error', (error) => logger.warn({ err: error }, 'dataset queue error'));
-    await queue.upsertJobScheduler(
-      schedulerIds.nightlyDatasetBuild,
-      { pattern: '0 2 * * *', tz: 'UTC' },
-      { name: 'nightly', data: { reason: 'nightly' }, opts: defaultJobOptions },
-    );
 
     // While Redis is away an add waits (worker connection); asks meanwhile fold into one more add after it,
     // so that a change arriving just as the add lands in Redis is not lost.

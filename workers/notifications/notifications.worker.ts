@@ -1,27 +1,19 @@
 import { Worker } from 'bullmq';
-import { createQueue, queueNames, schedulerIds, type NotificationsJob } from '../../src/queue/queues.js';
+import { queueNames, type NotificationsJob } from '../../src/queue/queues.js';
 import type { JobFamily } from '../job-families.js';
 import { createMailer } from './mailer.js';
 import { sendDueNotifications, type NotificationsOutcome } from './notifications.processor.js';
 
 /**
  * Registration e-mails: the API writes them as notification_outbox rows in the transaction of the event
- * that causes them; a job scheduler (one stable id, whichever worker process upserts it) runs a send of
- * the due rows every NOTIFICATION_POLL_INTERVAL_MS. Rows are claimed with SKIP LOCKED, so any number of
+ * that causes them; a job scheduler (schedules.ts) runs a send of the due rows every
+ * NOTIFICATION_POLL_INTERVAL_MS. Rows are claimed with SKIP LOCKED, so any number of
  * worker processes share them without sending one twice.
  */
 export const notificationsFamily: JobFamily = {
   name: 'notifications',
   start: async ({ config, db, connection, logger }) => {
     const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.NOTIFICATION_FROM, logger });
-    const queue = createQueue<NotificationsJob>(queueNames.notifications, connection, config.QUEUE_PREFIX);
-    await queue.upsertJobScheduler(
-      schedulerIds.notificationsPoll,
-      { every: config.NOTIFICATION_POLL_INTERVAL_MS },
-      // A run that fails is simply the next run's work: no retries, and no history kept of a job every few seconds.
-      { name: 'poll', data: { reason: 'poll' }, opts: { attempts: 1, removeOnComplete: true, removeOnFail: { count: 100 } } },
-    );
-    await queue.close();
     const worker = new Worker<NotificationsJob, NotificationsOutcome>(
       queueNames.notifications,
       async () => {

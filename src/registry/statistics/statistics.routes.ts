@@ -1,5 +1,6 @@
 import { Router } from '@koa/router';
 import type { Redis } from 'ioredis';
+import { isDatabaseUnavailable } from '../../db/connection-errors.js';
 import type { Db } from '../../db/knex.js';
 import { envelope } from '../../http/envelope.js';
 import { HttpError, notFound } from '../../http/http-error.js';
@@ -36,7 +37,8 @@ export function statisticsRoutes(deps: StatisticsDeps): Router {
       }
       ctx.body = envelope(points);
     } catch (error) {
-      if ((error as { name?: string }).name === 'HttpError') throw error;
+      // Those of Postgres are the error translator's (503 naming the database).
+      if ((error as { name?: string }).name === 'HttpError' || isDatabaseUnavailable(error)) throw error;
       // Unique visitors are counted by merging HyperLogLogs in Redis; without Redis there is no honest figure.
       throw new HttpError(503, `Usage statistics are unavailable right now (Redis: ${(error as Error).message})`, { 'Retry-After': '30' });
     }

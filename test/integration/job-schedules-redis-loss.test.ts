@@ -1,0 +1,202 @@
+/**
+ * Job schedules when Redis comes back empty: a FLUSHALL (the connection stays up) and a restart without
+ * persistence (the connection drops and comes back). A real worker process (npm test builds first) runs
+ * against a redis-server of this test's own, never the shared one; the schedules must come back without
+ * restarting anything, and the scheduled jobs run again: a due notification is sent, and the usage rollup
+ * catches up the finished days Postgres lacks.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Redis } from 'ioredis';
+import { createWorkerRedis } from '../../src/queue/connections.js';
+import { createQueue, queueNames, schedulerIds } from '../../src/queue/queues.js';
+import { writeOutbox } from '../../src/registry/curation/notification-outbox.js';
+import { usageKeys } from '../../src/statistics/usage-keys.js';
+import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+
+const LONG = 120_000;
+
+/** Every schedule of the service, by queue. */
+const SCHEDULES: [queue: string, id: string][] = [
+  [queueNames.dataset, schedulerIds.nightlyDatasetBuild],
+  [queueNames.usageRollup, schedulerIds.nightlyUsageRollup],
+  [queueNames.notifications, schedulerIds.notificationsPoll],
+  [queueNames.housekeeping, schedulerIds.hourlyHousekeeping],
+];
+
+/** A redis-server of the test's own, without persistence: a restart brings it back empty. */
+async function startRedisServer() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'schedules-redis-'));
+  const port = await freePort();
+  let server: ChildProcess | null = null;
+  const start = async () => {
+    server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+    const probe = createWorkerRedis(`redis://127.0.0.1:${port}`);
+    probe.on('error', () => undefined);
+    try {
+      await waitFor(async () => ((await probe.ping()) === 'PONG' ? true : undefined), 10_000, 'the test redis-server starting');
+    } finally {
+      probe.disconnect();
+    }
+  };
+  const stop = async () => {
+    const running = server;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
+    await exited;
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    start,
+    stop,
+    destroy: async () => {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The schedules Redis lacks, as [queue, id]. */
+async function missingSchedules(redis: Redis, prefix: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (const [name, id] of SCHEDULES) {
+    const queue = createQueue(name, redis, prefix);
+    try {
+      if ((await queue.getJobScheduler(id)) === undefined) missing.push(id);
+    } finally {
+      await queue.close();
+    }
+  }
+  return missing;
+}
+
+async function waitForEverySchedule(redis: Redis, prefix: string, timeoutMs: number): Promise<void> {
+  await waitFor(async () => ((await missingSchedules(redis, prefix)).length === 0 ? true : undefined), timeoutMs, 'every schedule being in Redis');
+}
+
+/** A worker process on the test's Redis; `checkIntervalMs` is WORKER_SCHEDULE_CHECK_INTERVAL_MS. */
+function startWorker(t: TestDatabase, redisUrl: string, prefix: string, dir: string, checkIntervalMs: number): Spawned {
+  return spawnNode('dist/workers/main.js', {
+    DATABASE_URL: t.url,
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: prefix,
+    DATASET_DIR: dir,
+    LOG_LEVEL: 'warn',
+    NOTIFICATION_POLL_INTERVAL_MS: '200',
+    WORKER_SCHEDULE_CHECK_INTERVAL_MS: String(checkIntervalMs),
+  });
+}
+
+async function stopWorker(worker: Spawned | undefined): Promise<void> {
+  if (!worker) return;
+  if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGTERM');
+  await worker.exited;
+}
+
+/** Writes one due notification and waits for the worker to send it (logged: no SMTP_URL). */
+async function notificationGetsSent(t: TestDatabase, timeoutMs: number): Promise<void> {
+  const subject = `after the loss ${randomBytes(3).toString('hex')}`;
+  await writeOutbox(t.db, [{ kind: 'prefix.start.requester', recipient: 'rita@example.org', subject, body: 'Your request was received.' }]);
+  await waitFor(
+    async () => ((await t.db('notificationOutbox').where({ subject }).whereNotNull('sentAt').first('id')) ? true : undefined),
+    timeoutMs,
+    'the notification being sent',
+  );
+}
+
+describe('job schedules after a FLUSHALL', () => {
+  let redisServer: Awaited<ReturnType<typeof startRedisServer>>;
+  let t: TestDatabase;
+  let dir: string;
+  let inspector: Redis;
+  let worker: Spawned | undefined;
+  const prefix = `test-schedules-flush-${randomBytes(4).toString('hex')}`;
+
+  beforeAll(async () => {
+    redisServer = await startRedisServer();
+    t = await createTestDatabase('job_schedules_flush');
+    dir = mkdtempSync(path.join(os.tmpdir(), 'schedules-flush-'));
+    inspector = createWorkerRedis(redisServer.url);
+    inspector.on('error', () => undefined);
+    worker = startWorker(t, redisServer.url, prefix, dir, 500);
+    await waitForEverySchedule(inspector, prefix, 30_000);
+  }, LONG);
+
+  afterAll(async () => {
+    await stopWorker(worker);
+    inspector?.disconnect();
+    await redisServer?.destroy();
+    await t?.drop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }, LONG);
+
+  it('puts every schedule back within 5 s without a restart, and the jobs run again', async () => {
+    // Counters of two finished days arrive with the empty Redis (as on a replica that had only them): one
+    // never rolled up, one marked rolled up in Redis that this database has no rows of.
+    const [fresh, marked] = ['2001-02-03', '2001-02-04'];
+    const flush = inspector.multi().flushall();
+    for (const day of [fresh, marked]) {
+      flush.hset(usageKeys.visits(day), 'taxonomy', '4').sadd(usageKeys.prefixes(day), 'taxonomy').pfadd(usageKeys.visitors(day, 'taxonomy'), 'a', 'b').sadd(usageKeys.days, day);
+    }
+    await flush.sadd(usageKeys.rolledUp, marked).exec();
+
+    await waitForEverySchedule(inspector, prefix, 5000);
+    await notificationGetsSent(t, 15_000);
+    const rolled = await waitFor(
+      async () => {
+        const rows = (await t.db('usageDaily').orderBy('day').select('day', 'prefix', 'visits', 'uniqueVisitors')) as unknown[];
+        return rows.length === 2 ? rows : undefined;
+      },
+      15_000,
+      'the rollup catching up both days',
+    );
+    expect(rolled).toEqual([
+      { day: fresh, prefix: 'taxonomy', visits: 4, uniqueVisitors: 2 },
+      { day: marked, prefix: 'taxonomy', visits: 4, uniqueVisitors: 2 },
+    ]);
+    expect(worker!.child.exitCode).toBeNull();
+  }, LONG);
+});
+
+describe('job schedules after Redis restarts empty', () => {
+  let redisServer: Awaited<ReturnType<typeof startRedisServer>>;
+  let t: TestDatabase;
+  let dir: string;
+  let inspector: Redis;
+  let worker: Spawned | undefined;
+  const prefix = `test-schedules-restart-${randomBytes(4).toString('hex')}`;
+
+  beforeAll(async () => {
+    redisServer = await startRedisServer();
+    t = await createTestDatabase('job_schedules_restart');
+    dir = mkdtempSync(path.join(os.tmpdir(), 'schedules-restart-'));
+    inspector = createWorkerRedis(redisServer.url);
+    inspector.on('error', () => undefined);
+    // The periodic check is an hour away: what puts the schedules back here is the reconnection.
+    worker = startWorker(t, redisServer.url, prefix, dir, 3_600_000);
+    await waitForEverySchedule(inspector, prefix, 30_000);
+  }, LONG);
+
+  afterAll(async () => {
+    await stopWorker(worker);
+    inspector?.disconnect();
+    await redisServer?.destroy();
+    await t?.drop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }, LONG);
+
+  it('puts every schedule back once the worker has reconnected, and a due notification is sent', async () => {
+    await redisServer.stop();
+    await redisServer.start();
+    // ioredis waits up to 2 s between reconnection attempts; the margin is for a loaded machine.
+    await waitForEverySchedule(inspector, prefix, 10_000);
+    await notificationGetsSent(t, 15_000);
+    expect(worker!.child.exitCode).toBeNull();
+  }, LONG);
+});

@@ -1,0 +1,188 @@
+/**
+ * Fault drill for the registry area: this test's own Postgres cluster (never the shared server) is stopped
+ * under a running registry app. Every answer that needs the database is 503 with Retry-After and a message
+ * naming the database, in the usual envelope, and promptly (not after knex's acquire timeout); the dataset
+ * download keeps serving the prebuilt file; once Postgres is back the same requests answer 200 again
+ * without a restart.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { RequestListener } from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { loadConfig } from '../../src/config.js';
+import { ensureDatabase } from '../../src/db/ensure-database.js';
+import { createDb, migrateToLatest, type Db } from '../../src/db/knex.js';
+import { SAMPLE_REGISTRY_FILE } from '../../src/db/seed-sample.js';
+import { importRegistry } from '../../src/importer/import-registry.js';
+import { validateNamespaces } from '../../src/importer/read-dataset.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { createProducerRedis } from '../../src/queue/connections.js';
+import { createRegistryApp } from '../../src/registry/app.js';
+import type { RegexTest, UrlCheck } from '../../src/registry/registration/checks.js';
+import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
+import { startOwnPostgres, type OwnPostgres } from '../support/postgres-cluster.js';
+import { waitFor } from '../support/processes.js';
+import { TEST_REDIS_URL } from '../support/test-database.js';
+
+// Stand-ins: what is under test is the database, not the URL fetches or the regex worker threads.
+const urlCheck: UrlCheck = async () => null;
+const regexTest: RegexTest = async (pattern, sample) => {
+  const compiled = new RegExp(`^(?:${pattern})$`);
+  return sample === null ? { compiles: true } : { compiles: true, matches: compiled.test(sample) };
+};
+
+const DESCRIPTION = 'Made up for the database outage drill, with a description long enough for the minimum.';
+const prefixPayload = (prefix: string) => ({
+  name: `Outage namespace ${prefix}`,
+  description: DESCRIPTION,
+  requestedPrefix: prefix,
+  sampleId: '4711',
+  idRegexPattern: '^[0-9]+$',
+  providerUrlPattern: `https://${prefix}.example.org/items/{$id}`,
+  providerHomeUrl: `https://${prefix}.example.org/`,
+  providerName: `Provider of ${prefix}`,
+  providerDescription: DESCRIPTION,
+  providerLocation: 'DE',
+  providerCode: `${prefix}p`,
+  institutionName: 'Outage Institute',
+  institutionHomeUrl: 'https://institute.example.org/',
+  institutionDescription: DESCRIPTION,
+  institutionLocation: 'FR',
+  requester: { name: 'Otto Outage', email: 'otto@example.org' },
+  namespaceEmbeddedInLui: false,
+  protectedUrls: false,
+});
+
+const MESSAGE = 'The registry database is unavailable; retry in a few seconds';
+
+describe('the registry area while Postgres is down', () => {
+  let pg: OwnPostgres;
+  let db: Db;
+  let dir: string;
+  let app: RequestListener;
+  const logger = createLogger('silent', 'test');
+  const redis = createProducerRedis(TEST_REDIS_URL);
+
+  /**
+   * Every kind of request that reads or writes the registry. Each call gives fresh query strings and
+   * prefixes, so that no answer cache of the area can answer for the database.
+   */
+  let round = 0;
+  const databaseRequests = () => {
+    round++;
+    return [
+      { what: 'browse', send: () => request(app).get(`/restApi/namespaces?page=0&size=${10 + round}`) },
+      { what: 'search', send: () => request(app).get(`/restApi/namespaces/search/findByPrefixContaining?content=tax&size=${10 + round}`) },
+      { what: 'namespace page', send: () => request(app).get('/registry/taxonomy') },
+      { what: 'statistics', send: () => request(app).get('/statistics/namespace/taxonomy') },
+      { what: 'schema.org', send: () => request(app).get('/schemaOrgApi/getMetadataForNamespacePrefix/taxonomy') },
+      {
+        what: 'validateRequestedPrefix',
+        send: () => request(app).post('/prefixRegistrationApi/validateRequestedPrefix').send({ apiVersion: '1.0', payload: { requestedPrefix: `outage${round}v` } }),
+      },
+      {
+        what: 'registerPrefix',
+        send: () => request(app).post('/prefixRegistrationApi/registerPrefix').send({ apiVersion: '1.0', payload: prefixPayload(`outage${round}r`) }),
+      },
+    ];
+  };
+
+  beforeAll(async () => {
+    pg = await startOwnPostgres();
+    const url = pg.url('outage');
+    await ensureDatabase(url);
+    db = createDb(url, { max: 3 });
+    await migrateToLatest(db);
+    await importRegistry(db, validateNamespaces(JSON.parse(readFileSync(SAMPLE_REGISTRY_FILE, 'utf8'))), {});
+    dir = mkdtempSync(path.join(os.tmpdir(), 'registry-outage-'));
+    // The dataset is built while Postgres is up, as the worker would have done.
+    await processDatasetBuild({ db, dir }, { data: { reason: 'registry-change' } });
+    const config = loadConfig({ DATABASE_URL: url, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent', DATASET_DIR: dir });
+    app = createRegistryApp({ config, db, redis, logger, registration: { urlCheck, regexTest } }).callback();
+  }, 60000);
+
+  afterAll(async () => {
+    await db?.destroy();
+    redis.disconnect();
+    pg?.destroy();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers every request when Postgres is up', async () => {
+    for (const { what, send } of databaseRequests()) {
+      const res = await send();
+      expect({ what, status: res.status }).toEqual({ what, status: what === 'namespace page' ? 302 : 200 });
+    }
+  }, 30000);
+
+  it('answers 503 with Retry-After and a message naming the database, promptly, while Postgres is stopped', async () => {
+    pg.stop();
+    for (const { what, send } of databaseRequests()) {
+      const started = Date.now();
+      const res = await send();
+      const took = Date.now() - started;
+      expect({ what, status: res.status, retryAfter: res.headers['retry-after'], body: res.body }).toEqual({
+        what,
+        status: 503,
+        retryAfter: '5',
+        body: { apiVersion: '1.0', errorMessage: MESSAGE, payload: null },
+      });
+      expect({ what, promptly: took < 5000 }).toEqual({ what, promptly: true });
+    }
+  }, 120000);
+
+  it('keeps serving the dataset file it built while Postgres was up', async () => {
+    const res = await request(app).get('/resolutionApi/getResolverDataset');
+    expect(res.status).toBe(200);
+    expect(res.body.payload.namespaces.length).toBeGreaterThan(0);
+  });
+
+  it('answers again once Postgres is back, without a restart', async () => {
+    pg.start();
+    await waitFor(async () => ((await request(app).get('/registry/taxonomy')).status === 302 ? true : undefined), 20000, 'the namespace page answering');
+    for (const { what, send } of databaseRequests()) {
+      const res = await send();
+      expect({ what, status: res.status }).toEqual({ what, status: what === 'namespace page' ? 302 : 200 });
+    }
+  }, 60000);
+});
+
+describe('the registry area when Postgres accepts connections but never answers', () => {
+  const sockets = new Set<net.Socket>();
+  // A hung server: the TCP connection opens, the startup message is never answered.
+  const silent = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  const redis = createProducerRedis(TEST_REDIS_URL);
+  let db: Db;
+  let app: RequestListener;
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `postgres://postgres@127.0.0.1:${(silent.address() as net.AddressInfo).port}/hung`;
+    db = createDb(url, { max: 3 });
+    const config = loadConfig({ DATABASE_URL: url, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent' });
+    app = createRegistryApp({ config, db, redis, logger: createLogger('silent', 'test'), registration: { urlCheck, regexTest } }).callback();
+  });
+
+  afterAll(async () => {
+    await db.destroy();
+    redis.disconnect();
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+  });
+
+  it('answers 503 within a few seconds, not at the end of the pool acquire timeout (10 s)', async () => {
+    const started = Date.now();
+    const res = await request(app).get('/restApi/namespaces/search/findByPrefix?prefix=taxonomy');
+    const took = Date.now() - started;
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.body).toEqual({ apiVersion: '1.0', errorMessage: MESSAGE, payload: null });
+    // The connect timeout is 3 s; the margin is for a loaded machine.
+    expect(took).toBeLessThan(6000);
+  }, 30000);
+});
