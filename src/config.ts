@@ -219,9 +219,11 @@ const configSchema = {
     },
     CURATOR_TOKEN: {
       type: 'string',
+      // A space could never be matched by `Authorization: Bearer <token>`: curation would silently never work.
+      pattern: '^(\\S{32,})?$',
       maxLength: 1000,
       default: '',
-      description: 'Bearer token of the curators (Authorization: Bearer <token>) for the curation endpoints: open sessions, events, amend, comment, reject, accept. Empty: curation is off and those endpoints answer 404. Use a long random value (at least 32 characters).',
+      description: 'Bearer token of the curators (Authorization: Bearer <token>) for the curation endpoints: open sessions, events, amend, comment, reject, accept. Empty: curation is off and those endpoints answer 404. Otherwise at least 32 characters without whitespace (a long random value, e.g. openssl rand -hex 32); anything else stops the service at start.',
     },
     CURATOR_EMAIL: {
       type: 'string',
@@ -321,6 +323,10 @@ function describeProblem(error: ErrorObject, env: Record<string, unknown>): stri
   const shown = JSON.stringify(env[name]);
   if (error.keyword === 'enum') {
     return `${name}=${shown} must be one of ${(error.params as { allowedValues: string[] }).allowedValues.join(', ')}`;
+  }
+  if (name === 'CURATOR_TOKEN') {
+    // A secret: never echoed into logs, whatever is wrong with it.
+    return 'CURATOR_TOKEN must be at least 32 characters without whitespace (or empty to turn curation off)';
   }
   if (error.keyword === 'pattern') return `${name}=${shown} is not a valid URL of the expected kind`;
   return `${name}=${shown} ${error.message ?? 'is invalid'}`;

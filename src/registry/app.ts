@@ -66,9 +66,6 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     similarityThreshold: deps.config.REGISTRATION_URL_PATTERN_SIMILARITY,
     publicResolverUrl: deps.config.PUBLIC_RESOLVER_URL,
   };
-  if (deps.config.CURATOR_TOKEN !== '' && deps.config.CURATOR_TOKEN.length < 32) {
-    deps.logger.warn('CURATOR_TOKEN is shorter than 32 characters; use a long random value');
-  }
   const curation = curationRoutes({
     db: deps.db,
     curatorToken: deps.config.CURATOR_TOKEN,
