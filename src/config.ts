@@ -99,6 +99,13 @@ const configSchema = {
       default: 30000,
       description: 'How often the resolver checks the registry version in case a change notification was missed (changes normally arrive at once through LISTEN/NOTIFY).',
     },
+    REGISTRY_CACHE_MAX_MB: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 65536,
+      default: 64,
+      description: 'Registry area: bound on the browse API\'s (/restApi) cache of whole answers, in MB of their JSON text; the least recently used answers are dropped beyond it. Answers are kept per registry version and per what the route reads of the query (paging, sort, search parameters), so made-up parameters cannot fill it. 0 turns the cache off.',
+    },
     USAGE_COUNTING: {
       type: 'boolean',
       default: true,
@@ -270,6 +277,7 @@ export interface Config {
   HTTP_KEEP_ALIVE_TIMEOUT_MS: number;
   SHUTDOWN_TIMEOUT_MS: number;
   SNAPSHOT_CHECK_INTERVAL_MS: number;
+  REGISTRY_CACHE_MAX_MB: number;
   USAGE_COUNTING: boolean;
   USAGE_FLUSH_INTERVAL_MS: number;
   TRUST_PROXY: boolean;
