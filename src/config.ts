@@ -99,6 +99,13 @@ const configSchema = {
       default: 30000,
       description: 'How often the resolver checks the registry version in case a change notification was missed (changes normally arrive at once through LISTEN/NOTIFY).',
     },
+    REGISTRY_CACHE_MAX_MB: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 65536,
+      default: 64,
+      description: 'Registry area: bound on the browse API\'s (/restApi) cache of whole answers, in MB of their JSON text; the least recently used answers are dropped beyond it. Answers are kept per registry version and per what the route reads of the query (paging, sort, search parameters), so made-up parameters cannot fill it. 0 turns the cache off.',
+    },
     USAGE_COUNTING: {
       type: 'boolean',
       default: true,
@@ -226,9 +233,11 @@ const configSchema = {
     },
     CURATOR_TOKEN: {
       type: 'string',
+      // A space could never be matched by `Authorization: Bearer <token>`: curation would silently never work.
+      pattern: '^(\\S{32,})?$',
       maxLength: 1000,
       default: '',
-      description: 'Bearer token of the curators (Authorization: Bearer <token>) for the curation endpoints: open sessions, events, amend, comment, reject, accept. Empty: curation is off and those endpoints answer 404. Use a long random value (at least 32 characters).',
+      description: 'Bearer token of the curators (Authorization: Bearer <token>) for the curation endpoints: open sessions, events, amend, comment, reject, accept. Empty: curation is off and those endpoints answer 404. Otherwise at least 32 characters without whitespace (a long random value, e.g. openssl rand -hex 32); anything else stops the service at start.',
     },
     CURATOR_EMAIL: {
       type: 'string',
@@ -275,6 +284,7 @@ export interface Config {
   HTTP_KEEP_ALIVE_TIMEOUT_MS: number;
   SHUTDOWN_TIMEOUT_MS: number;
   SNAPSHOT_CHECK_INTERVAL_MS: number;
+  REGISTRY_CACHE_MAX_MB: number;
   USAGE_COUNTING: boolean;
   USAGE_FLUSH_INTERVAL_MS: number;
   TRUST_PROXY: boolean;
@@ -329,6 +339,10 @@ function describeProblem(error: ErrorObject, env: Record<string, unknown>): stri
   const shown = JSON.stringify(env[name]);
   if (error.keyword === 'enum') {
     return `${name}=${shown} must be one of ${(error.params as { allowedValues: string[] }).allowedValues.join(', ')}`;
+  }
+  if (name === 'CURATOR_TOKEN') {
+    // A secret: never echoed into logs, whatever is wrong with it.
+    return 'CURATOR_TOKEN must be at least 32 characters without whitespace (or empty to turn curation off)';
   }
   if (error.keyword === 'pattern') return `${name}=${shown} is not a valid URL of the expected kind`;
   return `${name}=${shown} ${error.message ?? 'is invalid'}`;

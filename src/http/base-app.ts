@@ -4,6 +4,7 @@ import type { Logger } from '../lib/logger.js';
 import { openCors } from './cors.js';
 import { errorTranslator } from './error-translator.js';
 import { healthEndpoints, healthMethodsAt, type DependencyCheck, type ReadinessPolicy } from './health.js';
+import { noSniff } from './no-sniff.js';
 import { requestContext } from './request-context.js';
 import { answerUnservedMethods, type ServedMethods } from './unserved-methods.js';
 
@@ -37,11 +38,15 @@ class FrontedKoa extends Koa {
   }
 }
 
-/** What both areas share: request ids, the error envelope, 405 with Allow, CORS and the health endpoints. */
+/**
+ * What both areas share: nosniff, request ids, the error envelope, 405 with Allow, CORS and the health
+ * endpoints.
+ */
 export function createBaseApp(options: BaseAppOptions): Koa {
   const app = options.front ? new FrontedKoa(options.front) : new Koa();
   // Errors are logged once, by the error translator, with the request id; Koa's own printing is off.
   app.silent = true;
+  app.use(noSniff());
   app.use(requestContext(options.logger, options.logSampleRate));
   app.use(errorTranslator(options.logger));
   const areaMethodsAt = options.servedMethods;
@@ -49,7 +54,9 @@ export function createBaseApp(options: BaseAppOptions): Koa {
   app.use(
     openCors({
       methods: options.corsMethods ?? ['GET', 'HEAD', 'OPTIONS'],
-      allowHeaders: ['Content-Type', 'Accept', 'X-Request-Id', 'If-None-Match', 'If-Modified-Since', 'Idempotency-Key', 'Authorization'],
+      // Authorization is not among them: the only bearer is the curator token, and a page on another origin
+      // has no business sending it (a preflight asking for it fails, so the browser never sends the token).
+      allowHeaders: ['Content-Type', 'Accept', 'X-Request-Id', 'If-None-Match', 'If-Modified-Since', 'Idempotency-Key'],
       exposeHeaders: ['X-Request-Id', 'ETag', 'Last-Modified', 'Retry-After', 'Location'],
       maxAgeSeconds: 86400,
     }),

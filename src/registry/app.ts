@@ -66,9 +66,6 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     similarityThreshold: deps.config.REGISTRATION_URL_PATTERN_SIMILARITY,
     publicResolverUrl: deps.config.PUBLIC_RESOLVER_URL,
   };
-  if (deps.config.CURATOR_TOKEN !== '' && deps.config.CURATOR_TOKEN.length < 32) {
-    deps.logger.warn('CURATOR_TOKEN is shorter than 32 characters; use a long random value');
-  }
   const curation = curationRoutes({
     db: deps.db,
     curatorToken: deps.config.CURATOR_TOKEN,
@@ -84,7 +81,12 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   // Ahead of /restApi too: a person's answer depends on the caller, and the browse API's cache on the URL only.
   const persons = personRoutes({ db: deps.db, publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL, curatorToken: deps.config.CURATOR_TOKEN });
   app.use(persons.routes()).use(persons.allowedMethods());
-  const restApi = restApiRoutes({ db: deps.db, publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL, versions: deps.registryVersions });
+  const restApi = restApiRoutes({
+    db: deps.db,
+    publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL,
+    versions: deps.registryVersions,
+    answerCacheBytes: deps.config.REGISTRY_CACHE_MAX_MB * 1024 * 1024,
+  });
   app.use(restApi.routes()).use(restApi.allowedMethods());
   const statistics = statisticsRoutes({ db: deps.db, redis: deps.redis });
   app.use(statistics.routes()).use(statistics.allowedMethods());

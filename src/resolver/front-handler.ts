@@ -8,6 +8,7 @@ import { parseReverseLookupPayload, reverseByPrefix, reverseBySimilarity, revers
 import { errorEnvelope } from '../http/envelope.js';
 import { HttpError } from '../http/http-error.js';
 import { DEFAULT_JSON_LIMIT, readJsonBody } from '../http/json-body.js';
+import { NOSNIFF_HEADER, NOSNIFF_VALUE } from '../http/no-sniff.js';
 import { requestIdFor } from '../http/request-context.js';
 import { HEAD_AND_GET } from '../http/unserved-methods.js';
 import type { Logger } from '../lib/logger.js';
@@ -94,7 +95,7 @@ function wantsRedirect(req: IncomingMessage, query: string): boolean {
  * The resolver's hot path on the bare Node request, ahead of Koa: GET/HEAD /{compactId} (JSON or a
  * redirect) and the single reverse lookups. Koa with a trivial handler reaches about three quarters of a
  * bare Node server's throughput; these endpoints carry nearly all of the traffic, so they skip it and do
- * what its middleware would (request id, sampled access log, CORS, error envelope) themselves.
+ * what its middleware would (request id, nosniff, sampled access log, CORS, error envelope) themselves.
  * Everything else (health, MIR ids, landing pages, batches, other methods) goes on to Koa, which answers
  * the other methods on a compact identifier with 405 (see resolverMethodsAt).
  */
@@ -201,6 +202,7 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
     const given = req.headers['x-request-id'];
     const requestId = requestIdFor(typeof given === 'string' ? given : undefined);
     res.setHeader('X-Request-Id', requestId);
+    res.setHeader(NOSNIFF_HEADER, NOSNIFF_VALUE);
     if (req.headers.origin) {
       res.setHeader('Access-Control-Allow-Origin', '*');
       res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);

@@ -41,6 +41,33 @@ describe('configuration', () => {
     expect(() => loadConfig({ REGISTRY_PORT: '70000' })).toThrow(/REGISTRY_PORT/);
   });
 
+  it('leaves curation off with an empty curator token and takes a long one', () => {
+    expect(loadConfig({}).CURATOR_TOKEN).toBe('');
+    expect(loadConfig({ CURATOR_TOKEN: '' }).CURATOR_TOKEN).toBe('');
+    const long = 'k'.repeat(32);
+    expect(loadConfig({ CURATOR_TOKEN: long }).CURATOR_TOKEN).toBe(long);
+  });
+
+  it.each([
+    ['one character long', 'x'],
+    ['31 characters long', 'y'.repeat(31)],
+    ['holding a space', `${'a'.repeat(20)} ${'b'.repeat(20)}`],
+    ['ending in a line break', `${'c'.repeat(40)}\n`],
+    ['only spaces', ' '.repeat(40)],
+  ])('refuses a curator token %s, naming the setting without echoing the secret', (_what, token) => {
+    let caught: unknown;
+    try {
+      loadConfig({ CURATOR_TOKEN: token });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).problems).toEqual([
+      'CURATOR_TOKEN must be at least 32 characters without whitespace (or empty to turn curation off)',
+    ]);
+    if (token.trim().length > 1) expect((caught as ConfigError).message).not.toContain(token.trim());
+  });
+
   it('takes the database name from DATABASE_URL', () => {
     expect(databaseName('postgres://u@h:5432/my_db')).toBe('my_db');
   });

@@ -5,12 +5,12 @@ import { envelope, errorEnvelope } from '../../http/envelope.js';
 import { badRequest, notFound } from '../../http/http-error.js';
 import { jsonBody } from '../../http/json-body.js';
 import type { EventName, RequestKind } from '../registration/submission/registration-records.js';
-import { InvalidPayloadError, readEnvelopePayload } from '../registration/validation/payload.js';
 import type { RegistrationDeps } from '../registration/validation/run-chains.js';
 import { HalPresenter } from '../rest-api/hal.presenter.js';
 import { parsePageRequest, requireParam } from '../rest-api/paging.js';
 import { acceptSession } from './acceptance.service.js';
 import { CURATION_NAMES, CurationPresenter, eventRel } from './curation.presenter.js';
+import { checkSessionEventBody } from './curation.schemas.js';
 import {
   amendSession,
   commentOnSession,
@@ -139,14 +139,9 @@ export function curationRoutes(deps: CurationRouteDeps): Router {
     return async (ctx) => {
       try {
         const sessionId = parseSessionId(kind, operation, ctx.params.sessionId ?? '');
-        let payload: SessionEventPayload;
-        try {
-          payload = readSessionEventPayload(readEnvelopePayload(ctx.request.body));
-        } catch (error) {
-          if (error instanceof InvalidPayloadError) throw new CurationError(400, error.message, true);
-          throw error;
-        }
-        await runOperation(kind, operation, sessionId, payload);
+        const body = checkSessionEventBody(kind, operation === 'amend', ctx.request.body);
+        if (!body.ok) throw new CurationError(400, body.message, true);
+        await runOperation(kind, operation, sessionId, readSessionEventPayload(body.payload));
         ctx.body = envelope({ comment: null });
       } catch (error) {
         if (!(error instanceof CurationError) || !error.commentPayload) throw error;

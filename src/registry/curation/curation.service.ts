@@ -20,6 +20,7 @@ import {
 } from '../registration/submission/registration-records.js';
 import { InvalidPayloadError, isPayloadObject, normaliseRegistrationPayload } from '../registration/validation/payload.js';
 import type { RegistrationDeps } from '../registration/validation/run-chains.js';
+import { AMENDED_FIELD, EVENT_TEXT_FIELDS, type EventTextField } from './curation.schemas.js';
 import { rejectionMessages, writeOutbox } from './notification-outbox.js';
 
 /** Curators are not told apart (one shared token, no identity system). */
@@ -82,17 +83,12 @@ export async function lockOpenSession(trx: Knex, kind: RequestKind, operation: O
   return { session, request };
 }
 
-// Texts of events are not limited to 255 characters as the reference's were, but they are bounded.
-export const EVENT_TEXT_MAX_LENGTH = 10_000;
-
-const EVENT_DEFAULTS = {
+const EVENT_DEFAULTS: Record<EventTextField, string> = {
   additionalInformation: 'No additional information specified',
   comment: 'No comment provided',
   rejectionReason: 'No rejection reason provided',
   acceptanceReason: 'No acceptance reason provided',
-} as const;
-
-type EventTextField = keyof typeof EVENT_DEFAULTS;
+};
 
 /** The session-event payload: {additionalInformation, comment, acceptanceReason, rejectionReason, <kind>RegistrationRequest}. */
 export interface SessionEventPayload {
@@ -100,18 +96,15 @@ export interface SessionEventPayload {
   text(field: EventTextField): string;
 }
 
-/** Reads the envelope's payload (absent: every text takes its default). 400 for a text of the wrong type or too long. */
+/**
+ * The texts of a payload that checkSessionEventBody (curation.schemas.ts) accepted, a blank or absent one
+ * replaced by the reference's default text.
+ */
 export function readSessionEventPayload(payload: Record<string, unknown> | null): SessionEventPayload {
   const raw = payload ?? {};
   const texts = {} as Record<EventTextField, string>;
-  for (const field of Object.keys(EVENT_DEFAULTS) as EventTextField[]) {
+  for (const field of EVENT_TEXT_FIELDS) {
     const value = raw[field];
-    if (value !== undefined && value !== null && typeof value !== 'string') {
-      throw new CurationError(400, `'${field}' must be a string`, true);
-    }
-    if (typeof value === 'string' && value.length > EVENT_TEXT_MAX_LENGTH) {
-      throw new CurationError(400, `'${field}' is too long (at most ${EVENT_TEXT_MAX_LENGTH} characters)`, true);
-    }
     texts[field] = typeof value === 'string' && value.trim() !== '' ? value : EVENT_DEFAULTS[field];
   }
   return { raw, text: (field) => texts[field] };
@@ -158,11 +151,6 @@ export async function rejectSession(db: Db, kind: RequestKind, sessionId: number
     await writeOutbox(trx, rejectionMessages(kind, request, reason));
   });
 }
-
-const AMENDED_FIELD: Record<RequestKind, string> = {
-  prefix: 'prefixRegistrationRequest',
-  resource: 'resourceRegistrationRequest',
-};
 
 /** The 400 of an amendment that does not validate: every message, as registerPrefix words it. */
 function invalidAmendment(kind: RequestKind, messages: readonly string[]): CurationError {

@@ -38,6 +38,12 @@ export interface BuildDatasetOptions {
   gzipLevel?: number;
   /** Called after each page of namespaces is written (progress reporting). */
   onProgress?: (namespacesWritten: number) => void | Promise<void>;
+  /**
+   * The caller holds the build lock (runRecordedBuild): no other build can be writing into `dir`, so every
+   * temporary file there belongs to a build that died, however recent. Without it, only temporaries older
+   * than STALE_TEMP_MS are taken for dead.
+   */
+  exclusive?: boolean;
 }
 
 export interface BuildDatasetResult {
@@ -180,21 +186,33 @@ async function removeQuietly(file: string): Promise<void> {
   await unlink(file).catch(() => undefined);
 }
 
+/**
+ * Deletes the temporary files of builds that died (killed mid-way, the machine restarted): `exclusive`, all
+ * of them; else those nobody has written to for STALE_TEMP_MS.
+ */
+async function removeDeadTemporaries(dir: string, exclusive: boolean): Promise<void> {
+  const now = Date.now();
+  for (const name of await readdir(dir)) {
+    if (!TEMP_FILE.test(name)) continue;
+    if (!exclusive) {
+      const info = await stat(path.join(dir, name)).catch(() => null);
+      if (!info || now - info.mtimeMs <= STALE_TEMP_MS) continue;
+    }
+    await removeQuietly(path.join(dir, name));
+  }
+}
+
 /** Deletes files of builds that are neither current nor previous, and temporary files of dead builds. */
-async function removeOldFiles(dir: string, keep: (DatasetManifest | null)[]): Promise<void> {
+async function removeOldFiles(dir: string, keep: (DatasetManifest | null)[], exclusive: boolean): Promise<void> {
   const kept = new Set<string>([MANIFEST_FILE]);
   for (const manifest of keep) {
     if (!manifest) continue;
     for (const files of Object.values(manifest.variants)) kept.add(files.file).add(files.gzipFile);
   }
-  const now = Date.now();
   for (const name of await readdir(dir)) {
     if (BUILD_FILE.test(name) && !kept.has(name)) await removeQuietly(path.join(dir, name));
-    else if (TEMP_FILE.test(name)) {
-      const info = await stat(path.join(dir, name)).catch(() => null);
-      if (info && now - info.mtimeMs > STALE_TEMP_MS) await removeQuietly(path.join(dir, name));
-    }
   }
+  await removeDeadTemporaries(dir, exclusive);
 }
 
 function sameRegistry(manifest: DatasetManifest, state: RegistryState): boolean {
@@ -230,7 +248,10 @@ export async function buildDataset(options: BuildDatasetOptions): Promise<BuildD
   const { db, dir } = options;
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   const gzipLevel = options.gzipLevel ?? DEFAULT_GZIP_LEVEL;
+  const exclusive = options.exclusive ?? false;
   await mkdir(dir, { recursive: true });
+  // First, so that a build that finds nothing to do (skipped) still clears what a killed one left behind.
+  await removeDeadTemporaries(dir, exclusive);
   const previous = await readManifest(dir).catch(() => null);
 
   const token = randomBytes(8).toString('hex');
@@ -322,7 +343,7 @@ export async function buildDataset(options: BuildDatasetOptions): Promise<BuildD
     };
     // Last: until this rename, readers keep getting the previous build.
     await writeManifest(dir, token, manifest);
-    await removeOldFiles(dir, [manifest, previous]);
+    await removeOldFiles(dir, [manifest, previous], exclusive);
     return { status: 'built', manifest };
   } catch (error) {
     for (const writer of Object.values(writers)) {

@@ -53,7 +53,8 @@ export async function runRecordedBuild(db: Db, options: RecordedBuildOptions): P
       const [row] = (await db('datasetBuilds').insert({ reason: options.reason, worker, status: 'running' }).returning('id')) as { id: number }[];
       const buildId = row!.id;
       try {
-        const result = await buildDataset({ ...options, buildId });
+        // Holding the lock, this is the only build writing into the directory (see BuildDatasetOptions.exclusive).
+        const result = await buildDataset({ ...options, buildId, exclusive: true });
         const { manifest } = result;
         await db('datasetBuilds')
           .where({ id: buildId })

@@ -8,6 +8,11 @@ export interface SearchDefinition {
   name: string;
   /** Parameter names in the order the search's link template lists them (the reference's Java names). */
   params: readonly string[];
+  /**
+   * Other spellings the route also reads for one of them (the published interface's), which its page links
+   * repeat as the client wrote them; the answer cache keys by these too (answer-key.ts).
+   */
+  aliases?: readonly string[];
   result: SearchResult;
 }
 
@@ -71,7 +76,7 @@ const resources: CollectionDefinition = {
   searches: [
     { name: 'findAllByNamespaceId', params: ['id'], result: 'list' },
     { name: 'findAllByInstitutionId', params: ['id'], result: 'list' },
-    { name: 'findByNamespaceIdAndProviderCode', params: ['namespaceId', 'providerCode'], result: 'list' },
+    { name: 'findByNamespaceIdAndProviderCode', params: ['namespaceId', 'providerCode'], aliases: ['id'], result: 'list' },
     { name: 'findByProviderCode', params: ['providerCode'], result: 'page' },
     { name: 'findByMirId', params: ['mirId'], result: 'item' },
   ],
@@ -88,8 +93,8 @@ const institutions: CollectionDefinition = {
   searches: [
     { name: 'findByName', params: ['name'], result: 'item' },
     { name: 'findByRorId', params: ['rorId'], result: 'item' },
-    { name: 'findByNameContaining', params: ['nameContent'], result: 'page' },
-    { name: 'findByNameContainingIgnoreCase', params: ['nameContent'], result: 'page' },
+    { name: 'findByNameContaining', params: ['nameContent'], aliases: ['name'], result: 'page' },
+    { name: 'findByNameContainingIgnoreCase', params: ['nameContent'], aliases: ['name'], result: 'page' },
     { name: 'findByLocationCountryCode', params: ['countryCode'], result: 'page' },
   ],
 };

@@ -1,98 +1,136 @@
-import type { Middleware } from 'koa';
+import { randomUUID } from 'node:crypto';
+import type { Context, Middleware } from 'koa';
+import { LRUCache } from 'lru-cache';
+import { answerKey } from './answer-key.js';
 import { maxAgeFunction, type MaxAge, type RegistryVersion, type RegistryVersionSource } from './registry-version.js';
 
 export interface ResponseCacheOptions {
-  /** Bound on the cached bodies and their URLs together (characters, about bytes for JSON). */
+  /** Bound on the cached answers, in bytes of their UTF-8 text (and their keys); 0: nothing is cached. */
   maxBytes?: number;
-  /** Bodies larger than this (a page of 1,000 resources) are not kept. */
+  /** Answers larger than this are not kept (at most maxBytes). */
   maxEntryBytes?: number;
   /** As VersionedCacheOptions.ttlMs. */
   ttlMs?: MaxAge;
 }
 
-interface CachedAnswer {
-  body: string;
+/**
+ * A serialized answer. Pages and lists give the request URL as their self link (as Spring HATEOAS does),
+ * so they are kept as the text before it (`head`) and after it (`tail`), and each request's own URL goes
+ * between the two; other answers are `head` alone.
+ */
+export interface CachedAnswer {
+  head: Buffer;
+  tail: Buffer | null;
   type: string;
   lastModified: string;
   at: number;
-  bytes: number;
 }
 
+// A Map entry, the key's UTF-16 text and the answer's fields, roughly: small next to any answer.
+const ENTRY_OVERHEAD_BYTES = 256;
+export const DEFAULT_RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
+
 /**
- * Serialized answers per request URL, valid for one registry version (and a few seconds at most, see
- * registry-version.ts): every answer of the browse API is a function of the URL and the registry's
- * content, and a page of 20 namespaces costs far more to query and write than to send again. Least
- * recently used answers are dropped beyond maxBytes.
+ * Serialized answers per normalised request (answer-key.ts), valid for one registry version (and a few
+ * seconds at most, see registry-version.ts): every answer of the browse API is a function of what its
+ * route reads of the request and of the registry's content, and a page of 20 namespaces costs far more to
+ * query and write than to send again. Bounded in bytes: the least recently used answers go first.
  */
 export class ResponseCache {
   private version: RegistryVersion | undefined = undefined;
-  private readonly entries = new Map<string, CachedAnswer>();
-  private bytes = 0;
-  private readonly maxBytes: number;
-  private readonly maxEntryBytes: number;
+  private readonly entries: LRUCache<string, CachedAnswer> | null;
   private readonly ttlMs: () => number;
 
   constructor(options: ResponseCacheOptions = {}) {
-    // Every page of 100,000 namespaces sorted one way is about 100 MB of answers.
-    this.maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
-    this.maxEntryBytes = options.maxEntryBytes ?? 2 * 1024 * 1024;
+    const maxBytes = Number.isFinite(options.maxBytes) ? Math.max(0, Math.floor(options.maxBytes!)) : DEFAULT_RESPONSE_CACHE_BYTES;
+    // A page of 1,000 namespaces of the real registry is about 1 MB.
+    const maxEntryBytes = Math.min(options.maxEntryBytes ?? 2 * 1024 * 1024, maxBytes);
+    this.entries =
+      maxBytes > 0
+        ? new LRUCache<string, CachedAnswer>({
+            maxSize: maxBytes,
+            maxEntrySize: maxEntryBytes,
+            sizeCalculation: (answer, key) => answer.head.length + (answer.tail?.length ?? 0) + 2 * key.length + ENTRY_OVERHEAD_BYTES,
+          })
+        : null;
     this.ttlMs = maxAgeFunction(options.ttlMs);
   }
 
-  get(url: string, version: RegistryVersion): CachedAnswer | undefined {
+  /** Bytes held, as counted against maxBytes. */
+  get bytes(): number {
+    return this.entries?.calculatedSize ?? 0;
+  }
+
+  get(key: string, version: RegistryVersion): CachedAnswer | undefined {
+    if (!this.entries) return undefined;
     if (version !== this.version) {
       this.entries.clear();
-      this.bytes = 0;
       this.version = version;
       return undefined;
     }
-    const entry = this.entries.get(url);
+    const entry = this.entries.get(key);
     if (!entry) return undefined;
-    this.entries.delete(url);
     if (Date.now() - entry.at >= this.ttlMs()) {
-      this.bytes -= entry.bytes;
+      this.entries.delete(key);
       return undefined;
     }
-    // Re-inserted: Maps iterate in insertion order, so the first key is always the least recently used.
-    this.entries.set(url, entry);
     return entry;
   }
 
-  set(url: string, version: RegistryVersion, answer: Omit<CachedAnswer, 'bytes'>): void {
-    const bytes = url.length + answer.body.length;
-    if (version !== this.version || bytes > this.maxEntryBytes) return;
-    const previous = this.entries.get(url);
-    if (previous) {
-      this.entries.delete(url);
-      this.bytes -= previous.bytes;
-    }
-    for (const [oldUrl, old] of this.entries) {
-      if (this.bytes + bytes <= this.maxBytes) break;
-      this.entries.delete(oldUrl);
-      this.bytes -= old.bytes;
-    }
-    this.entries.set(url, { ...answer, bytes });
-    this.bytes += bytes;
+  set(key: string, version: RegistryVersion, answer: CachedAnswer): void {
+    // An answer too large for maxEntryBytes is simply not kept (lru-cache drops it).
+    if (this.entries && version === this.version) this.entries.set(key, answer);
   }
+}
+
+/** What a route marks when its answer's self link is the request URL (see CachedAnswer). */
+export function markSelfAsRequestUrl(ctx: Context, href: string): void {
+  ctx.state.selfHrefIsRequestUrl = href;
+}
+
+// Stands for the self link while an answer is split; random, so no text of the registry can contain it.
+const SELF_PLACEHOLDER = `\u0000self-${randomUUID()}\u0000`;
+const SELF_PLACEHOLDER_JSON = JSON.stringify(SELF_PLACEHOLDER);
+
+interface HalBody {
+  _links?: { self?: { href?: unknown } };
+}
+
+/** The answer as cached, or null when the self link the route marked cannot be found in it. */
+function splitAnswer(body: unknown, selfHref: string | undefined): { head: Buffer; tail: Buffer | null } | null {
+  if (typeof body === 'string') return selfHref === undefined ? { head: Buffer.from(body), tail: null } : null;
+  if (selfHref === undefined) return { head: Buffer.from(JSON.stringify(body)), tail: null };
+  const self = (body as HalBody)._links?.self;
+  if (!self || self.href !== selfHref) return null;
+  self.href = SELF_PLACEHOLDER;
+  const text = JSON.stringify(body);
+  self.href = selfHref;
+  const at = text.lastIndexOf(SELF_PLACEHOLDER_JSON);
+  return { head: Buffer.from(text.slice(0, at)), tail: Buffer.from(text.slice(at + SELF_PLACEHOLDER_JSON.length)) };
+}
+
+function joinAnswer(answer: Pick<CachedAnswer, 'head' | 'tail'>, selfHref: string): Buffer {
+  return answer.tail ? Buffer.concat([answer.head, Buffer.from(JSON.stringify(selfHref)), answer.tail]) : answer.head;
 }
 
 /**
  * Reads the registry version (into ctx.state.registryVersion), answers a GET from the cache when the
- * registry has not changed since the same URL was answered, and keeps every 200 answer of the routes
- * behind it. Errors are never cached.
+ * registry has not changed since an equivalent request was answered, and keeps every 200 answer of the
+ * routes behind it. Errors are never cached. `requestHref`: the request URL as routes give it as self.
  */
-export function answerFromCache(versions: RegistryVersionSource, cache: ResponseCache): Middleware {
+export function answerFromCache(versions: RegistryVersionSource, cache: ResponseCache, requestHref: (ctx: Context) => string): Middleware {
   return async function cachedAnswer(ctx, next) {
     // One index probe per request: a change committed a moment ago shows in the very next answer.
     const version = await versions.read();
     // The routes' other caches use the same version: one read per request.
     ctx.state.registryVersion = version;
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    const hit = cache.get(ctx.url, version);
+    const key = answerKey(ctx.path, ctx.query, ctx.url);
+    const hit = cache.get(key, version);
     if (hit) {
       ctx.type = hit.type;
       if (hit.lastModified) ctx.set('Last-Modified', hit.lastModified);
-      ctx.body = hit.body;
+      ctx.body = hit.tail ? joinAnswer(hit, requestHref(ctx)) : hit.head;
       return;
     }
     const started = Date.now();
@@ -100,9 +138,11 @@ export function answerFromCache(versions: RegistryVersionSource, cache: Response
     const body: unknown = ctx.body;
     if (ctx.status !== 200 || body === null || body === undefined || Buffer.isBuffer(body)) return;
     if (typeof body !== 'string' && (typeof body !== 'object' || typeof (body as { pipe?: unknown }).pipe === 'function')) return;
-    const text = typeof body === 'string' ? body : JSON.stringify(body);
-    // The type set by the route survives: Koa only guesses a type for a string body when none is set.
-    ctx.body = text;
-    cache.set(ctx.url, version, { body: text, type: ctx.response.get('Content-Type'), lastModified: ctx.response.get('Last-Modified'), at: started });
+    const selfHref = ctx.state.selfHrefIsRequestUrl as string | undefined;
+    const split = splitAnswer(body, selfHref);
+    if (!split) return;
+    // The type set by the route survives: Koa only guesses a type for a body when none is set.
+    ctx.body = split.tail && selfHref !== undefined ? joinAnswer(split, selfHref) : split.head;
+    cache.set(key, version, { ...split, type: ctx.response.get('Content-Type'), lastModified: ctx.response.get('Last-Modified'), at: started });
   };
 }

@@ -14,7 +14,7 @@ import { presentProfile, presentProfileIndex } from './profile.presenter.js';
 import { quote } from './query-values.js';
 import * as resources from './resources.service.js';
 import { RegistryVersionSource, type RegistryVersion } from './registry-version.js';
-import { answerFromCache, ResponseCache } from './response-cache.js';
+import { answerFromCache, markSelfAsRequestUrl, ResponseCache } from './response-cache.js';
 import type { InstitutionRow, LocationRow, NamespaceRow, ResourceRow } from './rows.js';
 
 const HAL_JSON = 'application/hal+json';
@@ -27,9 +27,11 @@ export interface RestApiDeps {
    * expire after a few seconds, see registry-version.ts).
    */
   versions?: RegistryVersionSource;
-  /** The caches (one set per router unless given): counts, key lists, and whole answers per URL. */
+  /** The caches (one set per router unless given): counts, key lists, and whole answers per request. */
   caches?: RestApiCaches;
   answers?: ResponseCache;
+  /** REGISTRY_CACHE_MAX_MB in bytes: the bound of the answer cache made here when `answers` is not given. */
+  answerCacheBytes?: number;
 }
 
 /**
@@ -48,14 +50,21 @@ export function restApiRoutes(deps: RestApiDeps): Router {
     locations: sortWhitelist(COLLECTIONS.locations),
   };
   const router = new Router({ prefix: '/restApi' });
-  router.use(answerFromCache(versions, deps.answers ?? new ResponseCache({ ttlMs: versions.maxAgeMs })));
+  const requestHref = (ctx: Context) => `${deps.publicRegistryUrl}${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`;
+  const answers = deps.answers ?? new ResponseCache({ maxBytes: deps.answerCacheBytes, ttlMs: versions.maxAgeMs });
+  router.use(answerFromCache(versions, answers, requestHref));
 
   const ns = (row: NamespaceRow) => hal.namespace(row);
   const res = (row: ResourceRow) => hal.resource(row);
   const inst = (row: InstitutionRow) => hal.institution(row);
   const loc = (row: LocationRow) => hal.location(row);
 
-  const selfHref = (ctx: Context) => `${deps.publicRegistryUrl}${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`;
+  // Pages and lists give the request URL as self; the answer cache writes each request's own into a shared answer.
+  const selfHref = (ctx: Context) => {
+    const href = requestHref(ctx);
+    markSelfAsRequestUrl(ctx, href);
+    return href;
+  };
   const pageOf = (ctx: Context, collection: CollectionName): PageRequest => parsePageRequest(ctx.query, whitelists[collection]);
   const param = (ctx: Context, ...names: [string, ...string[]]): GivenParam => requireParam(ctx.query, names);
   const id = (ctx: Context): string => ctx.params.id ?? '';

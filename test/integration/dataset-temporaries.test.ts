@@ -1,0 +1,101 @@
+/**
+ * A dataset build killed mid-way (SIGKILL, a crash, a restart) leaves its temporary files in DATASET_DIR;
+ * the next build removes them, even when it finds the registry unchanged and writes nothing (issue 10,
+ * item 9). A build that holds the build lock knows every temporary there is a dead build's; one without it
+ * (buildDataset called directly) only removes temporaries nobody has written to for a minute. A build still
+ * running is never disturbed: the next one waits for the lock.
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { importRegistry } from '../../src/importer/import-registry.js';
+import { validateNamespaces } from '../../src/importer/read-dataset.js';
+import { buildDataset } from '../../src/registry/dataset/build-dataset.js';
+import { runRecordedBuild } from '../../src/registry/dataset/dataset-builds.js';
+import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
+import { pollUntil, SAMPLE_REGISTRY } from '../support/resolver-app.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+
+let t: TestDatabase;
+let dir: string;
+
+/** The files a build killed mid-way leaves behind, named as a build names them. */
+function leaveDeadBuild(token: string, ageMs = 0): string[] {
+  const names = [`.dataset-${token}-plain.json.tmp`, `.dataset-${token}-plain.json.gz.tmp`, `.dataset-${token}-rewritten.json.tmp`];
+  const when = new Date(Date.now() - ageMs);
+  for (const name of names) {
+    writeFileSync(path.join(dir, name), '{"apiVersion":"1.0","errorMessage":null,"payload":{"namespaces":[');
+    utimesSync(path.join(dir, name), when, when);
+  }
+  return names;
+}
+const temporaries = () => readdirSync(dir).filter((name) => name.endsWith('.tmp')).sort();
+const build = () => processDatasetBuild({ db: t.db, dir }, { data: { reason: 'registry-change' } });
+
+beforeAll(async () => {
+  t = await createTestDatabase('dataset_temporaries');
+  await importRegistry(t.db, validateNamespaces(JSON.parse(await readFile(SAMPLE_REGISTRY, 'utf8'))), {});
+  dir = mkdtempSync(path.join(os.tmpdir(), 'dataset-temporaries-'));
+  expect((await build()).status).toBe('built');
+});
+
+afterAll(async () => {
+  await t.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a dead build's temporary files", () => {
+  it('are removed by the next build even when it finds the registry unchanged', async () => {
+    leaveDeadBuild('0123456789abcdef');
+    expect(temporaries()).toHaveLength(3);
+
+    const outcome = await build();
+
+    expect(outcome.status).toBe('skipped');
+    expect(temporaries()).toEqual([]);
+  });
+
+  it('are removed by the next build that writes a new dataset, however recent they are', async () => {
+    leaveDeadBuild('fedcba9876543210');
+    await t.db('namespaces').where({ prefix: 'go' }).update({ name: 'Gene Ontology, renamed for the temporaries test' });
+
+    const outcome = await build();
+
+    expect(outcome.status).toBe('built');
+    expect(temporaries()).toEqual([]);
+  });
+
+  it('are removed by a build without the lock only once nobody has written to them for a minute', async () => {
+    const recent = leaveDeadBuild('aaaaaaaaaaaaaaaa');
+    const old = leaveDeadBuild('bbbbbbbbbbbbbbbb', 2 * 60_000);
+
+    const result = await buildDataset({ db: t.db, dir });
+
+    expect(result.status).toBe('skipped');
+    // A recent one may be another build's, still writing: without the lock there is no telling.
+    expect(temporaries()).toEqual([...recent].sort());
+    for (const name of old) expect(existsSync(path.join(dir, name))).toBe(false);
+    await build();
+    expect(temporaries()).toEqual([]);
+  });
+});
+
+describe('a build in progress', () => {
+  it('keeps its temporary files while the next build waits for it', async () => {
+    await t.db('namespaces').where({ prefix: 'go' }).update({ name: 'Gene Ontology, renamed again' });
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const running = runRecordedBuild(t.db, { db: t.db, dir, reason: 'nightly', pageSize: 2, onProgress: () => gate });
+    const writing = await pollUntil(async () => (temporaries().length > 0 ? temporaries() : undefined), 10_000, 'the first build writing');
+
+    const next = build();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(temporaries()).toEqual(writing);
+
+    release();
+    expect((await running).status).toBe('built');
+    expect((await next).status).toBe('skipped');
+    expect(temporaries()).toEqual([]);
+  });
+});
