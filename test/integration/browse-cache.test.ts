@@ -25,24 +25,17 @@ import { createProducerRedis } from '../../src/queue/connections.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { createRegistryApp } from '../../src/registry/app.js';
 import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { describeRequiring, registryDataset } from '../support/requirements.js';
 import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
 
-const dataset = process.env.REGISTRY_DATASET || undefined;
-const inCi = process.env.CI === 'true';
-const realIt = dataset ? it : it.skip;
+const realDataset = registryDataset();
+const dataset = realDataset.file;
 const REGISTRY_URL = 'https://registry.test';
 const API = `${REGISTRY_URL}/restApi`;
 const FLOOD_REQUESTS = 1000;
 const FLOOD_CONCURRENCY = 16;
 const ALLOWED_GROWTH_MB = 100;
-
-if (!dataset && !inCi) {
-  console.warn(
-    'Browse cache memory test skipped: set REGISTRY_DATASET to the identifiers.org dataset ' +
-      '(e.g. REGISTRY_DATASET=../shared/data/identifiers-org-registry.json) to run it.',
-  );
-}
 
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -160,21 +153,13 @@ describe('the browse answer cache', () => {
   });
 });
 
-describe('a flood of browse GETs with made-up parameters', () => {
-  if (!dataset && inCi) {
-    it('has the dataset to test with', () => {
-      throw new Error('REGISTRY_DATASET is required in CI: point it at identifiers-org-registry.json (see .ci/run).');
-    });
-    return;
-  }
-
+describeRequiring([realDataset], 'a flood of browse GETs with made-up parameters', () => {
   let registry: Spawned;
   let port: number;
   let dir: string;
   const queuePrefix = `test-browse-cache-${randomBytes(4).toString('hex')}`;
 
   beforeAll(async () => {
-    if (!dataset) return;
     port = await freePort();
     dir = mkdtempSync(path.join(os.tmpdir(), 'browse-cache-'));
     registry = spawnNode('dist/src/registry/main.js', {
@@ -196,7 +181,6 @@ describe('a flood of browse GETs with made-up parameters', () => {
   }, 60_000);
 
   afterAll(async () => {
-    if (!dataset) return;
     if (registry.child.exitCode === null && registry.child.signalCode === null) registry.child.kill('SIGTERM');
     await registry.exited;
     const redis = createProducerRedis(TEST_REDIS_URL);
@@ -206,7 +190,7 @@ describe('a flood of browse GETs with made-up parameters', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  realIt(
+  it(
     `grows the registry's memory by less than ${ALLOWED_GROWTH_MB} MB over ${FLOOD_REQUESTS} GETs of /restApi/namespaces?size=1000&junk=N`,
     async () => {
       const agent = new http.Agent({ keepAlive: true, maxSockets: FLOOD_CONCURRENCY });
