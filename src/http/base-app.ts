@@ -4,6 +4,7 @@ import type { Logger } from '../lib/logger.js';
 import { openCors } from './cors.js';
 import { errorTranslator } from './error-translator.js';
 import { healthEndpoints, healthMethodsAt, type DependencyCheck, type ReadinessPolicy } from './health.js';
+import { guardRequestTarget } from './input-guard.js';
 import { requestContext } from './request-context.js';
 import { answerUnservedMethods, type ServedMethods } from './unserved-methods.js';
 
@@ -37,7 +38,10 @@ class FrontedKoa extends Koa {
   }
 }
 
-/** What both areas share: request ids, the error envelope, 405 with Allow, CORS and the health endpoints. */
+/**
+ * What both areas share: request ids, the error envelope, 405 with Allow, CORS, the health endpoints and
+ * the input guard on every path and query (input-guard.ts).
+ */
 export function createBaseApp(options: BaseAppOptions): Koa {
   const app = options.front ? new FrontedKoa(options.front) : new Koa();
   // Errors are logged once, by the error translator, with the request id; Koa's own printing is off.
@@ -55,5 +59,6 @@ export function createBaseApp(options: BaseAppOptions): Koa {
     }),
   );
   app.use(healthEndpoints(options.checks, options.readinessPolicy));
+  app.use(guardRequestTarget());
   return app;
 }

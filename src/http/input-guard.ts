@@ -1,0 +1,177 @@
+/**
+ * The one guard for client text, ahead of every route of both areas: JSON bodies (json-body.ts calls
+ * checkJsonBody) and the path and query of every request Koa answers (guardRequestTarget, in base-app.ts).
+ * Postgres refuses the NUL character in text ("invalid byte sequence for encoding UTF8"), a lone UTF-16
+ * surrogate has no UTF-8 form at all, and bytes that are not UTF-8 were silently turned into U+FFFD; each
+ * of them used to reach a query or a header and come back as a 500. They are refused here with a 400 that
+ * names the field, so no route needs a check of its own. A JSON body nested deeper than anyone's data is
+ * refused too: code that walks a body recursively (the idempotency hash) would overflow the stack.
+ */
+import { isUtf8 } from 'node:buffer';
+import type { Context, Middleware } from 'koa';
+import type { Router } from '@koa/router';
+import { HttpError } from './http-error.js';
+
+/** Registration payloads are three levels deep; batches two. */
+export const MAX_JSON_DEPTH = 64;
+
+const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
+const SURROGATE = /[\uD800-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** What makes `text` unfit to store or send on: a NUL or a lone surrogate, as the end of a message; else null. */
+export function textProblem(text: string): string | null {
+  if (text.includes('\0')) return NUL_MESSAGE;
+  if (!SURROGATE.test(text)) return null;
+  const lone = LONE_SURROGATE.exec(text);
+  if (!lone) return null;
+  const code = lone[0].charCodeAt(0).toString(16).toUpperCase();
+  return `holds an unpaired UTF-16 surrogate (U+${code}); send well-formed Unicode text`;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+const MAX_NAME_SHOWN = 60;
+
+/** `payload.requester.email`, `compactIdentifiers[3]`, `payload["odd key"]`: how a client would write the path. */
+function formatFieldPath(trail: readonly (string | number)[]): string {
+  let path = '';
+  for (const step of trail) {
+    if (typeof step === 'number') path += `[${step}]`;
+    else if (IDENTIFIER.test(step) && step.length <= MAX_NAME_SHOWN) path += path === '' ? step : `.${step}`;
+    // JSON.stringify escapes NUL and lone surrogates, so the message itself stays clean text.
+    else path += `[${JSON.stringify(step.slice(0, MAX_NAME_SHOWN))}${step.length > MAX_NAME_SHOWN ? '…' : ''}]`;
+  }
+  return path;
+}
+
+/**
+ * Walks a parsed JSON body: 400 when it nests deeper than MAX_JSON_DEPTH, or when a string or a key holds
+ * a NUL or a lone surrogate, naming the field (`payload.rorId`). `checkText` false skips the strings: the
+ * caller knows the body text has no `\u` escape, the only way JSON can carry either.
+ */
+export function checkJsonBody(body: unknown, checkText = true): HttpError | null {
+  const trail: (string | number)[] = [];
+  let failure: HttpError | null = null;
+
+  const fail = (what: string, problem: string): false => {
+    failure = new HttpError(400, trail.length === 0 ? `Request body ${problem}` : `Request body ${what} '${formatFieldPath(trail)}' ${problem}`);
+    return false;
+  };
+
+  // Returns false as soon as something is wrong (failure says what); the depth bound keeps the recursion short.
+  const walk = (value: unknown, depth: number): boolean => {
+    if (typeof value === 'string') {
+      const problem = checkText ? textProblem(value) : null;
+      return problem === null || fail('field', problem);
+    }
+    if (value === null || typeof value !== 'object') return true;
+    if (depth > MAX_JSON_DEPTH) {
+      failure = new HttpError(400, `Request body is nested more than ${MAX_JSON_DEPTH} levels deep`);
+      return false;
+    }
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        trail.push(i);
+        if (!walk(value[i], depth + 1)) return false;
+        trail.pop();
+      }
+      return true;
+    }
+    for (const key of Object.keys(value)) {
+      trail.push(key);
+      const keyProblem = checkText ? textProblem(key) : null;
+      if (keyProblem !== null) return fail('field name', keyProblem);
+      if (!walk((value as Record<string, unknown>)[key], depth + 1)) return false;
+      trail.pop();
+    }
+    return true;
+  };
+
+  walk(body, 1);
+  return failure;
+}
+
+const HEX = /^[0-9A-Fa-f]{2}$/;
+
+/** The bytes a URL component stands for: `%XX` escapes decoded, every other character as the byte it came as. */
+function componentBytes(raw: string, plusIsSpace: boolean): Buffer {
+  const bytes: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const code = raw.charCodeAt(i);
+    if (code === 37 /* % */ && HEX.test(raw.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(raw.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else if (code === 43 /* + */ && plusIsSpace) {
+      bytes.push(32);
+    } else if (code <= 0xff) {
+      // Node reads the request line as Latin-1, so each character is one byte as the client sent it.
+      bytes.push(code);
+    } else {
+      bytes.push(...Buffer.from(raw[i]!, 'utf8'));
+    }
+  }
+  return Buffer.from(bytes);
+}
+
+/** The end of a message when a URL component does not decode to clean text; else null. */
+function componentProblem(raw: string, plusIsSpace: boolean): string | null {
+  const bytes = componentBytes(raw, plusIsSpace);
+  if (bytes.includes(0)) return NUL_MESSAGE;
+  return isUtf8(bytes) ? null : 'is not valid UTF-8 once percent-decoded';
+}
+
+const shown = (raw: string) => (raw.length > MAX_NAME_SHOWN ? `${raw.slice(0, MAX_NAME_SHOWN)}…` : raw);
+
+/**
+ * The name of the route parameter that captured the bad part of the path, found through the area's
+ * routers (the slow path of a refused request only), so the message names `prefix` rather than a segment.
+ */
+function pathParameterAt(ctx: Context, isBad: (raw: string) => boolean): string | undefined {
+  for (const middleware of ctx.app.middleware) {
+    const router = (middleware as { router?: Router }).router;
+    if (!router) continue;
+    for (const layer of router.match(ctx.path, ctx.method).path) {
+      if (layer.paramNames.length === 0) continue;
+      const captures = layer.captures(ctx.path);
+      for (let i = 0; i < layer.paramNames.length; i++) {
+        const captured = captures[i];
+        if (captured !== undefined && isBad(captured)) return String(layer.paramNames[i]!.name);
+      }
+    }
+  }
+  return undefined;
+}
+
+function pathProblem(ctx: Context): string | null {
+  const problem = componentProblem(ctx.path, false);
+  if (problem === null) return null;
+  const parameter = pathParameterAt(ctx, (raw) => componentProblem(raw, false) !== null);
+  return parameter === undefined ? `The request path ${problem}` : `Path parameter '${parameter}' ${problem}`;
+}
+
+function queryProblem(querystring: string): string | null {
+  for (const pair of querystring.split('&')) {
+    const equals = pair.indexOf('=');
+    const name = equals === -1 ? pair : pair.slice(0, equals);
+    const nameProblem = componentProblem(name, true);
+    if (nameProblem !== null) return `A query parameter name ${nameProblem}`;
+    if (equals === -1) continue;
+    const valueProblem = componentProblem(pair.slice(equals + 1), true);
+    if (valueProblem !== null) return `Query parameter '${shown(name)}' ${valueProblem}`;
+  }
+  return null;
+}
+
+// Only an escape or a byte beyond ASCII can stand for a NUL or for bytes that are not UTF-8 (Node refuses
+// control characters in the request line itself).
+const SUSPECT = /[%\x80-\xff]/;
+
+/** Koa middleware: 400 for a path or query whose text, percent-decoded, holds a NUL or is not UTF-8. */
+export function guardRequestTarget(): Middleware {
+  return function guardRequestTarget(ctx, next) {
+    if (!SUSPECT.test(ctx.url)) return next();
+    const problem = pathProblem(ctx) ?? (ctx.querystring === '' ? null : queryProblem(ctx.querystring));
+    if (problem !== null) throw new HttpError(400, problem);
+    return next();
+  };
+}
