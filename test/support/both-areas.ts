@@ -1,11 +1,14 @@
 /**
  * Both areas over one migrated test database loaded with the sample registry, each listening on 127.0.0.1
- * (see raw-http.ts), with curation on (a curator token) and the registration endpoints mounted. The URL
+ * (see raw-http.ts), with curation on (a curator token), the registration endpoints mounted and the
+ * dataset built once (no worker runs here, so the dataset endpoint would otherwise wait for one). The URL
  * check and the regex test are stand-ins that answer at once: they have tests of their own, and here the
  * point is what the routes do with what a client sends, not a fetch or a worker thread per request.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type Koa from 'koa';
 import { loadConfig } from '../../src/config.js';
 import { importRegistry } from '../../src/importer/import-registry.js';
@@ -16,6 +19,7 @@ import { createRegistryApp } from '../../src/registry/app.js';
 import type { RegexTest, UrlCheck } from '../../src/registry/registration/checks.js';
 import { createResolverApp } from '../../src/resolver/app.js';
 import { SnapshotStore } from '../../src/resolver/snapshot-store.js';
+import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
 import { startRawServer, type RawServer } from './raw-http.js';
 import { REGISTRY_URL, RESOLVER_URL, SAMPLE_REGISTRY } from './resolver-app.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from './test-database.js';
@@ -39,6 +43,8 @@ export async function startBothAreas(label: string): Promise<BothAreas> {
   const t = await createTestDatabase(label);
   await importRegistry(t.db, validateNamespaces(JSON.parse(await readFile(SAMPLE_REGISTRY, 'utf8'))), {});
   const curatorToken = randomBytes(24).toString('hex');
+  const datasetDir = await mkdtemp(path.join(os.tmpdir(), `${label}-dataset-`));
+  await processDatasetBuild({ db: t.db, dir: datasetDir }, { data: { reason: 'registry-change' } });
   const config = loadConfig({
     DATABASE_URL: t.url,
     REDIS_URL: TEST_REDIS_URL,
@@ -46,6 +52,7 @@ export async function startBothAreas(label: string): Promise<BothAreas> {
     PUBLIC_RESOLVER_URL: RESOLVER_URL,
     PUBLIC_REGISTRY_URL: REGISTRY_URL,
     CURATOR_TOKEN: curatorToken,
+    DATASET_DIR: datasetDir,
     QUEUE_PREFIX: `test-${label}-${randomBytes(4).toString('hex')}`,
   });
   const logger = createLogger('silent', 'test');
@@ -69,6 +76,7 @@ export async function startBothAreas(label: string): Promise<BothAreas> {
       await store.stop();
       redis.disconnect();
       await t.drop();
+      await rm(datasetDir, { recursive: true, force: true });
     },
   };
 }

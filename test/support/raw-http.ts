@@ -13,6 +13,8 @@ export interface RawRequest {
   path: string;
   headers?: Record<string, string>;
   body?: Buffer | string;
+  /** Fails the request when no answer has come by then. */
+  timeoutMs?: number;
 }
 
 export interface RawResponse {
@@ -45,6 +47,9 @@ export async function startRawServer(listener: RequestListener, maxSockets = 8):
         res.on('error', reject);
       });
       req.on('error', reject);
+      if (request.timeoutMs !== undefined) {
+        req.setTimeout(request.timeoutMs, () => req.destroy(new Error(`no answer within ${request.timeoutMs} ms`)));
+      }
       req.end(body);
     });
 
