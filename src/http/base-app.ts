@@ -4,7 +4,7 @@ import type { Logger } from '../lib/logger.js';
 import { openCors } from './cors.js';
 import { errorTranslator } from './error-translator.js';
 import { healthEndpoints, healthMethodsAt, type DependencyCheck, type ReadinessPolicy } from './health.js';
-import { guardRequestTarget } from './input-guard.js';
+import { guardRequestPath } from './input-guard.js';
 import { requestContext } from './request-context.js';
 import { answerUnservedMethods, type ServedMethods } from './unserved-methods.js';
 
@@ -40,7 +40,7 @@ class FrontedKoa extends Koa {
 
 /**
  * What both areas share: request ids, the error envelope, 405 with Allow, CORS, the health endpoints and
- * the input guard on every path and query (input-guard.ts).
+ * the input guard on every path (input-guard.ts).
  */
 export function createBaseApp(options: BaseAppOptions): Koa {
   const app = options.front ? new FrontedKoa(options.front) : new Koa();
@@ -59,6 +59,6 @@ export function createBaseApp(options: BaseAppOptions): Koa {
     }),
   );
   app.use(healthEndpoints(options.checks, options.readinessPolicy));
-  app.use(guardRequestTarget());
+  app.use(guardRequestPath());
   return app;
 }

@@ -1,9 +1,9 @@
 /**
  * The one guard for client text, ahead of every route of both areas: JSON bodies (json-body.ts calls
- * checkJsonBody) and the path and query of every request Koa answers (guardRequestTarget, in base-app.ts).
+ * checkJsonBody) and the path of every request Koa answers (guardRequestPath, in base-app.ts).
  * Postgres refuses the NUL character in text ("invalid byte sequence for encoding UTF8"), a lone UTF-16
  * surrogate has no UTF-8 form at all, and bytes that are not UTF-8 were silently turned into U+FFFD; each
- * of them used to reach a query or a header and come back as a 500. They are refused here with a 400 that
+ * of them used to reach a Postgres query or a header and come back as a 500. They are refused here with a 400 that
  * names the field, so no route needs a check of its own. A JSON body nested deeper than anyone's data is
  * refused too: code that walks a body recursively (the idempotency hash) would overflow the stack.
  */
@@ -51,58 +51,53 @@ function formatFieldPath(trail: readonly (string | number)[]): string {
  */
 export function checkJsonBody(body: unknown, checkText = true): HttpError | null {
   const trail: (string | number)[] = [];
-  let failure: HttpError | null = null;
+  const problem = findProblem(body, 1, checkText, trail);
+  return problem === null ? null : new HttpError(400, problem);
+}
 
-  const fail = (what: string, problem: string): false => {
-    failure = new HttpError(400, trail.length === 0 ? `Request body ${problem}` : `Request body ${what} '${formatFieldPath(trail)}' ${problem}`);
-    return false;
-  };
-
-  // Returns false as soon as something is wrong (failure says what); the depth bound keeps the recursion short.
-  const walk = (value: unknown, depth: number): boolean => {
-    if (typeof value === 'string') {
-      const problem = checkText ? textProblem(value) : null;
-      return problem === null || fail('field', problem);
-    }
-    if (value === null || typeof value !== 'object') return true;
-    if (depth > MAX_JSON_DEPTH) {
-      failure = new HttpError(400, `Request body is nested more than ${MAX_JSON_DEPTH} levels deep`);
-      return false;
-    }
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        trail.push(i);
-        if (!walk(value[i], depth + 1)) return false;
-        trail.pop();
-      }
-      return true;
-    }
-    for (const key of Object.keys(value)) {
-      trail.push(key);
-      const keyProblem = checkText ? textProblem(key) : null;
-      if (keyProblem !== null) return fail('field name', keyProblem);
-      if (!walk((value as Record<string, unknown>)[key], depth + 1)) return false;
+// Plain recursion without closures: it runs on every JSON body, the resolver's reverse lookups included.
+// The depth bound keeps it short; `trail` holds the way down to the value being looked at.
+function findProblem(value: unknown, depth: number, checkText: boolean, trail: (string | number)[]): string | null {
+  if (typeof value === 'string') {
+    const problem = checkText ? textProblem(value) : null;
+    return problem === null ? null : describeField('field', problem, trail);
+  }
+  if (value === null || typeof value !== 'object') return null;
+  if (depth > MAX_JSON_DEPTH) return `Request body is nested more than ${MAX_JSON_DEPTH} levels deep`;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      trail.push(i);
+      const problem = findProblem(value[i], depth + 1, checkText, trail);
+      if (problem !== null) return problem;
       trail.pop();
     }
-    return true;
-  };
+    return null;
+  }
+  for (const key in value) {
+    trail.push(key);
+    const keyProblem = checkText ? textProblem(key) : null;
+    if (keyProblem !== null) return describeField('field name', keyProblem, trail);
+    const problem = findProblem((value as Record<string, unknown>)[key], depth + 1, checkText, trail);
+    if (problem !== null) return problem;
+    trail.pop();
+  }
+  return null;
+}
 
-  walk(body, 1);
-  return failure;
+function describeField(what: string, problem: string, trail: readonly (string | number)[]): string {
+  return trail.length === 0 ? `Request body ${problem}` : `Request body ${what} '${formatFieldPath(trail)}' ${problem}`;
 }
 
 const HEX = /^[0-9A-Fa-f]{2}$/;
 
 /** The bytes a URL component stands for: `%XX` escapes decoded, every other character as the byte it came as. */
-function componentBytes(raw: string, plusIsSpace: boolean): Buffer {
+function componentBytes(raw: string): Buffer {
   const bytes: number[] = [];
   for (let i = 0; i < raw.length; i++) {
     const code = raw.charCodeAt(i);
     if (code === 37 /* % */ && HEX.test(raw.slice(i + 1, i + 3))) {
       bytes.push(parseInt(raw.slice(i + 1, i + 3), 16));
       i += 2;
-    } else if (code === 43 /* + */ && plusIsSpace) {
-      bytes.push(32);
     } else if (code <= 0xff) {
       // A request line is read as Latin-1: each character is the byte the client sent.
       bytes.push(code);
@@ -114,13 +109,11 @@ function componentBytes(raw: string, plusIsSpace: boolean): Buffer {
 }
 
 /** The end of a message when a URL component does not decode to clean text; else null. */
-function componentProblem(raw: string, plusIsSpace: boolean): string | null {
-  const bytes = componentBytes(raw, plusIsSpace);
+function componentProblem(raw: string): string | null {
+  const bytes = componentBytes(raw);
   if (bytes.includes(0)) return NUL_MESSAGE;
   return isUtf8(bytes) ? null : 'is not valid UTF-8 once percent-decoded';
 }
-
-const shown = (raw: string) => (raw.length > MAX_NAME_SHOWN ? `${raw.slice(0, MAX_NAME_SHOWN)}…` : raw);
 
 /**
  * The name of the route parameter that captured the bad part of the path, found through the area's
@@ -143,32 +136,24 @@ function pathParameterAt(ctx: Context, isBad: (raw: string) => boolean): string 
 }
 
 function pathProblem(ctx: Context): string | null {
-  const problem = componentProblem(ctx.path, false);
+  const problem = componentProblem(ctx.path);
   if (problem === null) return null;
-  const parameter = pathParameterAt(ctx, (raw) => componentProblem(raw, false) !== null);
+  const parameter = pathParameterAt(ctx, (raw) => componentProblem(raw) !== null);
   return parameter === undefined ? `The request path ${problem}` : `Path parameter '${parameter}' ${problem}`;
 }
 
-function queryProblem(querystring: string): string | null {
-  for (const pair of querystring.split('&')) {
-    const equals = pair.indexOf('=');
-    const name = equals === -1 ? pair : pair.slice(0, equals);
-    const nameProblem = componentProblem(name, true);
-    if (nameProblem !== null) return `A query parameter name ${nameProblem}`;
-    if (equals === -1) continue;
-    const valueProblem = componentProblem(pair.slice(equals + 1), true);
-    if (valueProblem !== null) return `Query parameter '${shown(name)}' ${valueProblem}`;
-  }
-  return null;
-}
-
-/** Koa middleware: 400 for a path or query whose text, percent-decoded, holds a NUL or is not UTF-8. */
-export function guardRequestTarget(): Middleware {
-  return function guardRequestTarget(ctx, next) {
+/**
+ * Koa middleware: 400 for a path whose text, percent-decoded, holds a NUL or is not UTF-8. Query values are
+ * left to the routes: the browse API answers a NUL or stray bytes there as "no match" or the default page,
+ * as it always has (rest-api/query-values.ts); every other route checks its query values itself
+ * (test/integration/fuzz.test.ts sends them NUL and stray bytes).
+ */
+export function guardRequestPath(): Middleware {
+  return function guardRequestPath(ctx, next) {
     // Only an escape can stand for a NUL or for bytes that are not UTF-8: Node's parser answers a request
     // line holding a control character or a byte beyond ASCII with its own 400.
-    if (!ctx.url.includes('%')) return next();
-    const problem = pathProblem(ctx) ?? (ctx.querystring === '' ? null : queryProblem(ctx.querystring));
+    if (!ctx.path.includes('%')) return next();
+    const problem = pathProblem(ctx);
     if (problem !== null) throw new HttpError(400, problem);
     return next();
   };

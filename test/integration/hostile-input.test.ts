@@ -27,7 +27,7 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
 const answer = (res: RawResponse) => ({ status: res.status, body: JSON.parse(res.text) as unknown });
 const refused = (message: string) => ({ status: 400, body: errorEnvelope(message) });
 
-describe('path parameters and query values', () => {
+describe('path parameters', () => {
   it.each(['/registry/%00', '/statistics/namespace/%00', '/schemaOrgApi/getMetadataForNamespacePrefix/%00', '/registry/go%00'])(
     'answers 400 naming the parameter for %s',
     async (path) => {
@@ -49,12 +49,10 @@ describe('path parameters and query values', () => {
     expect(answer(await get('/restApi/%FF'))).toEqual(refused('The request path is not valid UTF-8 once percent-decoded'));
   });
 
-  it('answers 400 naming the query parameter that holds a NUL or is not UTF-8', async () => {
-    expect(answer(await get('/restApi/namespaces/search/findByPrefix?prefix=%00'))).toEqual(refused(`Query parameter 'prefix' ${NUL}`));
-    expect(answer(await get('/statistics/namespace/go?period=day&from=%C3%28'))).toEqual(
-      refused("Query parameter 'from' is not valid UTF-8 once percent-decoded"),
-    );
-    expect(answer(await get('/restApi/namespaces?x%00=1'))).toEqual(refused(`A query parameter name ${NUL}`));
+  it('leaves query values to the routes, which answer a NUL there as no match, as before', async () => {
+    const res = await get('/restApi/namespaces/search/findByPrefix?prefix=%00');
+    expect(res.status).toBe(404);
+    expect((await get('/statistics/namespace/go?period=day&from=%00')).status).toBe(400);
   });
 
   it('still answers well-formed UTF-8 and stray percent signs as before', async () => {
