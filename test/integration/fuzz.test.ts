@@ -80,16 +80,7 @@ const OUTSIDE_ROUTERS: Route[] = [
   { area: 'resolver', method: 'GET', path: '/protectedLanding/:compactId' },
 ];
 
-interface SampleNamespace {
-  prefix: string;
-  sampleId: string;
-  namespaceEmbeddedInLui: boolean;
-}
-const NAMESPACES = (JSON.parse(readFileSync(SAMPLE_REGISTRY, 'utf8')) as SampleNamespace[]).map(({ prefix, sampleId, namespaceEmbeddedInLui }) => ({
-  prefix,
-  sampleId,
-  namespaceEmbeddedInLui,
-}));
+const NAMESPACES = (JSON.parse(readFileSync(SAMPLE_REGISTRY, 'utf8')) as { prefix: string; sampleId: string }[]).map(({ prefix, sampleId }) => ({ prefix, sampleId }));
 
 // URL text as sent: escapes that decode to NUL, to bytes that are not UTF-8 (a lone byte, a truncated
 // sequence, an encoded surrogate, an overlong NUL, beyond U+10FFFF), to valid non-ASCII, and plain oddities.
@@ -246,7 +237,7 @@ function generateRequests(routes: Route[], total: number, g: Generator): FuzzReq
       case 'mirId':
         return pick(['MIR:00000022', 'MIR:00100010', 'MIR:99999999']);
       case 'compactId':
-        return ns.namespaceEmbeddedInLui ? ns.sampleId : `${ns.prefix}:${ns.sampleId}`;
+        return `${ns.prefix}:${encodeURI(ns.sampleId)}`;
       default:
         return String(1 + Math.floor(g.random() * 40));
     }
@@ -405,7 +396,7 @@ function generateRequests(routes: Route[], total: number, g: Generator): FuzzReq
       if (route.path === '/:compactId' && !spoilPath) {
         // A resolvable identifier of any namespace with something appended: the redirect must carry it.
         const ns = pick(NAMESPACES);
-        path = `/${ns.namespaceEmbeddedInLui ? ns.sampleId : `${ns.prefix}:${ns.sampleId}`}${pick(HOSTILE_URL_TEXT.slice(0, 30))}`;
+        path = `/${ns.prefix}:${encodeURI(ns.sampleId)}${pick(HOSTILE_URL_TEXT.slice(0, 30))}`;
       }
       if (chance(route.method === 'GET' ? 0.5 : 0.1)) path += `?${buildQuery()}`;
       const body = route.method === 'POST' && method === 'POST' ? buildBody(route) : undefined;

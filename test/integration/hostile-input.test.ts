@@ -5,9 +5,11 @@
  * or a redirect with an ASCII Location. Requests go over a real socket (raw-http.ts) so that bytes can be
  * sent exactly as a hostile client would.
  */
+import { readFileSync } from 'node:fs';
 import { errorEnvelope } from '../../src/http/envelope.js';
 import { startBothAreas, validPrefixPayload, validResourcePayload, type BothAreas } from '../support/both-areas.js';
 import type { RawResponse } from '../support/raw-http.js';
+import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
 
 const NUL = 'must not contain the NUL character (U+0000)';
 const JSON_TYPE = { 'Content-Type': 'application/json' };
@@ -146,6 +148,22 @@ describe('the resolver area', () => {
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe('https://doi.org/10.1038/nbt1156%E4%B8%AD');
     expect(decodeURI(res.headers.location!)).toBe('https://doi.org/10.1038/nbt1156中');
+  });
+
+  it('redirects every namespace whose pattern takes a LUI beyond Latin-1 with a visible-ASCII Location', async () => {
+    // The complete dataset has 15 such namespaces (redirect-location.real-data.test.ts); the sample has two.
+    const namespaces = JSON.parse(readFileSync(SAMPLE_REGISTRY, 'utf8')) as { prefix: string; sampleId: string }[];
+    const redirected: string[] = [];
+    for (const { prefix, sampleId } of namespaces) {
+      const path = `/${prefix}:${encodeURI(sampleId)}%E4%B8%AD`;
+      const res = await resolve(path, { Accept: 'text/html' });
+      expect({ path, status: res.status < 500 }).toEqual({ path, status: true });
+      if (res.status !== 302) continue;
+      redirected.push(prefix);
+      expect(res.headers.location).toMatch(/^[\x21-\x7e]+$/);
+      expect(decodeURI(res.headers.location!)).toContain('中');
+    }
+    expect(redirected).toEqual(['doi', 'mzspec']);
   });
 
   it('percent-encodes Latin-1 characters of a Location instead of sending them as raw bytes', async () => {
