@@ -2,17 +2,18 @@
  * The one guard for client text, ahead of every route of both areas: JSON bodies (json-body.ts calls
  * checkJsonBody) and the path of every request Koa answers (guardRequestPath, in base-app.ts).
  * Postgres refuses the NUL character in text ("invalid byte sequence for encoding UTF8"), a lone UTF-16
- * surrogate has no UTF-8 form at all, and bytes that are not UTF-8 were silently turned into U+FFFD; each
- * of them used to reach a Postgres query or a header and come back as a 500. They are refused here with a 400 that
- * names the field, so no route needs a check of its own. A JSON body nested deeper than anyone's data is
- * refused too: code that walks a body recursively (the idempotency hash) would overflow the stack.
+ * surrogate has no UTF-8 form at all, and bytes that are not UTF-8 were silently turned into U+FFFD; the
+ * first two used to reach a Postgres query or a header and come back as a 500. All three are refused here
+ * with a 400 that names the field, so no route needs a check of its own. A JSON body nested deeper than
+ * anyone's data is refused too: code that walks a body recursively (the idempotency hash) would overflow
+ * the stack.
  */
 import { isUtf8 } from 'node:buffer';
 import type { Context, Middleware } from 'koa';
 import type { Router } from '@koa/router';
 import { HttpError } from './http-error.js';
 
-/** Registration payloads are three levels deep; batches two. */
+/** The deepest body a client sends, a curator's amendment (payload.prefixRegistrationRequest.requester.name), has four. */
 export const MAX_JSON_DEPTH = 64;
 
 const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';

@@ -80,7 +80,7 @@ const OUTSIDE_ROUTERS: Route[] = [
   { area: 'resolver', method: 'GET', path: '/protectedLanding/:compactId' },
 ];
 
-const NAMESPACES = (JSON.parse(readFileSync(SAMPLE_REGISTRY, 'utf8')) as { prefix: string; sampleId: string }[]).map(({ prefix, sampleId }) => ({ prefix, sampleId }));
+const NAMESPACES = JSON.parse(readFileSync(SAMPLE_REGISTRY, 'utf8')) as { prefix: string; sampleId: string }[];
 
 // URL text as sent: escapes that decode to NUL, to bytes that are not UTF-8 (a lone byte, a truncated
 // sequence, an encoded surrogate, an overlong NUL, beyond U+10FFFF), to valid non-ASCII, and plain oddities.
@@ -128,7 +128,8 @@ describe('fuzz: hostile input over every route of both areas', () => {
         ['/prefixRegistrationApi/registerPrefix', validPrefixPayload(`fuzzns${i}`)],
         ['/resourceManagementApi/registerResource', validResourcePayload(`fuzzcode${i}`)],
       ] as const) {
-        const res = await areas.registry.send({ method: 'POST', path, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: '1.0', payload }) });
+        const body = JSON.stringify({ apiVersion: '1.0', payload });
+        const res = await areas.registry.send({ method: 'POST', path, headers: { 'Content-Type': 'application/json' }, body });
         if (res.status !== 200) throw new Error(`setting up: ${path} answered ${res.status} ${res.text}`);
         tokens.push((JSON.parse(res.text) as { payload: { token: string } }).payload.token);
       }
@@ -202,7 +203,8 @@ describe('fuzz: hostile input over every route of both areas', () => {
 });
 
 function describeRequest(request: FuzzRequest): string {
-  const body = request.body === undefined ? '' : ` body ${JSON.stringify(Buffer.isBuffer(request.body) ? request.body.toString('latin1') : request.body).slice(0, 300)}`;
+  const text = Buffer.isBuffer(request.body) ? request.body.toString('latin1') : request.body;
+  const body = text === undefined ? '' : ` body ${JSON.stringify(text).slice(0, 300)}`;
   const headers = Object.keys(request.headers ?? {}).length > 0 ? ` headers ${JSON.stringify(request.headers)}` : '';
   return `${request.area} ${request.method} ${request.path.slice(0, 300)}${headers}${body}`;
 }
@@ -375,7 +377,9 @@ function generateRequests(routes: Route[], total: number, g: Generator): FuzzReq
 
   const headersFor = (route: Route, hasBody: boolean): Record<string, string> => {
     const headers: Record<string, string> = {};
-    if (hasBody) headers['Content-Type'] = chance(0.95) ? 'application/json' : pick(['text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded']);
+    if (hasBody) {
+      headers['Content-Type'] = chance(0.95) ? 'application/json' : pick(['text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded']);
+    }
     if (route.path.includes('RegistrationRequest') || route.path.includes('Session') || route.path.startsWith('/restApi/')) {
       headers.Authorization = chance(0.8) ? `Bearer ${g.curatorToken}` : pick(['Bearer wrong', 'Basic eDp5', 'Bearer \u00e9\u00e9', 'Bearer ']);
     }

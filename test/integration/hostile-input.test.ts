@@ -24,8 +24,10 @@ afterAll(async () => {
 });
 
 const get = (path: string, headers: Record<string, string> = {}) => areas.registry.send({ method: 'GET', path, headers });
-const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  areas.registry.send({ method: 'POST', path, headers: { ...JSON_TYPE, ...headers }, body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body) });
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) => {
+  const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+  return areas.registry.send({ method: 'POST', path, headers: { ...JSON_TYPE, ...headers }, body: text });
+};
 const answer = (res: RawResponse) => ({ status: res.status, body: JSON.parse(res.text) as unknown });
 const refused = (message: string) => ({ status: 400, body: errorEnvelope(message) });
 
