@@ -4,6 +4,7 @@ import type { Logger } from '../lib/logger.js';
 import { openCors } from './cors.js';
 import { errorTranslator } from './error-translator.js';
 import { healthEndpoints, healthMethodsAt, type DependencyCheck, type ReadinessPolicy } from './health.js';
+import { guardRequestPath } from './input-guard.js';
 import { noSniff } from './no-sniff.js';
 import { requestContext } from './request-context.js';
 import { answerUnservedMethods, type ServedMethods } from './unserved-methods.js';
@@ -39,8 +40,8 @@ class FrontedKoa extends Koa {
 }
 
 /**
- * What both areas share: nosniff, request ids, the error envelope, 405 with Allow, CORS and the health
- * endpoints.
+ * What both areas share: nosniff, request ids, the error envelope, 405 with Allow, CORS, the health
+ * endpoints and the input guard on every path (input-guard.ts).
  */
 export function createBaseApp(options: BaseAppOptions): Koa {
   const app = options.front ? new FrontedKoa(options.front) : new Koa();
@@ -62,5 +63,6 @@ export function createBaseApp(options: BaseAppOptions): Koa {
     }),
   );
   app.use(healthEndpoints(options.checks, options.readinessPolicy));
+  app.use(guardRequestPath());
   return app;
 }

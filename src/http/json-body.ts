@@ -1,6 +1,8 @@
 import type { Middleware } from 'koa';
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './http-error.js';
+import { checkJsonBody } from './input-guard.js';
 
 export const DEFAULT_JSON_LIMIT = 64 * 1024;
 export const BATCH_JSON_LIMIT = 1024 * 1024;
@@ -20,7 +22,8 @@ export type JsonBodyCallback = (error: HttpError | null, body?: unknown) => void
 
 /**
  * Reads and parses a JSON request body from the raw request, with the checks every JSON endpoint shares:
- * the size limit (413), the content type (415) and malformed JSON (400), each with its own message.
+ * the size limit (413), the content type (415), bytes that are not UTF-8, malformed JSON, and the input
+ * guard's NUL, lone surrogates and nesting depth (400, see input-guard.ts), each with its own message.
  * Callback-shaped for the resolver's hot path (the reverse lookups), where the two promise hops of the
  * async form are a measurable share of a request; readJsonRequest wraps it for everyone else.
  */
@@ -40,6 +43,10 @@ export function readJsonBody(req: IncomingMessage, limit: number, done: JsonBody
     } catch (parseError) {
       return done(new HttpError(400, `Malformed JSON in request body: ${(parseError as Error).message}`));
     }
+    // JSON carries a NUL or a lone surrogate only as a \u escape (it refuses raw control characters, and
+    // UTF-8 has no surrogates), so the strings of a body without one need no look.
+    const refused = checkJsonBody(body, text!.includes('\\u'));
+    if (refused) return done(refused);
     done(null, body);
   });
 }
@@ -84,7 +91,13 @@ function readText(req: IncomingMessage, limit: number, done: (error: HttpError |
     if (first === null) first = chunk;
     else (more ??= [first]).push(chunk);
   });
-  req.on('end', () => finish(null, more ? Buffer.concat(more).toString('utf8') : (first?.toString('utf8') ?? '')));
+  req.on('end', () => {
+    const bytes = more ? Buffer.concat(more) : first;
+    if (bytes === null) return finish(null, '');
+    // Decoding would turn stray bytes into U+FFFD and store them as if the client had sent that.
+    if (!isUtf8(bytes)) return finish(new HttpError(400, 'Request body is not valid UTF-8'));
+    finish(null, bytes.toString('utf8'));
+  });
   req.on('error', (error: Error) => finish(new HttpError(400, `Request body could not be read: ${error.message}`)));
   req.on('aborted', () => finish(new HttpError(400, 'Request body was not completely received')));
 }

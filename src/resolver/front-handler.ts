@@ -5,6 +5,7 @@ import type { RegistrySnapshot } from '../core/registry-snapshot.js';
 import { resolveCompactId, type ResolveResult } from '../core/resolve.js';
 import { serializeResolveResult } from '../core/resolve-json.js';
 import { parseReverseLookupPayload, reverseByPrefix, reverseBySimilarity, reverseMatchJson, type ReverseLookupEndpoint } from '../core/reverse-lookup.js';
+import { asciiLocation } from '../http/ascii-location.js';
 import { errorEnvelope } from '../http/envelope.js';
 import { HttpError } from '../http/http-error.js';
 import { DEFAULT_JSON_LIMIT, readJsonBody } from '../http/json-body.js';
@@ -144,7 +145,7 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
       choice.kind === 'provider'
         ? choice.url
         : landingUrl(deps.publicResolverUrl, choice.kind === 'deprecated-landing' ? DEPRECATED_LANDING : PROTECTED_LANDING, raw);
-    res.setHeader('Location', location);
+    res.setHeader('Location', asciiLocation(location));
     send(res, 302, null, '');
   }
 
