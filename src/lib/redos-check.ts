@@ -96,3 +96,21 @@ export function checkRegexForRedos(source: string, flags = '', timeoutMs = REDOS
   }
   return verdict;
 }
+
+type Vulnerable = Extract<RedosVerdict, { status: 'vulnerable' }>;
+
+/** `quadratic`, `cubic`, `polynomial (degree 4)` or `exponential`, for messages. */
+export function describeComplexity(verdict: Vulnerable): string {
+  if (verdict.complexity === 'exponential') return 'exponential';
+  if (verdict.degree === 2) return 'quadratic';
+  if (verdict.degree === 3) return 'cubic';
+  return `polynomial (degree ${verdict.degree ?? '?'})`;
+}
+
+/** The parts the backtracking comes from, for messages: `its parts '\w', '\d'`. */
+export function describeHotspots(verdict: Vulnerable): string {
+  return verdict.hotspots.length > 0 ? `its parts ${verdict.hotspots.map((h) => `'${h}'`).join(', ')}` : 'parts of it';
+}
+
+export const REWRITE_ADVICE =
+  "Rewrite it so that each character can be matched in only one way (for example '[A-Z]+\\d+' rather than '\\w+\\d+')";
