@@ -58,8 +58,19 @@ function quoteAttack(attack: { pattern?: string; string: string }): string {
   return text.length > ATTACK_QUOTE_LENGTH ? `${text.slice(0, ATTACK_QUOTE_LENGTH)}…` : text;
 }
 
+// recheck starts its agent process on the first check, and two first checks at once would start two.
+let firstCheck: Promise<unknown> | null = null;
+
 async function runCheck(source: string, flags: string, timeoutMs: number): Promise<RedosVerdict> {
-  const diagnostics = await withSlot(() => check(source, flags, { timeout: timeoutMs }));
+  const diagnostics = await withSlot(async () => {
+    if (firstCheck === null) {
+      const started = check(source, flags, { timeout: timeoutMs });
+      firstCheck = started.catch(() => undefined);
+      return started;
+    }
+    await firstCheck;
+    return check(source, flags, { timeout: timeoutMs });
+  });
   if (diagnostics.status === 'safe') return { status: 'safe' };
   if (diagnostics.status === 'vulnerable') {
     const { complexity } = diagnostics;

@@ -1,7 +1,7 @@
 /**
  * Registry patterns that backtrack catastrophically must not stall the resolver (issue 10): ncbiprotein's
  * `^\w+_?\d+(.\d+)?$` took 12.9 s to refuse `ncbiprotein:` followed by 2,047 zeros and `!`, and the process
- * answered nothing else meanwhile. A resolver process (`cli.js resolver`, from dist/) over the sample
+ * answered nothing else meanwhile. A resolver process (dist/src/resolver/main.js) over the sample
  * registry plus ncbiprotein, soybase and tritrypdb, all three as published.
  */
 import { readFile } from 'node:fs/promises';
@@ -13,9 +13,12 @@ import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../suppor
 
 const HOSTILE_LUI = '0'.repeat(2047) + '!';
 const HOSTILE_CURIE = `ncbiprotein:${HOSTILE_LUI}`;
-// Generous for a loaded test machine; the issue's figure is 100 ms, and the measured one is a few ms.
+// Generous for a loaded test machine: the issue asks for 100 ms; measured here 15 to 100 ms, 28 µs of it in the regex.
 const HOSTILE_LIMIT_MS = 500;
-const PROBE_LIMIT_MS = 200;
+// p99 of the probes, which queue behind up to 20 hostile requests on a machine shared with the test's own
+// 23 clients (and, on the test machines, with other test runs): measured 80 to 220 ms p99 at a load average
+// of 6 on 2 cores, p50 about 20 ms. Before the fix a probe waited 12.9 s per hostile request ahead of it.
+const PROBE_LIMIT_MS = 500;
 // Before the fix one hostile request held the process for 12.9 s: give up well before that.
 const GIVE_UP_MS = 5000;
 
@@ -99,14 +102,15 @@ beforeAll(async () => {
   await importRegistry(t.db, validateNamespaces([...sample, ...HOSTILE_NAMESPACES]), {});
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  resolver = spawnNode('dist/src/cli.js', {
+  // The resolver's own entry point, not cli.js, which would run it as a grandchild that SIGKILL misses.
+  resolver = spawnNode('dist/src/resolver/main.js', {
     DATABASE_URL: t.url,
     REDIS_URL: TEST_REDIS_URL,
     HOST: '127.0.0.1',
     RESOLVER_PORT: String(port),
     LOG_LEVEL: 'info',
     QUEUE_PREFIX: `test-hostile-${process.pid}`,
-  }, ['resolver']);
+  });
   await waitFor(async () => ((await fetch(`${base}/health/ready`)).status === 200 ? true : undefined), 30000, 'resolver ready');
 }, 60000);
 
@@ -124,6 +128,9 @@ async function timed(pathAndQuery: string, init: RequestInit = {}): Promise<{ st
   const body = await res.text();
   return { status: res.status, ms: performance.now() - started, body };
 }
+
+const patternChecksDone = () =>
+  waitFor(async () => (resolver.output().includes('LUI patterns checked for catastrophic backtracking') ? true : undefined), 60000, 'the pattern checks');
 
 const postJson = (pathAndQuery: string, body: unknown) =>
   timed(pathAndQuery, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
@@ -146,23 +153,35 @@ describe('a registry pattern that backtracks catastrophically', () => {
   });
 
   it('keeps /health/live and other resolutions fast while 20 hostile requests run', async () => {
-    let hostileDone = false;
-    const hostile = Promise.all(Array.from({ length: 20 }, () => timed(`/${HOSTILE_CURIE}`))).finally(() => (hostileDone = true));
+    // Measured in the steady state: while the checker runs (2 s after start here) it competes for the CPU.
+    await patternChecksDone();
+    // 20 clients each sending the hostile request again as soon as it is answered, for a while.
+    const until = performance.now() + 1500;
+    const hostile: { status: number; ms: number }[] = [];
+    const attack = async () => {
+      while (performance.now() < until) hostile.push(await timed(`/${HOSTILE_CURIE}`));
+    };
     const probes: { path: string; status: number; ms: number }[] = [];
     const probe = async (probePath: string) => {
-      do {
-        const { status, ms } = await timed(probePath);
-        probes.push({ path: probePath, status, ms });
-      } while (!hostileDone);
+      while (performance.now() < until) probes.push({ path: probePath, ...(await timed(probePath)) });
     };
-    await Promise.all([probe('/health/live'), probe('/taxonomy:9606'), probe('/soybase:BARC-013845-01256')]);
-    const answers = await hostile;
+    await Promise.all([
+      ...Array.from({ length: 20 }, attack),
+      probe('/health/live'),
+      probe('/taxonomy:9606'),
+      probe('/soybase:BARC-013845-01256'),
+    ]);
 
-    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(400));
-    expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(HOSTILE_LIMIT_MS * 2);
+    expect(hostile.filter((a) => a.status !== 400)).toEqual([]);
+    expect(hostile.length).toBeGreaterThanOrEqual(20);
+    const hostileMs = hostile.map((a) => a.ms).sort((a, b) => a - b);
+    expect(hostileMs[Math.floor(hostileMs.length * 0.99)]).toBeLessThan(HOSTILE_LIMIT_MS);
     expect(probes.filter((p) => p.status !== 200)).toEqual([]);
-    expect(Math.max(...probes.map((p) => p.ms))).toBeLessThan(PROBE_LIMIT_MS);
-  });
+    expect(probes.length).toBeGreaterThanOrEqual(15);
+    const probeMs = probes.map((p) => p.ms).sort((a, b) => a - b);
+    expect(probeMs[Math.floor(probeMs.length * 0.99)]).toBeLessThan(PROBE_LIMIT_MS);
+    expect(probeMs[probeMs.length - 1]).toBeLessThan(2 * PROBE_LIMIT_MS);
+  }, 90000);
 
   it('answers a batch of hostile identifiers at once', async () => {
     const soybase = `soybase:${'a'.repeat(2047)}!`;
@@ -184,11 +203,7 @@ describe('a registry pattern that backtracks catastrophically', () => {
   });
 
   it('reports the flagged patterns once their check is done, and keeps backtracking for the safe ones', async () => {
-    await waitFor(
-      async () => (resolver.output().includes('LUI patterns checked for catastrophic backtracking') ? true : undefined),
-      60000,
-      'the pattern checks',
-    );
+    await patternChecksDone();
     const warnings = resolver
       .output()
       .split('\n')
