@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.js';
 import { RegistryChangeListener } from '../db/registry-change-listener.js';
 import type { Logger } from '../lib/logger.js';
 import type { RegistrySnapshot } from '../core/registry-snapshot.js';
+import { checkSnapshotPatterns, type LuiPatternCheckSummary } from './lui-pattern-checks.js';
 import { loadRegistry, refreshRegistry, type LoadedRegistry } from './snapshot-loader.js';
 
 export interface SnapshotStoreOptions {
@@ -26,6 +27,7 @@ export class SnapshotStore {
   private stopped = false;
   private lastError: string | null = null;
   private readonly changeHandlers: ((snapshot: RegistrySnapshot) => void)[] = [];
+  private checks: Promise<LuiPatternCheckSummary> = Promise.resolve({ checked: 0, flagged: 0, ms: 0 });
 
   constructor(private readonly options: SnapshotStoreOptions) {}
 
@@ -38,12 +40,19 @@ export class SnapshotStore {
     return this.lastError;
   }
 
+  /** Settles when the ReDoS checks of the current snapshot's new LUI patterns are done (never rejects). */
+  get patternChecks(): Promise<LuiPatternCheckSummary> {
+    return this.checks;
+  }
+
   onChange(handler: (snapshot: RegistrySnapshot) => void): void {
     this.changeHandlers.push(handler);
   }
 
   async start(): Promise<void> {
     this.loaded = await loadRegistry(this.options.db);
+    // Not awaited: until a pattern's verdict arrives it is matched in linear time (lui-pattern-checks.ts).
+    this.checks = checkSnapshotPatterns(this.loaded.snapshot, this.options.logger);
     this.listener = new RegistryChangeListener({
       databaseUrl: this.options.databaseUrl,
       logger: this.options.logger,
@@ -87,6 +96,7 @@ export class SnapshotStore {
       this.lastError = null;
       if (next === this.loaded) return;
       this.loaded = next;
+      this.checks = checkSnapshotPatterns(next.snapshot, this.options.logger);
       for (const handler of this.changeHandlers) handler(next.snapshot);
     } catch (error) {
       this.lastError = `cannot refresh the registry snapshot from Postgres: ${(error as Error).message}`;

@@ -35,7 +35,9 @@ const urlCheck: UrlCheck = async (url, { isProtected }) => {
   if (verdict instanceof Error) throw verdict;
   return verdict ?? null;
 };
+const regexCalls: string[] = [];
 const regexTest: RegexTest = async (pattern, sample) => {
+  regexCalls.push(pattern);
   try {
     const compiled = new RegExp(`^(?:${pattern})$`);
     return sample === null ? { compiles: true } : { compiles: true, matches: compiled.test(sample) };
@@ -590,6 +592,31 @@ describe('registration field validators', () => {
       expect(res.status).toBe(400);
       expect(res.body.errorMessage).toMatch(/^Invalid regex: /);
       expect(res.body.payload).toEqual({ comment: 'VALIDATION FAILED', token: '' });
+    });
+
+    it("refuses ncbiprotein's pattern, which backtracks catastrophically, saying why and how to fix it, before the worker-thread test", async () => {
+      regexCalls.length = 0;
+      const res = await post(P('validateIdRegexPattern'), { idRegexPattern: '^\\w+_?\\d+(.\\d+)?$', sampleId: 'CAA71118.1' });
+      expect(res.status).toBe(400);
+      expect(res.body.payload).toEqual({ comment: 'VALIDATION FAILED', token: '' });
+      const message = res.body.errorMessage as string;
+      expect(message).toMatch(/^ID Regex Pattern can backtrack catastrophically: rejecting some identifiers takes cubic time, for example '0' \+ .*\.repeat\(\d+\)/);
+      expect(message).toContain("because its parts '\\w', '\\d'");
+      expect(message).toContain('can match the same characters in more than one way.');
+      expect(message).toMatch(/Rewrite it so that each character can be matched in only one way \(for example '\[A-Z\]\+\\d\+' rather than '\\w\+\\d\+'\)$/);
+      expect(regexCalls).toEqual([]);
+    });
+
+    it('refuses a pattern with exponential backtracking', async () => {
+      const res = await post(P('validateIdRegexPattern'), { idRegexPattern: '^(a+)+$', sampleId: 'aaa' });
+      expect(res.status).toBe(400);
+      expect(res.body.errorMessage).toMatch(/^ID Regex Pattern can backtrack catastrophically: rejecting some identifiers takes exponential time/);
+    });
+
+    it('accepts a pattern that cannot backtrack catastrophically, and reports a broken one as a syntax error', async () => {
+      await expectOk(P('validateIdRegexPattern'), { idRegexPattern: '^[A-Z]+_?\\d+(\\.\\d+)?$', sampleId: 'CAA71118.1' });
+      const res = await post(P('validateIdRegexPattern'), { idRegexPattern: '(a+)+[', sampleId: 'a' });
+      expect(res.body.errorMessage).toMatch(/^Invalid regex: /);
     });
 
     it('tests the sample id as a whole-string match', async () => {

@@ -269,6 +269,36 @@ describe('curation warnings', () => {
     expect(res.body).toEqual({ _embedded: { curationWarnings: [] }, _links: { self: { href: `${API}/${item}/curationWarnings` } } });
   });
 
+  it('lists a pattern-backtracking warning for a namespace whose pattern can backtrack catastrophically', async () => {
+    const res = await get('/restApi/namespaces/1817/curationWarnings');
+    expect(res.status).toBe(200);
+    const warnings = (res.body as { _embedded: { curationWarnings: Record<string, unknown>[] } })._embedded.curationWarnings;
+    const since = '2020-11-27T10:57:55.228+00:00';
+    expect(warnings).toEqual([
+      {
+        globalId: 'pattern-backtracking:namespace:pattern:1817',
+        type: 'pattern-backtracking',
+        open: true,
+        created: since,
+        modified: since,
+        lastNotification: since,
+        latestEvent: { type: 'CREATED', created: since },
+        moreDetails: {
+          'field-name': 'pattern',
+          pattern: '^swh:[1-9]:(cnt|dir|rel|rev|snp):[0-9a-f]+(;(origin|visit|anchor|path|lines)=\\S+)*$',
+          verdict: 'vulnerable',
+          complexity: 'exponential',
+          'slow-input': expect.stringMatching(/^'swh:1:.*\.repeat\(\d+\)/),
+          cause: expect.stringMatching(/^its parts '.+' can match the same characters in more than one way$/),
+          advice: "Rewrite it so that each character can be matched in only one way (for example '[A-Z]+\\d+' rather than '\\w+\\d+')",
+          'resolver-engine': 'linear-time: the resolver matches identifiers against it with a linear-time engine, so it stays fast',
+        },
+        _links: { target: { href: `${API}/namespaces/1817` } },
+      },
+    ]);
+    expect(Object.keys(warnings[0]!)).toEqual(['globalId', 'type', 'open', 'created', 'modified', 'lastNotification', 'latestEvent', 'moreDetails', '_links']);
+  });
+
   it.each([
     ['/restApi/namespaces/424242/curationWarnings', "Namespace with id '424242' not found"],
     ['/restApi/resources/424242/curationWarnings', "Resource with id '424242' not found"],

@@ -1,4 +1,12 @@
-import { luiPatternError, matchesLuiPattern, MAX_TESTED_LUI_LENGTH } from '../../src/core/lui-pattern.js';
+import {
+  inspectLuiPattern,
+  luiPatternEngineFor,
+  luiPatternError,
+  luiPatternVerdict,
+  matchesLuiPattern,
+  MAX_TESTED_LUI_LENGTH,
+  recordLuiPatternVerdict,
+} from '../../src/core/lui-pattern.js';
 
 const UNIPROT =
   '^([A-N,R-Z][0-9]([A-Z][A-Z, 0-9][A-Z, 0-9][0-9]){1,2})|([O,P,Q][0-9][A-Z, 0-9][A-Z, 0-9][A-Z, 0-9][0-9])(\\.\\d+)?(-\\d+)?(#PRO_\\d+)?$';
@@ -40,5 +48,53 @@ describe('matchesLuiPattern', () => {
     const started = Date.now();
     expect(matchesLuiPattern(catastrophic, 'a'.repeat(MAX_TESTED_LUI_LENGTH + 1) + '!')).toBe(false);
     expect(Date.now() - started).toBeLessThan(100);
+  });
+
+  it('answers a hostile LUI at once while the pattern has no verdict (ncbiprotein took 12.9 s)', () => {
+    const ncbiprotein = '^\\w+_?\\d+(.\\d+)?$';
+    expect(luiPatternVerdict(ncbiprotein)).toBe('unchecked');
+    const started = performance.now();
+    expect(matchesLuiPattern(ncbiprotein, '0'.repeat(MAX_TESTED_LUI_LENGTH - 1) + '!')).toBe(false);
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(matchesLuiPattern(ncbiprotein, 'NP_012345.1')).toBe(true);
+  });
+
+  it('answers a hostile LUI at once for a pattern the checker flagged', () => {
+    const soybase = '^\\w+(\\-)?\\w+(\\-)?\\w+$';
+    recordLuiPatternVerdict(soybase, 'vulnerable');
+    const started = performance.now();
+    expect(matchesLuiPattern(soybase, 'a'.repeat(MAX_TESTED_LUI_LENGTH - 1) + '!')).toBe(false);
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(matchesLuiPattern(soybase, 'BARC-013845-01256')).toBe(true);
+  });
+
+  it('matches a pattern found safe, and remembers the verdict', () => {
+    recordLuiPatternVerdict('^GO:\\d{7}$', 'safe');
+    expect(luiPatternVerdict('^GO:\\d{7}$')).toBe('safe');
+    expect(matchesLuiPattern('^GO:\\d{7}$', 'GO:0006915')).toBe(true);
+    expect(matchesLuiPattern('^GO:\\d{7}$', 'GO:000691')).toBe(false);
+  });
+
+  it('matches nothing with a vulnerable pattern that has no linear-time equivalent, and says why', () => {
+    const pattern = '^(?=a)(a|a)*b$';
+    expect(inspectLuiPattern(pattern)).toEqual({ error: null, linearError: 'it uses a lookahead or lookbehind, which a linear-time engine cannot match' });
+    expect(matchesLuiPattern(pattern, 'aab')).toBe(true);
+    recordLuiPatternVerdict(pattern, 'vulnerable');
+    expect(matchesLuiPattern(pattern, 'aab')).toBe(false);
+  });
+
+  it('keeps backtracking for a pattern the checker could not judge and that has no linear-time equivalent', () => {
+    const pattern = '^(?!x)\\d+$';
+    recordLuiPatternVerdict(pattern, 'unknown');
+    expect(matchesLuiPattern(pattern, '12')).toBe(true);
+  });
+
+  it('names the engine each verdict calls for', () => {
+    expect(luiPatternEngineFor('safe', null)).toBe('backtracking');
+    expect(luiPatternEngineFor('safe', 'lookahead')).toBe('backtracking');
+    for (const verdict of ['unchecked', 'vulnerable', 'unknown'] as const) expect(luiPatternEngineFor(verdict, null)).toBe('linear');
+    expect(luiPatternEngineFor('vulnerable', 'lookahead')).toBe('none');
+    expect(luiPatternEngineFor('unknown', 'lookahead')).toBe('backtracking');
+    expect(luiPatternEngineFor('unchecked', 'lookahead')).toBe('backtracking');
   });
 });

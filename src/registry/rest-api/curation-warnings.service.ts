@@ -1,17 +1,84 @@
+import { checkRegexForRedos, describeComplexity, describeHotspots, REWRITE_ADVICE } from '../../lib/redos-check.js';
+import { inspectLuiPattern, luiPatternEngineFor, luiPatternSource } from '../../core/lui-pattern.js';
 import { getInstitution } from './institutions.service.js';
 import { getNamespace } from './namespaces.service.js';
 import type { RestApiStore } from './page-query.js';
 import { getResource } from './resources.service.js';
+import type { NamespaceRow } from './rows.js';
 
 const OWNERS = { namespaces: getNamespace, resources: getResource, institutions: getInstitution } as const;
 
 export type CurationWarningOwner = keyof typeof OWNERS;
 
+/** The reference's CurationWarning, as far as a warning computed on request can have one. */
+export interface CurationWarning {
+  globalId: string;
+  type: string;
+  open: boolean;
+  created: Date | null;
+  modified: Date | null;
+  lastNotification: Date | null;
+  latestEvent: { type: 'CREATED'; created: Date | null };
+  /** The reference's detail rows as `{label: value}`. */
+  moreDetails: Record<string, string>;
+  /** Where the warning points, under /restApi (`/namespaces/987`). */
+  targetPath: string;
+}
+
+/** Warnings about a namespace's LUI pattern backtracking catastrophically (issue 10). */
+export const PATTERN_BACKTRACKING = 'pattern-backtracking';
+
+const ENGINE_DETAILS = {
+  linear: 'linear-time: the resolver matches identifiers against it with a linear-time engine, so it stays fast',
+  none: 'none: the resolver refuses every identifier of this namespace until the pattern is rewritten (it has no linear-time equivalent)',
+  backtracking: 'backtracking: the resolver still matches identifiers by backtracking (the pattern has no linear-time equivalent)',
+} as const;
+
+/**
+ * A warning for a namespace whose pattern the ReDoS checker does not find safe, computed from the pattern
+ * with the resolver's checker (lib/redos-check.ts, which caches verdicts), so nothing is stored: it is open
+ * while the pattern stays as it is and gone once a curator rewrites it. Its dates are those of the
+ * namespace's last change, when the pattern took its current form at the latest.
+ */
+async function patternWarnings(ns: NamespaceRow): Promise<CurationWarning[]> {
+  const { error, linearError } = inspectLuiPattern(ns.pattern);
+  if (error !== null) return [];
+  const verdict = await checkRegexForRedos(luiPatternSource(ns.pattern));
+  if (verdict.status === 'safe') return [];
+  const since = ns.modified ?? ns.created;
+  const moreDetails: Record<string, string> = { 'field-name': 'pattern', pattern: ns.pattern, verdict: verdict.status };
+  if (verdict.status === 'vulnerable') {
+    moreDetails.complexity = describeComplexity(verdict);
+    moreDetails['slow-input'] = verdict.attack;
+    moreDetails.cause = `${describeHotspots(verdict)} can match the same characters in more than one way`;
+    moreDetails.advice = REWRITE_ADVICE;
+  } else {
+    moreDetails.error = verdict.reason;
+  }
+  moreDetails['resolver-engine'] = ENGINE_DETAILS[luiPatternEngineFor(verdict.status, linearError)];
+  if (linearError !== null) moreDetails['linear-time-engine'] = linearError;
+  return [
+    {
+      globalId: `${PATTERN_BACKTRACKING}:namespace:pattern:${ns.id}`,
+      type: PATTERN_BACKTRACKING,
+      open: true,
+      created: since,
+      modified: since,
+      lastNotification: since,
+      latestEvent: { type: 'CREATED', created: since },
+      moreDetails,
+      targetPath: `/namespaces/${ns.id}`,
+    },
+  ];
+}
+
 /**
  * An item's curation warnings (a to-many association: a list, 404 only when the item is unknown). This
- * registry does not record curation warnings yet, so every item's list is empty.
+ * registry does not record the reference's warnings (its weekly validator job); a namespace lists the one
+ * computed from its pattern, when the pattern can backtrack catastrophically.
  */
-export async function listCurationWarnings(store: RestApiStore, owner: CurationWarningOwner, rawId: string): Promise<readonly []> {
+export async function listCurationWarnings(store: RestApiStore, owner: CurationWarningOwner, rawId: string): Promise<CurationWarning[]> {
+  if (owner === 'namespaces') return patternWarnings(await getNamespace(store, rawId));
   await OWNERS[owner](store, rawId);
   return [];
 }

@@ -1,5 +1,6 @@
 import { formatReferenceDate } from '../../lib/dates.js';
 import { COLLECTIONS, type CollectionDefinition, type CollectionName } from './collections.js';
+import type { CurationWarning } from './curation-warnings.service.js';
 import type { Page } from './page-query.js';
 import type { GivenParam, PageRequest } from './paging.js';
 import type { InstitutionRow, LocationRow, NamespaceRow, PersonRow, ResourceRow } from './rows.js';
@@ -148,12 +149,30 @@ export class HalPresenter {
   }
 
   /**
-   * An item's curation warnings, a to-many association whose items the reference files under the rel
-   * `curationWarnings`. This registry records no warnings yet, so the list is always the empty one Spring
-   * Data REST answers for an item without warnings (the rel key stays even when the list is empty).
+   * The reference's CurationWarning item: `globalId, type, open, created, modified, lastNotification`, the
+   * computed `latestEvent` and `moreDetails`, and a `target` link. Warnings computed on request have no
+   * stored id, so no `self` or `events` link.
    */
-  curationWarnings(warnings: readonly [], selfHref: string): { _embedded: { curationWarnings: HalItem[] }; _links: Links } {
-    return { _embedded: { curationWarnings: [...warnings] }, _links: { self: { href: selfHref } } };
+  curationWarning(w: CurationWarning): HalItem {
+    return {
+      globalId: w.globalId,
+      type: w.type,
+      open: w.open,
+      created: formatReferenceDate(w.created),
+      modified: formatReferenceDate(w.modified),
+      lastNotification: formatReferenceDate(w.lastNotification),
+      latestEvent: { type: w.latestEvent.type, created: formatReferenceDate(w.latestEvent.created) },
+      moreDetails: w.moreDetails,
+      _links: { target: { href: `${this.api}${w.targetPath}` } },
+    };
+  }
+
+  /**
+   * An item's curation warnings, a to-many association whose items the reference files under the rel
+   * `curationWarnings` (the rel key stays even when the list is empty, as Spring Data REST answers it).
+   */
+  curationWarnings(warnings: readonly CurationWarning[], selfHref: string): { _embedded: { curationWarnings: HalItem[] }; _links: Links } {
+    return { _embedded: { curationWarnings: warnings.map((w) => this.curationWarning(w)) }, _links: { self: { href: selfHref } } };
   }
 
   /**

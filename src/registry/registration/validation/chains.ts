@@ -6,6 +6,7 @@
  *
  * Besides the reference's rules every text has an upper bound, the size of the column it is stored in.
  */
+import { cannotBacktrackCatastrophically } from './backtracking-check.js';
 import type { RegistrationPayload } from './payload.js';
 import type { Validator } from './validation-context.js';
 import {
@@ -130,7 +131,8 @@ export const CHAINS: readonly Chain[] = [
     key: 'idRegexPattern',
     label: 'ID Regex Pattern',
     prefixValue: (p) => p.idRegexPattern,
-    validators: [notBlank, maxLength(PATTERN_MAX), regexSyntax, sampleIdMatchesPattern],
+    // The ReDoS check comes before RegexSyntax's worker-thread test, which a hostile pattern would keep busy.
+    validators: [notBlank, maxLength(PATTERN_MAX), cannotBacktrackCatastrophically, regexSyntax, sampleIdMatchesPattern],
   },
   // Optional fields: accepted whatever they hold (the payload reader already insists on their types).
   { key: 'supportingReferences', label: 'Supporting References', validators: [] },

@@ -1,0 +1,127 @@
+/**
+ * Whether a regular expression can backtrack catastrophically (ReDoS), asked of `recheck`, a maintained
+ * checker (automata analysis, with fuzzing for what automata cannot model). It runs off the main thread:
+ * in its native agent process when the platform has one (recheck-linux-x64 and the like), otherwise in a
+ * worker thread running its pure-JavaScript build. On the 530 distinct patterns of the public registry the
+ * native agent takes about 4 s in all and the pure build about 35 s (one check can take seconds), so
+ * callers never wait on the whole registry before serving; see resolver/lui-pattern-checks.ts.
+ *
+ * Verdicts are kept per regex source, so unchanged patterns are never checked twice in a process.
+ */
+import { LRUCache } from 'lru-cache';
+import { check } from 'recheck';
+
+/** Time one check may take before its verdict is `unknown`. */
+export const REDOS_CHECK_TIMEOUT_MS = 5000;
+
+// Checks at once: more would let checks of one registry load eat each other's time bound.
+const CONCURRENCY = 2;
+// The registry holds a few hundred distinct patterns; the rest are registration requests' patterns.
+const CACHED_VERDICTS = 5000;
+// Attack strings can be hundreds of thousands of characters; messages quote a prefix.
+const ATTACK_QUOTE_LENGTH = 120;
+
+export type RedosVerdict =
+  | { status: 'safe' }
+  | {
+      status: 'vulnerable';
+      complexity: 'polynomial' | 'exponential';
+      /** Degree of the polynomial (2 = quadratic); null for exponential. */
+      degree: number | null;
+      /** An input that makes it slow, as recheck describes it (`'a' + 'b'.repeat(30) + '!'`). */
+      attack: string;
+      /** The parts of the source the backtracking comes from. */
+      hotspots: string[];
+    }
+  | { status: 'unknown'; reason: string };
+
+const verdicts = new LRUCache<string, Promise<RedosVerdict>>({ max: CACHED_VERDICTS });
+
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function withSlot<T>(task: () => Promise<T>): Promise<T> {
+  // A finishing task hands its slot to the next waiter directly, so the count never overshoots.
+  if (running >= CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running++;
+  try {
+    return await task();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
+function quoteAttack(attack: { pattern?: string; string: string }): string {
+  const text = attack.pattern ?? JSON.stringify(attack.string);
+  return text.length > ATTACK_QUOTE_LENGTH ? `${text.slice(0, ATTACK_QUOTE_LENGTH)}…` : text;
+}
+
+// recheck starts its agent process on the first check, and two first checks at once would start two.
+let firstCheck: Promise<unknown> | null = null;
+
+async function runCheck(source: string, flags: string, timeoutMs: number): Promise<RedosVerdict> {
+  const diagnostics = await withSlot(async () => {
+    if (firstCheck === null) {
+      const started = check(source, flags, { timeout: timeoutMs });
+      firstCheck = started.catch(() => undefined);
+      return started;
+    }
+    await firstCheck;
+    return check(source, flags, { timeout: timeoutMs });
+  });
+  if (diagnostics.status === 'safe') return { status: 'safe' };
+  if (diagnostics.status === 'vulnerable') {
+    const { complexity } = diagnostics;
+    const hotspots = [
+      ...new Set(diagnostics.hotspot.filter((h) => h.temperature === 'heat').map((h) => source.slice(h.start, h.end))),
+    ];
+    return {
+      status: 'vulnerable',
+      complexity: complexity.type,
+      degree: complexity.type === 'polynomial' ? complexity.degree : null,
+      attack: quoteAttack(diagnostics.attack),
+      hotspots,
+    };
+  }
+  const { error } = diagnostics;
+  const reason = error.kind === 'timeout' ? `the check did not finish within ${timeoutMs} ms` : 'message' in error ? error.message : error.kind;
+  return { status: 'unknown', reason };
+}
+
+/**
+ * recheck's verdict on `source` (with `flags`), cached per source and flags. Never rejects: a checker that
+ * fails answers `unknown`, which callers treat as not known to be safe.
+ */
+export function checkRegexForRedos(source: string, flags = '', timeoutMs = REDOS_CHECK_TIMEOUT_MS): Promise<RedosVerdict> {
+  const key = `${flags}/${source}`;
+  let verdict = verdicts.get(key);
+  if (verdict === undefined) {
+    verdict = runCheck(source, flags, timeoutMs).catch((error: unknown): RedosVerdict => {
+      // Not the pattern's fault (the agent process died, say): ask again next time.
+      verdicts.delete(key);
+      return { status: 'unknown', reason: `the checker failed: ${error instanceof Error ? error.message : String(error)}` };
+    });
+    verdicts.set(key, verdict);
+  }
+  return verdict;
+}
+
+type Vulnerable = Extract<RedosVerdict, { status: 'vulnerable' }>;
+
+/** `quadratic`, `cubic`, `polynomial (degree 4)` or `exponential`, for messages. */
+export function describeComplexity(verdict: Vulnerable): string {
+  if (verdict.complexity === 'exponential') return 'exponential';
+  if (verdict.degree === 2) return 'quadratic';
+  if (verdict.degree === 3) return 'cubic';
+  return `polynomial (degree ${verdict.degree ?? '?'})`;
+}
+
+/** The parts the backtracking comes from, for messages: `its parts '\w', '\d'`. */
+export function describeHotspots(verdict: Vulnerable): string {
+  return verdict.hotspots.length > 0 ? `its parts ${verdict.hotspots.map((h) => `'${h}'`).join(', ')}` : 'parts of it';
+}
+
+export const REWRITE_ADVICE =
+  "Rewrite it so that each character can be matched in only one way (for example '[A-Z]+\\d+' rather than '\\w+\\d+')";
