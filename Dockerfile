@@ -13,7 +13,9 @@ COPY src src
 COPY workers workers
 COPY migrations migrations
 COPY seeds seeds
-RUN npx tsc -p tsconfig.json && npm prune --omit=dev --no-audit --no-fund
+# recheck-jar (23 MB) is recheck's backend for machines with Java; the image has none and uses recheck's
+# native binary (or its pure-JavaScript fallback where there is no binary for the platform).
+RUN npx tsc -p tsconfig.json && npm prune --omit=dev --no-audit --no-fund && rm -rf node_modules/recheck-jar
 
 FROM node:${NODE_VERSION}-slim AS runtime
 WORKDIR /app

@@ -7,29 +7,21 @@
 import { startRawServer, type RawServer } from '../support/raw-http.js';
 import { startResolver, type ResolverUnderTest } from '../support/resolver-app.js';
 import { readFileSync } from 'node:fs';
+import { describeRequiring, registryDataset } from '../support/requirements.js';
 
-const dataset = process.env.REGISTRY_DATASET || undefined;
-const inCi = process.env.CI === 'true';
-const realIt = dataset ? it : it.skip;
-
-if (!dataset && !inCi) {
-  console.warn('Real-data redirect tests skipped: set REGISTRY_DATASET to the identifiers.org dataset to run them.');
-}
+const realDataset = registryDataset();
+const dataset = realDataset.file as string;
 
 interface DatasetNamespace {
   prefix: string;
   sampleId: string;
 }
 
-describe('redirect Location against the real dataset', () => {
+describeRequiring([realDataset], 'redirect Location against the real dataset', () => {
   let resolver: ResolverUnderTest;
   let server: RawServer;
 
   beforeAll(async () => {
-    if (!dataset) {
-      if (inCi) throw new Error('REGISTRY_DATASET must name the identifiers.org dataset when CI=true');
-      return;
-    }
     resolver = await startResolver('redirect_location_real', { dataset });
     server = await startRawServer(resolver.app);
   }, 120_000);
@@ -38,10 +30,10 @@ describe('redirect Location against the real dataset', () => {
     await resolver?.close();
   });
 
-  realIt(
+  it(
     'redirects every namespace that takes a LUI beyond ASCII with a visible-ASCII Location',
     async () => {
-      const namespaces = JSON.parse(readFileSync(dataset!, 'utf8')) as DatasetNamespace[];
+      const namespaces = JSON.parse(readFileSync(dataset, 'utf8')) as DatasetNamespace[];
       const failures: string[] = [];
       const redirected = { '中': [] as string[], 'é': [] as string[] };
       for (const [char, escaped] of [['中', '%E4%B8%AD'], ['é', '%C3%A9']] as const) {

@@ -6,16 +6,9 @@
 import { readFile } from 'node:fs/promises';
 import { compileLinearMatcher } from '../../src/core/linear-lui-pattern.js';
 import { luiPatternSource } from '../../src/core/lui-pattern.js';
+import { describeRequiring, registryDataset } from '../support/requirements.js';
 
-const dataset = process.env.REGISTRY_DATASET || undefined;
-const inCi = process.env.CI === 'true';
-
-if (!dataset && !inCi) {
-  console.warn(
-    'Real-data LUI engine tests skipped: set REGISTRY_DATASET to the identifiers.org dataset ' +
-      '(e.g. REGISTRY_DATASET=../shared/data/identifiers-org-registry.json) to run them.',
-  );
-}
+const realDataset = registryDataset();
 
 interface DatasetNamespace {
   prefix: string;
@@ -33,21 +26,14 @@ function probes(sample: string): string[] {
   ];
 }
 
-describe('the LUI engines on the real identifiers.org registry', () => {
-  if (!dataset && inCi) {
-    it('has the dataset to test with', () => {
-      throw new Error('REGISTRY_DATASET is required in CI: point it at identifiers-org-registry.json (see .ci/run).');
-    });
-    return;
-  }
-  const realIt = dataset ? it : it.skip;
+describeRequiring([realDataset], 'the LUI engines on the real identifiers.org registry', () => {
   let namespaces: DatasetNamespace[];
 
   beforeAll(async () => {
-    if (dataset) namespaces = JSON.parse(await readFile(dataset, 'utf8')) as DatasetNamespace[];
+    namespaces = JSON.parse(await readFile(realDataset.file as string, 'utf8')) as DatasetNamespace[];
   });
 
-  realIt('has a linear-time equivalent for every pattern, with the same verdict on every sample id and near miss', () => {
+  it('has a linear-time equivalent for every pattern, with the same verdict on every sample id and near miss', () => {
     const refused: { prefix: string; error: string }[] = [];
     const differences: { prefix: string; input: string; native: boolean }[] = [];
     let compared = 0;
