@@ -116,6 +116,13 @@ const configSchema = {
       default: false,
       description: 'Take the client address from X-Forwarded-For (set when behind a reverse proxy).',
     },
+    RESOLVER_HEAVY_REQUESTS_PER_CLIENT: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 10000,
+      default: 4,
+      description: 'Heavy resolver requests (POST /resolve/batch, POST /reverse/batch, long similarity lookups) one client address may have under way at once; more answer 429 with Retry-After. Heavy work is done in slices shared fairly between clients, so single resolutions stay fast meanwhile. Behind a reverse proxy set TRUST_PROXY, or every client counts as the proxy.',
+    },
     QUEUE_PREFIX: {
       type: 'string',
       pattern: '^[A-Za-z0-9_.-]+$',
@@ -285,6 +292,7 @@ export interface Config {
   USAGE_COUNTING: boolean;
   USAGE_FLUSH_INTERVAL_MS: number;
   TRUST_PROXY: boolean;
+  RESOLVER_HEAVY_REQUESTS_PER_CLIENT: number;
   QUEUE_PREFIX: string;
   DATASET_DIR: string;
   DATASET_FIRST_BUILD_WAIT_MS: number;
