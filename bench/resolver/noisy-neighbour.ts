@@ -30,7 +30,7 @@ export interface NoisyNeighbourOptions {
   similarityConnections?: number;
   /** Pause between two single resolutions (default 10 ms). */
   probeGapMs?: number;
-  /** Pause of a flooding connection after a 429 (default 20 ms). */
+  /** Pause of a flooding connection after a 429 (default 50 ms, a twentieth of what Retry-After asks). */
   backoffMs?: number;
 }
 
@@ -92,7 +92,7 @@ export async function measureNoisyNeighbour(options: NoisyNeighbourOptions): Pro
     batchBodyBytes: Buffer.byteLength(options.batchBody),
     similarityBodyBytes: Buffer.byteLength(options.similarityBody),
     probeGapMs: options.probeGapMs ?? 10,
-    backoffMs: options.backoffMs ?? 20,
+    backoffMs: options.backoffMs ?? 50,
   };
   const agent = new http.Agent({ keepAlive: true, localAddress: PROBING_ADDRESS, maxSockets: 1 });
   const latencies: number[] = [];
