@@ -13,7 +13,7 @@ import { HttpError } from '../http/http-error.js';
 export interface HeavyWorkOptions {
   /** Heavy requests one client may have under way (RESOLVER_HEAVY_REQUESTS_PER_CLIENT). */
   perClient: number;
-  /** Longest run of heavy work between two turns of the event loop (default 4 ms). */
+  /** Longest run of heavy work between two turns of the event loop (default 2 ms; a unit may overrun it). */
   turnMs?: number;
   /** Told about a unit that threw (units are expected to handle their own errors). */
   onError?: (error: unknown) => void;

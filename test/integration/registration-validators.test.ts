@@ -781,7 +781,7 @@ describe('registration field validators', () => {
       expect(res.headers['retry-after']).toBe('1');
       expect(res.body).toEqual({
         apiVersion: '1.0',
-        errorMessage: `${BUSY_MESSAGE}; nothing was stored. Please send the same request again then`,
+        errorMessage: 'Nothing was stored: too many pattern checks from your address are under way (at most 2 at once); please retry when they have been answered',
         payload: null,
       });
       expect(clients).toContain('203.0.113.9');

@@ -26,7 +26,7 @@ export class ChecksIncompleteError extends Error {
   ) {
     super(
       options?.cause instanceof CheckBusyError
-        ? `${options.cause.message}; nothing was stored. Please send the same request again then`
+        ? `Nothing was stored: ${options.cause.message.charAt(0).toLowerCase()}${options.cause.message.slice(1)}`
         : reason === 'still-running'
           ? 'The live checks of the URLs in your request are still running; nothing was stored. Please send the same request again in a few seconds'
           : 'The checks of your request cannot run right now (the check queue is unreachable); nothing was stored. Please send the same request again shortly',
