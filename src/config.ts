@@ -123,6 +123,13 @@ const configSchema = {
       default: false,
       description: 'Take the client address from X-Forwarded-For (set when behind a reverse proxy).',
     },
+    RESOLVER_HEAVY_REQUESTS_PER_CLIENT: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 10000,
+      default: 4,
+      description: 'Heavy resolver requests (POST /resolve/batch, POST /reverse/batch, long similarity lookups) one client address may have under way at once; more answer 429 with Retry-After. Heavy work is done in slices shared fairly between clients, so single resolutions stay fast meanwhile. Behind a reverse proxy set TRUST_PROXY, or every client counts as the proxy.',
+    },
     QUEUE_PREFIX: {
       type: 'string',
       pattern: '^[A-Za-z0-9_.-]+$',
@@ -224,6 +231,20 @@ const configSchema = {
       default: 500,
       description: 'Registration requests: longest time a user-supplied ID regex pattern may take to compile and test against the sample ID, in a worker thread; a slower pattern (catastrophic backtracking) is refused as invalid and its thread replaced.',
     },
+    REGEX_CHECKS_PER_CLIENT: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1000,
+      default: 2,
+      description: 'Registration requests: ID regex checks one client address may have waiting or running at once (identical checks under way are shared and not counted); more answer 429 with Retry-After. Free check threads go to the waiting client with the fewest checks running. Behind a reverse proxy set TRUST_PROXY, or every client counts as the proxy.',
+    },
+    REGEX_CHECK_QUEUE_WAIT_MS: {
+      type: 'integer',
+      minimum: 100,
+      maximum: 600000,
+      default: 5000,
+      description: 'Registration requests: longest an ID regex check waits for a free check thread; past it the check is refused with 503 and Retry-After (nothing is decided about the pattern).',
+    },
     REGEX_MAX_PATTERN_LENGTH: {
       type: 'integer',
       minimum: 1,
@@ -288,6 +309,7 @@ export interface Config {
   USAGE_COUNTING: boolean;
   USAGE_FLUSH_INTERVAL_MS: number;
   TRUST_PROXY: boolean;
+  RESOLVER_HEAVY_REQUESTS_PER_CLIENT: number;
   QUEUE_PREFIX: string;
   DATASET_DIR: string;
   DATASET_FIRST_BUILD_WAIT_MS: number;
@@ -303,6 +325,8 @@ export interface Config {
   REGISTRATION_MIN_DESCRIPTION_LENGTH: number;
   REGISTRATION_URL_PATTERN_SIMILARITY: number;
   REGEX_CHECK_TIMEOUT_MS: number;
+  REGEX_CHECKS_PER_CLIENT: number;
+  REGEX_CHECK_QUEUE_WAIT_MS: number;
   REGEX_MAX_PATTERN_LENGTH: number;
   CURATOR_TOKEN: string;
   CURATOR_EMAIL: string;

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BatchFigures } from './batch-latency.js';
 import type { CheckSummary } from './check-once.js';
+import type { NoisyNeighbourFigures } from './noisy-neighbour.js';
 import type { RunFigures, ScenarioFigures } from './load.js';
 import type { MemoryFigures } from './server-processes.js';
 import type { ScaleFigures } from './scale.js';
@@ -34,6 +35,8 @@ export interface BenchResults {
     batchRequests: number;
     batchSize: number;
     scaleNamespaces: number;
+    /** Absent in result files from before the noisy-neighbour scenario. */
+    noisyDurationS?: number;
     /** Where the resolvers under test flush their usage counters. */
     redisUrl: string;
   };
@@ -46,6 +49,8 @@ export interface BenchResults {
   checks: Record<string, CheckSummary>;
   scenarios: Record<string, ScenarioFigures>;
   batch?: BatchFigures;
+  /** Single resolutions of one client while another floods heavy requests (issue 10 item 3). */
+  noisyNeighbour?: NoisyNeighbourFigures;
   scale?: ScaleFigures | { skipped: true };
   verdicts?: Verdict[];
 }
@@ -155,6 +160,19 @@ export function judge(results: BenchResults): { verdicts: Verdict[]; figures: Fi
       pass: b.medianMs < 50,
     });
   }
+  if (results.noisyNeighbour) {
+    const { settings, probe } = results.noisyNeighbour;
+    verdicts.push({
+      scenario: `single resolutions while another client floods (${settings.batchConnections} batch and ${settings.similarityConnections} long similarity connections)`,
+      reqPerSec: null,
+      p50Ms: probe.p50Ms,
+      p99Ms: probe.p99Ms,
+      ratio: null,
+      ratioOf: null,
+      target: 'p99 < 50 ms',
+      pass: probe.p99Ms < 50,
+    });
+  }
   const figures: Figure[] = [
     { figure: 'snapshot load, real dataset', value: formatMs(results.setup.snapshotLoadMs), target: '', pass: null },
     { figure: 'resolver RSS after load, real dataset', value: `${results.resolverMemory.afterLoad.rssMb} MB`, target: '', pass: null },
@@ -255,6 +273,15 @@ function sanityLines(results: BenchResults): string[] {
   if (results.scale && !('skipped' in results.scale)) {
     const check = results.scale.check;
     lines.push(`scale: every request sent once before the load: ${check.total.toLocaleString('en')}, ${check.disagreements} answered other than the mix expects`);
+  }
+  if (results.noisyNeighbour) {
+    const { probe, flood } = results.noisyNeighbour;
+    const answers = Object.entries(flood.statuses).map(([key, n]) => `${key}×${n}`).join(', ');
+    lines.push(
+      `noisy neighbour: ${probe.requests} single resolutions (${Object.entries(probe.statuses).map(([s, n]) => `${s}×${n}`).join(', ')}), max ${probe.maxMs} ms; ` +
+        `the flood sent ${flood.requests.toLocaleString('en')} requests in ${flood.durationMs} ms (${answers}; ${flood.errors} errors), ` +
+        `${Math.round(flood.bytes / 1e6).toLocaleString('en')} MB of answers`,
+    );
   }
   const scaleErrors = results.scale && !('skipped' in results.scale) ? `, ${results.scale.resolverErrorLines} at scale` : '';
   lines.push(`resolver log lines at level error: ${results.resolverErrorLines ?? '?'} with the real dataset${scaleErrors}`);

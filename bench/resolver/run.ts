@@ -13,6 +13,7 @@ import { dropDatabase, databaseUrlFor, migrateAndImport, recreateDatabase } from
 import { clearUsageCounters } from './bench-redis.js';
 import { checkOnce, describeCheck } from './check-once.js';
 import { measure, measureTogether, type LoadSettings, type RunFigures } from './load.js';
+import { FLOODING_ADDRESS, longSimilarityBody, measureNoisyNeighbour, PROBING_ADDRESS } from './noisy-neighbour.js';
 import { judge, machineInfo, markdownReport, textReport, writeResults, type BenchResults } from './report.js';
 import { runScale } from './scale.js';
 import { readMemory, startCeiling, startResolver, type ServerProcess } from './server-processes.js';
@@ -94,6 +95,7 @@ async function main(): Promise<void> {
         batchRequests: settings.batchRequests,
         batchSize: settings.batchSize,
         scaleNamespaces: settings.scaleNamespaces,
+        noisyDurationS: settings.noisyDurationS,
         redisUrl: settings.redisUrl,
       },
       dataset: { path: settings.datasetPath, namespaces: namespaces.length, resources: resourceCount },
@@ -130,6 +132,18 @@ async function main(): Promise<void> {
     say(`batch of ${settings.batchSize} identifiers, ${settings.batchRequests} requests one at a time`);
     results.batch = await measureBatchLatency(resolver.port, batchBodies(mix, settings.batchSize, settings.batchRequests), settings.batchSize);
     say(`  median ${results.batch.medianMs} ms, p99 ${results.batch.p99Ms} ms`);
+
+    say(`noisy neighbour: single resolutions from ${PROBING_ADDRESS} while ${FLOODING_ADDRESS} floods batches and long similarity lookups (${settings.noisyDurationS} s)`);
+    results.noisyNeighbour = await measureNoisyNeighbour({
+      projectRoot: settings.projectRoot,
+      port: resolver.port,
+      probePaths: resolveJson.map((r) => r.path),
+      batchBody: batchBodies(mix, settings.batchSize, 1)[0]!,
+      similarityBody: longSimilarityBody(),
+      durationMs: settings.noisyDurationS * 1000,
+    });
+    const noisy = results.noisyNeighbour;
+    say(`  ${noisy.probe.requests} resolutions: p50 ${noisy.probe.p50Ms} ms, p99 ${noisy.probe.p99Ms} ms, max ${noisy.probe.maxMs} ms; flood ${JSON.stringify(noisy.flood.statuses)}`);
 
     results.resolverMemory.afterScenarios = readMemory(resolver.pid);
     results.resolverErrorLines = resolver.errorLines();

@@ -20,6 +20,8 @@ export interface BenchSettings {
   batchRequests: number;
   batchSize: number;
   scaleNamespaces: number;
+  /** Seconds of the noisy-neighbour flood (BENCH_NOISY_DURATION, default BENCH_DURATION). */
+  noisyDurationS: number;
   skipScale: boolean;
   keepDb: boolean;
 }
@@ -56,6 +58,7 @@ export function readSettings(): BenchSettings {
     batchRequests: Math.round(positiveNumber('BENCH_BATCH_REQUESTS', 30)),
     batchSize: 1000,
     scaleNamespaces: Math.round(positiveNumber('BENCH_SCALE_NAMESPACES', 100_000)),
+    noisyDurationS: positiveNumber('BENCH_NOISY_DURATION', positiveNumber('BENCH_DURATION', 10)),
     skipScale: flag('BENCH_SKIP_SCALE'),
     keepDb: flag('BENCH_KEEP_DB'),
   };

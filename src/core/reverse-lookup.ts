@@ -3,19 +3,20 @@
  * a ReverseIndex. Pure functions; the routes validate with parseReverseLookupPayload, call one of the two
  * lookups and wrap the result in the envelope.
  */
-import { distance as blockDistance } from 'fastest-levenshtein';
+import { editDistance } from './edit-distance.js';
 import { matchesLuiPattern } from './lui-pattern.js';
+import { NearestSearch } from './nearest-entries.js';
 import {
-  BAG_SLOT_COUNT,
-  bagSlot,
   findLongestKey,
-  hostEnd,
   normalizeReverseUrl,
   type KeyCandidate,
   type KeyGroup,
   type ReverseIndex,
   type ReverseIndexEntry,
 } from './reverse-index.js';
+
+export { editDistance } from './edit-distance.js';
+export { findNearestEntries, SIMILARITY_WORK_LIMIT, type NearEntry } from './nearest-entries.js';
 
 /** The wire record of interface.md §2.4; the field order is part of the contract. */
 export interface ReverseMatch {
@@ -44,6 +45,11 @@ export interface ReverseLookupOptions {
 export type ReverseLookupEndpoint = 'byPrefix' | 'bySimilarity';
 
 export const MAX_URL_LENGTH = 4096;
+/**
+ * bySimilarity compares the URL with every provider's URL, at a cost that grows with the URL's length: its
+ * URLs are held well under MAX_URL_LENGTH (provider URLs in the registry are under 200 characters).
+ */
+export const MAX_SIMILARITY_URL_LENGTH = 2048;
 export const MAX_ACCESSION_LENGTH = 1024;
 export const DEFAULT_SIMILARITY_RESULTS = 5;
 
@@ -74,6 +80,11 @@ export function parseReverseLookupPayload(payload: unknown, endpoint: ReverseLoo
     throw new ReverseLookupPayloadError(MISSING_URL_MESSAGE[endpoint]);
   }
   // Bounds keep the edit distances and the LUI regexes cheap whatever a client sends.
+  if (endpoint === 'bySimilarity' && url.length > MAX_SIMILARITY_URL_LENGTH) {
+    throw new ReverseLookupPayloadError(
+      `Invalid payload, url must be at most ${MAX_SIMILARITY_URL_LENGTH} characters long for a similarity lookup`,
+    );
+  }
   if (url.length > MAX_URL_LENGTH) {
     throw new ReverseLookupPayloadError(`Invalid payload, url must be at most ${MAX_URL_LENGTH} characters long`);
   }
@@ -169,177 +180,56 @@ export function reverseBySimilarity(
   query: ReverseLookupQuery,
   options: ReverseLookupOptions,
 ): ReverseMatch[] {
-  const limit = options.maxResults ?? DEFAULT_SIMILARITY_RESULTS;
-  const accession = nonBlank(query.accession) ?? nonBlank(guessAccession(query.url));
-  if (accession === null || limit <= 0) return [];
-  const normalised = normalizeReverseUrl(query.url);
-  const forceUrls = query.forceUrls === true;
-
-  return findNearestEntries(index, normalised, accession, limit).map(({ entry, distance }) => {
-    const expectedLength = entry.templateLength + (entry.templateParts.length - 1) * accession.length;
-    const score = similarityScore(distance, expectedLength, normalised.length);
-    const { lui, matches } = interpretLui(index, entry, accession);
-    return buildMatch(entry, lui, matches, forceUrls, score, options.publicResolverUrl);
-  });
+  const lookup = new SimilarityLookup(index, query, options);
+  lookup.advance();
+  return lookup.matches();
 }
-
-export interface NearEntry {
-  entry: ReverseIndexEntry;
-  distance: number;
-}
-
-// How many entries are scored up front, before any bound exists, to make the bound tight from the start.
-const SEED_SIZE = 64;
-// Lower bounds at or beyond this share the last counting-sort bucket.
-const BOUND_BUCKETS = 256;
-
-let seenScratch = new Uint8Array(0);
-let boundScratch = new Int32Array(0);
-let rankScratch = new Int32Array(0);
-let sortedBounds = new Int32Array(0);
-let sortedRanks = new Int32Array(0);
-const bucketStarts = new Int32Array(BOUND_BUCKETS + 2);
-const queryBag = new Int32Array(BAG_SLOT_COUNT);
 
 /**
- * The `limit` entries with the smallest Levenshtein distance between `normalisedUrl` and their template
- * filled with `accession`, ties by rank: exactly what scoring every entry and sorting would give.
- *
- * It scores a few likely entries first (those whose key starts the URL, then same-host entries of about the
- * right length), which bounds the distance that still matters. Every other entry then gets two cheap lower
- * bounds, the length difference (found by a window over entries ordered by length) and the bag distance
- * (surplus of characters counted without order; one edit changes it by at most one), and only entries whose
- * bound beats the current last place are scored, in increasing order of bound.
+ * One bySimilarity lookup, which can be done in steps (see NearestSearch): the resolver answers an
+ * ordinary lookup in one step and a long one a slice at a time between other requests.
  */
-export function findNearestEntries(
-  index: ReverseIndex,
-  normalisedUrl: string,
-  accession: string,
-  limit: number,
-): NearEntry[] {
-  const { entries, entriesByLength, templateLengths, bagSlots, bagCounts } = index;
-  ensureScratch(entries.length);
-  const seen = seenScratch;
-  const seededRanks: number[] = [];
-  const nearest = new NearestList(limit);
-  const seed = (entry: ReverseIndexEntry): void => {
-    if (seen[entry.rank] === 1) return;
-    seen[entry.rank] = 1;
-    seededRanks.push(entry.rank);
-    nearest.offer(entry, editDistance(normalisedUrl, expectedUrl(entry, accession)));
-  };
+export class SimilarityLookup {
+  readonly #index: ReverseIndex;
+  readonly #options: ReverseLookupOptions;
+  readonly #forceUrls: boolean;
+  readonly #normalised: string;
+  readonly #accession: string | null;
+  readonly #search: NearestSearch | null;
 
-  const keyed = findLongestKey(index, normalisedUrl, normalisedUrl.length);
-  if (keyed) for (const candidate of keyed.candidates) seed(candidate.entry);
-  // A template this long, filled with the accession, has the URL's length.
-  const targetLength = normalisedUrl.length - accession.length;
-  const end = hostEnd(normalisedUrl);
-  const sameHost = index.entriesByHost.get(end === -1 ? normalisedUrl : normalisedUrl.slice(0, end));
-  if (sameHost) visitNearestInLength(sameHost, targetLength, SEED_SIZE, seed);
-
-  // The query's characters less one accession: with the template's counts, this gives the bag distance
-  // to the filled template without building it.
-  queryBag.fill(0);
-  for (let i = 0; i < normalisedUrl.length; i++) queryBag[bagSlot(normalisedUrl.charCodeAt(i))]! += 1;
-  for (let i = 0; i < accession.length; i++) queryBag[bagSlot(accession.charCodeAt(i))]! -= 1;
-
-  const seedWorst = nearest.worst();
-  let kept = 0;
-  let minBound = Number.POSITIVE_INFINITY;
-  const keep = (entry: ReverseIndexEntry, bound: number): void => {
-    boundScratch[kept] = bound;
-    rankScratch[kept] = entry.rank;
-    kept++;
-    if (bound < minBound) minBound = bound;
-  };
-
-  const from = seedWorst === Number.POSITIVE_INFINITY ? 0 : firstAtLeast(templateLengths, targetLength - seedWorst);
-  const to =
-    seedWorst === Number.POSITIVE_INFINITY ? entriesByLength.length : firstAtLeast(templateLengths, targetLength + seedWorst + 1);
-  for (let position = from; position < to; position++) {
-    const entry = entriesByLength[position]!;
-    if (seen[entry.rank] === 1) continue;
-    const lengthGap = targetLength - entry.templateLength;
-    let surplus = 0;
-    for (let k = entry.bagStart; k < entry.bagEnd; k++) {
-      const excess = bagCounts[k]! - queryBag[bagSlots[k]!]!;
-      if (excess > 0) surplus += excess;
-    }
-    // The query's own surplus is the filled template's plus the length gap.
-    const bound = Math.max(surplus, surplus + lengthGap);
-    if (bound <= seedWorst) keep(entry, bound);
-  }
-  // Rare patterns with several placeholders keep the length bound only.
-  for (const entry of index.multiPlaceholderEntries) {
-    if (seen[entry.rank] === 1) continue;
-    const placeholders = entry.templateParts.length - 1;
-    const bound = Math.abs(normalisedUrl.length - entry.templateLength - placeholders * accession.length);
-    if (bound <= seedWorst) keep(entry, bound);
+  constructor(index: ReverseIndex, query: ReverseLookupQuery, options: ReverseLookupOptions) {
+    const limit = options.maxResults ?? DEFAULT_SIMILARITY_RESULTS;
+    const accession = nonBlank(query.accession) ?? nonBlank(guessAccession(query.url));
+    this.#index = index;
+    this.#options = options;
+    this.#forceUrls = query.forceUrls === true;
+    this.#normalised = normalizeReverseUrl(query.url);
+    this.#accession = accession;
+    this.#search = accession === null || limit <= 0 ? null : new NearestSearch(index, this.#normalised, accession, limit);
   }
 
-  // Counting sort by bound, offset by the smallest so that a very long URL, far from every template,
-  // still gets ordered buckets.
-  bucketStarts.fill(0);
-  for (let k = 0; k < kept; k++) bucketStarts[Math.min(boundScratch[k]! - minBound, BOUND_BUCKETS) + 1]! += 1;
-  for (let bucket = 1; bucket <= BOUND_BUCKETS + 1; bucket++) bucketStarts[bucket]! += bucketStarts[bucket - 1]!;
-  for (let k = 0; k < kept; k++) {
-    const bound = boundScratch[k]!;
-    const bucket = Math.min(bound - minBound, BOUND_BUCKETS);
-    const slot = bucketStarts[bucket]!;
-    bucketStarts[bucket] = slot + 1;
-    sortedBounds[slot] = bound;
-    sortedRanks[slot] = rankScratch[k]!;
+  /** Searches on for about `budget` edit-distance steps more; true once the answer is known. */
+  advance(budget?: number): boolean {
+    return this.#search === null || this.#search.advance(budget);
   }
 
-  for (let k = 0; k < kept; k++) {
-    const bound = sortedBounds[k]!;
-    if (bound > nearest.worst()) {
-      // Below the overflow bucket bounds only grow from here; inside it they are unordered.
-      if (bound - minBound < BOUND_BUCKETS) break;
-      continue;
-    }
-    const entry = entries[sortedRanks[k]!]!;
-    nearest.offer(entry, editDistance(normalisedUrl, expectedUrl(entry, accession)));
+  /** The matches, nearest first; call once advance has answered true. */
+  matches(): ReverseMatch[] {
+    const accession = this.#accession;
+    if (this.#search === null || accession === null) return [];
+    const normalised = this.#normalised;
+    return this.#search.result().map(({ entry, distance }) => {
+      const expectedLength = entry.templateLength + (entry.templateParts.length - 1) * accession.length;
+      const score = similarityScore(distance, expectedLength, normalised.length);
+      const { lui, matches } = interpretLui(this.#index, entry, accession);
+      return buildMatch(entry, lui, matches, this.#forceUrls, score, this.#options.publicResolverUrl);
+    });
   }
 
-  for (const rank of seededRanks) seen[rank] = 0;
-  return nearest.toArray();
-}
-
-/** Visits up to `count` entries of a list ordered by template length, nearest to `targetLength` first. */
-function visitNearestInLength(
-  list: readonly ReverseIndexEntry[],
-  targetLength: number,
-  count: number,
-  visit: (entry: ReverseIndexEntry) => void,
-): void {
-  let low = 0;
-  let high = list.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (list[middle]!.templateLength < targetLength) low = middle + 1;
-    else high = middle;
+  /** Gives a lookup up half-way (its client went away), handing its buffers back. */
+  release(): void {
+    this.#search?.release();
   }
-  let below = low - 1;
-  let above = low;
-  for (let visited = 0; visited < count && (below >= 0 || above < list.length); visited++) {
-    const takeAbove =
-      below < 0 ||
-      (above < list.length && list[above]!.templateLength - targetLength <= targetLength - list[below]!.templateLength);
-    visit(takeAbove ? list[above++]! : list[below--]!);
-  }
-}
-
-/** First position whose value is at least `value` in an ascending array. */
-function firstAtLeast(sorted: Int32Array, value: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle]! < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 /**
@@ -360,149 +250,6 @@ function shortestFloatDecimal(value: number): number {
     if (Math.fround(candidate) === value) return candidate;
   }
   return Number(value.toPrecision(9));
-}
-
-/** Levenshtein distance over UTF-16 code units, as commons-text computes it for Java strings. */
-export function editDistance(a: string, b: string): number {
-  // A common prefix or suffix never changes the distance; the URL and a filled template usually share
-  // the accession and often the host, which leaves a short remainder for the bit-parallel part.
-  const shorterLength = Math.min(a.length, b.length);
-  let start = 0;
-  while (start < shorterLength && a.charCodeAt(start) === b.charCodeAt(start)) start++;
-  let end = 0;
-  while (end < shorterLength - start && a.charCodeAt(a.length - 1 - end) === b.charCodeAt(b.length - 1 - end)) end++;
-  const aLength = a.length - start - end;
-  const bLength = b.length - start - end;
-  if (aLength === 0) return bLength;
-  if (bLength === 0) return aLength;
-  // Myers' algorithm needs only the shorter string in machine words; fastest-levenshtein always puts the
-  // longer one there, which is several times slower for the URL lengths seen here.
-  const aShorter = aLength <= bLength;
-  const pattern = aShorter ? a : b;
-  const text = aShorter ? b : a;
-  const patternLength = aShorter ? aLength : bLength;
-  const textLength = aShorter ? bLength : aLength;
-  if (patternLength <= 32) return myers32(pattern, text, start, patternLength, textLength);
-  if (patternLength <= 64) return myers64(pattern, text, start, patternLength, textLength);
-  return blockDistance(pattern.slice(start, start + patternLength), text.slice(start, start + textLength));
-}
-
-const peqLow = new Int32Array(0x10000);
-const peqHigh = new Int32Array(0x10000);
-
-// Both run on pattern[start, start + n) against text[start, start + m), sparing the slices.
-function myers32(pattern: string, text: string, start: number, n: number, m: number): number {
-  const last = 1 << (n - 1);
-  for (let i = 0; i < n; i++) peqLow[pattern.charCodeAt(start + i)]! |= 1 << i;
-  let pv = -1;
-  let mv = 0;
-  let score = n;
-  for (let j = start; j < start + m; j++) {
-    const eq = peqLow[text.charCodeAt(j)]!;
-    const xv = eq | mv;
-    const xh = (((eq & pv) + pv) ^ pv) | eq;
-    let ph = mv | ~(xh | pv);
-    const mh = pv & xh;
-    if (ph & last) score++;
-    else if (mh & last) score--;
-    ph = (ph << 1) | 1;
-    pv = (mh << 1) | ~(xv | ph);
-    mv = ph & xv;
-  }
-  for (let i = 0; i < n; i++) peqLow[pattern.charCodeAt(start + i)] = 0;
-  return score;
-}
-
-// Two 32-bit blocks of Myers' block algorithm, the second fed by the first's horizontal delta.
-function myers64(pattern: string, text: string, start: number, n: number, m: number): number {
-  const last = 1 << (n - 33);
-  for (let i = 0; i < 32; i++) peqLow[pattern.charCodeAt(start + i)]! |= 1 << i;
-  for (let i = 32; i < n; i++) peqHigh[pattern.charCodeAt(start + i)]! |= 1 << (i - 32);
-  let pvLow = -1;
-  let mvLow = 0;
-  let pvHigh = -1;
-  let mvHigh = 0;
-  let score = n;
-  for (let j = start; j < start + m; j++) {
-    const c = text.charCodeAt(j);
-    let eq = peqLow[c]!;
-    let xv = eq | mvLow;
-    let xh = (((eq & pvLow) + pvLow) ^ pvLow) | eq;
-    let ph = mvLow | ~(xh | pvLow);
-    let mh = pvLow & xh;
-    const carry = (ph >>> 31) - (mh >>> 31);
-    ph = (ph << 1) | 1;
-    mh <<= 1;
-    pvLow = mh | ~(xv | ph);
-    mvLow = ph & xv;
-
-    eq = peqHigh[c]!;
-    xv = eq | mvHigh;
-    if (carry < 0) eq |= 1;
-    xh = (((eq & pvHigh) + pvHigh) ^ pvHigh) | eq;
-    ph = mvHigh | ~(xh | pvHigh);
-    mh = pvHigh & xh;
-    if (ph & last) score++;
-    else if (mh & last) score--;
-    ph <<= 1;
-    mh <<= 1;
-    if (carry < 0) mh |= 1;
-    else if (carry > 0) ph |= 1;
-    pvHigh = mh | ~(xv | ph);
-    mvHigh = ph & xv;
-  }
-  for (let i = 0; i < 32; i++) peqLow[pattern.charCodeAt(start + i)] = 0;
-  for (let i = 32; i < n; i++) peqHigh[pattern.charCodeAt(start + i)] = 0;
-  return score;
-}
-
-/** The best `limit` (distance, rank) pairs seen so far, kept sorted. */
-class NearestList {
-  readonly #limit: number;
-  readonly #items: NearEntry[] = [];
-
-  constructor(limit: number) {
-    this.#limit = limit;
-  }
-
-  worst(): number {
-    return this.#items.length < this.#limit ? Number.POSITIVE_INFINITY : this.#items[this.#limit - 1]!.distance;
-  }
-
-  offer(entry: ReverseIndexEntry, distance: number): void {
-    const items = this.#items;
-    if (items.length === this.#limit) {
-      const last = items[items.length - 1]!;
-      if (distance > last.distance || (distance === last.distance && entry.rank > last.entry.rank)) return;
-      items.pop();
-    }
-    let at = items.length;
-    while (at > 0) {
-      const before = items[at - 1]!;
-      if (before.distance < distance || (before.distance === distance && before.entry.rank < entry.rank)) break;
-      at--;
-    }
-    items.splice(at, 0, { entry, distance });
-  }
-
-  toArray(): NearEntry[] {
-    return [...this.#items];
-  }
-}
-
-// Shared buffers, grown to the largest index seen: the search is synchronous, so no two calls overlap.
-function ensureScratch(size: number): void {
-  if (boundScratch.length >= size) return;
-  seenScratch = new Uint8Array(size);
-  boundScratch = new Int32Array(size);
-  rankScratch = new Int32Array(size);
-  sortedBounds = new Int32Array(size);
-  sortedRanks = new Int32Array(size);
-}
-
-function expectedUrl(entry: ReverseIndexEntry, accession: string): string {
-  // join, not replace: a `$` in an accession must stay literal, and Java's replace fills every placeholder.
-  return entry.templateParts.join(accession);
 }
 
 interface CandidateChoice {

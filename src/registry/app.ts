@@ -47,6 +47,8 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
       { name: 'redis', check: () => pingRedis(deps.redis) },
     ],
   });
+  // The regex checks are shared fairly between clients by ctx.ip, which behind a proxy is X-Forwarded-For.
+  app.proxy = deps.config.TRUST_PROXY;
   const namespacePage = namespacePageRoutes({ db: deps.db, publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL });
   app.use(namespacePage.routes()).use(namespacePage.allowedMethods());
   const dataset = datasetRoutes({ config: deps.config, redis: deps.redis, logger: deps.logger });

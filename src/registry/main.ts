@@ -23,7 +23,12 @@ await runPart('registry', USAGE, async (config, logger) => {
     cacheSeconds: config.URL_CHECK_CACHE_SECONDS,
     logger,
   });
-  const regex = createRegexTester({ timeoutMs: config.REGEX_CHECK_TIMEOUT_MS, maxPatternLength: config.REGEX_MAX_PATTERN_LENGTH });
+  const regex = createRegexTester({
+    timeoutMs: config.REGEX_CHECK_TIMEOUT_MS,
+    maxPatternLength: config.REGEX_MAX_PATTERN_LENGTH,
+    maxPerClient: config.REGEX_CHECKS_PER_CLIENT,
+    maxQueueWaitMs: config.REGEX_CHECK_QUEUE_WAIT_MS,
+  });
   // Browse answers stay cached until a registry change is announced (NOTIFY at commit).
   const registryVersions = new RegistryVersionSource(db, { databaseUrl: config.DATABASE_URL, logger });
   await registryVersions.start();

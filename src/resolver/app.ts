@@ -8,6 +8,7 @@ import { pingPostgres, pingRedis } from '../lib/dependencies.js';
 import type { Logger } from '../lib/logger.js';
 import { batchRoutes } from './batch.routes.js';
 import { createFrontHandler, resolverMethodsAt } from './front-handler.js';
+import { HeavyWork } from './heavy-work.js';
 import { registryLinksRoutes } from './registry-links.routes.js';
 import { ReverseIndexCache } from './reverse-index-cache.js';
 import { reverseRoutes } from './reverse.routes.js';
@@ -45,6 +46,10 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
   const urls = { publicResolverUrl: config.PUBLIC_RESOLVER_URL, publicRegistryUrl: config.PUBLIC_REGISTRY_URL };
   const usage = deps.usage;
   const count = usage ? (prefix: string, address: string, userAgent: string) => usage.record(prefix, address, userAgent) : undefined;
+  const heavy = new HeavyWork({
+    perClient: config.RESOLVER_HEAVY_REQUESTS_PER_CLIENT,
+    onError: (error) => deps.logger.error({ err: error }, 'heavy request work failed'),
+  });
   const app = createBaseApp({
     logger: deps.logger,
     logSampleRate: config.LOG_REQUEST_SAMPLE_RATE,
@@ -63,14 +68,15 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
       logSampleRate: config.LOG_REQUEST_SAMPLE_RATE,
       trustProxy: config.TRUST_PROXY,
       count,
+      heavy,
     }),
   });
   app.proxy = config.TRUST_PROXY;
   app.use(registryLinksRoutes({ snapshot, publicRegistryUrl: config.PUBLIC_REGISTRY_URL }));
-  const reverse = reverseRoutes({ reverseIndexes, publicResolverUrl: config.PUBLIC_RESOLVER_URL });
+  const reverse = reverseRoutes({ reverseIndexes, publicResolverUrl: config.PUBLIC_RESOLVER_URL, heavy });
   app.use(reverse.wrongMethod);
   app.use(reverse.router.routes()).use(reverse.router.allowedMethods());
-  const batch = batchRoutes({ registry, ...urls, count });
+  const batch = batchRoutes({ registry, ...urls, count, heavy, logger: deps.logger });
   app.use(batch.routes()).use(batch.allowedMethods());
   return app;
 }

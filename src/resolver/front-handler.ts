@@ -4,7 +4,15 @@ import { chooseBestProvider } from '../core/best-provider.js';
 import type { RegistrySnapshot } from '../core/registry-snapshot.js';
 import { resolveCompactId, type ResolveResult } from '../core/resolve.js';
 import { serializeResolveResult } from '../core/resolve-json.js';
-import { parseReverseLookupPayload, reverseByPrefix, reverseBySimilarity, reverseMatchJson, type ReverseLookupEndpoint } from '../core/reverse-lookup.js';
+import {
+  parseReverseLookupPayload,
+  reverseByPrefix,
+  reverseMatchJson,
+  SimilarityLookup,
+  type ReverseLookupEndpoint,
+  type ReverseLookupQuery,
+  type ReverseMatch,
+} from '../core/reverse-lookup.js';
 import { asciiLocation } from '../http/ascii-location.js';
 import { errorEnvelope } from '../http/envelope.js';
 import { HttpError } from '../http/http-error.js';
@@ -13,6 +21,7 @@ import { NOSNIFF_HEADER, NOSNIFF_VALUE } from '../http/no-sniff.js';
 import { requestIdFor } from '../http/request-context.js';
 import { HEAD_AND_GET } from '../http/unserved-methods.js';
 import type { Logger } from '../lib/logger.js';
+import type { HeavyWork } from './heavy-work.js';
 import { renderResolutionFailed } from './landing-page.js';
 import type { ReverseIndexCache } from './reverse-index-cache.js';
 
@@ -28,6 +37,8 @@ export interface FrontDeps {
   logSampleRate: number;
   trustProxy: boolean;
   count?: ResolutionCounter;
+  /** The per-client cap and fair scheduling of heavy requests (long similarity lookups here). */
+  heavy: HeavyWork;
 }
 
 /** Answers a request itself and returns true, or returns false to hand it to the Koa application. */
@@ -53,6 +64,15 @@ export function resolverMethodsAt(path: string): readonly string[] | undefined {
   return HEAD_AND_GET;
 }
 const EXPOSED_HEADERS = 'X-Request-Id,ETag,Last-Modified,Retry-After,Location';
+
+// A similarity lookup is done in slices of this much work (edit-distance steps, see NearestSearch), about a
+// millisecond: every provider URL of the registry, as it is or slightly altered, needs one slice at most.
+const SIMILARITY_SLICE_WORK = 200_000;
+// URL and accession together longer than this (provider URLs are under 200 characters) make a lookup heavy
+// from the start; a shorter one becomes heavy when its first slice does not finish it.
+const LONG_SIMILARITY_CHARS = 400;
+// A request body this long holds a long lookup (or padding): refused unread when its client is at its cap.
+const LONG_SIMILARITY_BODY = 1024;
 
 /**
  * The path is percent-decoded once: `GO%3A0006915` resolves, `%2F` becomes a `/` (LUIs may hold one) and
@@ -149,18 +169,15 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
     send(res, 302, null, '');
   }
 
-  function answerReverse(res: ServerResponse, endpoint: ReverseLookupEndpoint, body: unknown): void {
+  function answerReverse(req: IncomingMessage, res: ServerResponse, requestId: string, endpoint: ReverseLookupEndpoint, body: unknown): void {
     const payload = body !== null && typeof body === 'object' ? (body as { payload?: unknown }).payload : undefined;
     const query = parseReverseLookupPayload(payload, endpoint);
-    const index = deps.reverseIndexes.current();
-    let json: string | null;
-    if (endpoint === 'byPrefix') {
-      const match = reverseByPrefix(index, query, reverseOptions);
-      json = match === null ? null : reverseMatchJson(match);
-    } else {
-      const matches = reverseBySimilarity(index, query, reverseOptions);
-      json = matches.length === 0 ? null : `[${matches.map(reverseMatchJson).join(',')}]`;
-    }
+    if (endpoint === 'bySimilarity') return answerSimilarity(req, res, requestId, query);
+    const match = reverseByPrefix(deps.reverseIndexes.current(), query, reverseOptions);
+    sendReverse(res, match === null ? null : reverseMatchJson(match));
+  }
+
+  function sendReverse(res: ServerResponse, json: string | null): void {
     if (json === null) {
       res.statusCode = 204;
       res.end();
@@ -168,6 +185,40 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
     }
     send(res, 200, 'application/json; charset=utf-8', `{"apiVersion":"1.0","errorMessage":null,"payload":${json}}`);
   }
+
+  /**
+   * Similarity lookups are done as units of heavy work, in turn with other clients' (see heavy-work.ts), so
+   * that a burst of them cannot hold the event loop. A lookup that needs more than one slice counts against
+   * its client's cap of heavy requests, and is refused with 429 beyond it.
+   */
+  function answerSimilarity(req: IncomingMessage, res: ServerResponse, requestId: string, query: ReverseLookupQuery): void {
+    const client = clientAddress(req);
+    let counted = false;
+    const count = (): boolean => {
+      if (!deps.heavy.enter(client)) return false;
+      counted = true;
+      res.once('close', () => deps.heavy.leave(client));
+      return true;
+    };
+    const refuse = () => fail(res, requestId, deps.heavy.refusal);
+    if (query.url.length + (query.accession?.length ?? 0) > LONG_SIMILARITY_CHARS && !count()) return refuse();
+    const lookup = new SimilarityLookup(deps.reverseIndexes.current(), query, reverseOptions);
+    const slice = (): void => {
+      if (res.destroyed) return lookup.release();
+      try {
+        if (lookup.advance(SIMILARITY_SLICE_WORK)) return sendReverse(res, similarityJson(lookup.matches()));
+        if (counted || count()) return deps.heavy.defer(client, slice);
+        lookup.release();
+        refuse();
+      } catch (error) {
+        lookup.release();
+        fail(res, requestId, error);
+      }
+    };
+    deps.heavy.defer(client, slice);
+  }
+
+  const refusalJson = JSON.stringify(errorEnvelope(deps.heavy.refusal.message));
 
   function fail(res: ServerResponse, requestId: string, error: unknown): void {
     if (res.headersSent) {
@@ -178,8 +229,10 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
     const clientError = status >= 400 && status < 500;
     if (!clientError) deps.logger.error({ err: error, requestId }, 'request failed');
     const message = clientError ? (error as Error).message : `Internal server error (request id ${requestId})`;
+    if (clientError && error instanceof HttpError) for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
     res.setHeader('Cache-Control', 'no-store');
-    send(res, clientError ? status : 500, 'application/json; charset=utf-8', JSON.stringify(errorEnvelope(message)));
+    const body = error === deps.heavy.refusal ? refusalJson : JSON.stringify(errorEnvelope(message));
+    send(res, clientError ? status : 500, 'application/json; charset=utf-8', body);
   }
 
   return function front(req, res) {
@@ -189,9 +242,15 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
     let endpoint: ReverseLookupEndpoint | null = null;
+    // A client at its cap of heavy requests is refused here, before Koa and without reading its body: a flood
+    // is mostly refusals, which must cost little (Koa still counts the requests it is given, see heavy-work.ts).
+    let refuseHeavy = false;
     if (method === 'POST') {
       if (path === '/reverse/byPrefix') endpoint = 'byPrefix';
-      else if (path === '/reverse/bySimilarity') endpoint = 'bySimilarity';
+      else if (path === '/reverse/bySimilarity') {
+        endpoint = 'bySimilarity';
+        refuseHeavy = Number(req.headers['content-length']) > LONG_SIMILARITY_BODY && deps.heavy.atCap(clientAddress(req));
+      } else if ((path === '/resolve/batch' || path === '/reverse/batch') && deps.heavy.atCap(clientAddress(req))) refuseHeavy = true;
       else return false;
     } else if (method === 'GET' || method === 'HEAD') {
       if (path === '/') return false;
@@ -216,12 +275,16 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
         else deps.logger.info({ ...line, sampled: deps.logSampleRate }, 'request');
       });
     }
+    if (refuseHeavy) {
+      fail(res, requestId, deps.heavy.refusal);
+      return true;
+    }
     if (endpoint) {
       const reverse = endpoint;
       readJsonBody(req, DEFAULT_JSON_LIMIT, (error, body) => {
         if (error) return fail(res, requestId, error);
         try {
-          answerReverse(res, reverse, body);
+          answerReverse(req, res, requestId, reverse, body);
         } catch (answerError) {
           fail(res, requestId, answerError);
         }
@@ -235,4 +298,8 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
     }
     return true;
   };
+}
+
+function similarityJson(matches: ReverseMatch[]): string | null {
+  return matches.length === 0 ? null : `[${matches.map(reverseMatchJson).join(',')}]`;
 }

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { CheckUnavailableError } from '../../src/registry/registration/checks.js';
+import { CheckBusyError, CheckUnavailableError, type RegexVerdict } from '../../src/registry/registration/checks.js';
 import {
   REGEX_TOO_SLOW_MESSAGE,
   createRegexTester,
@@ -219,6 +219,111 @@ describe('the regex tester', () => {
         await expect(waiting).resolves.toEqual({ compiles: true, matches: true });
       } finally {
         await bounded.close();
+      }
+    });
+  });
+
+  describe('sharing the pool fairly between clients (issue 10)', () => {
+    // Distinct patterns, so that neither the verdict cache nor the sharing of identical checks helps.
+    const hostile = (n: number) => `^(a+)+(?:${n})?$`;
+
+    it('answers a benign check from another client within 1.5 s while one client has 40 catastrophic patterns in flight', async () => {
+      const fair = createRegexTester();
+      try {
+        const flood = Array.from({ length: 40 }, (_, n) =>
+          fair.regexTest(hostile(n), CATASTROPHIC_SAMPLE, '10.0.0.66').then(
+            (verdict) => ({ verdict }),
+            (error: unknown) => ({ error }),
+          ),
+        );
+        const started = performance.now();
+        const benign = await fair.regexTest('^\\d{4}$', '9606', '10.0.0.7');
+        const elapsed = performance.now() - started;
+        const outcomes = await Promise.all(flood);
+
+        expect(benign).toEqual({ compiles: true, matches: true });
+        expect(elapsed).toBeLessThan(1500);
+        // The flooder's own checks beyond its cap are refused at once, as retryable, not judged.
+        const refused = outcomes.filter((o): o is { error: CheckBusyError } => 'error' in o);
+        const judged = outcomes.filter((o): o is { verdict: RegexVerdict } => 'verdict' in o);
+        expect(judged.length).toBe(2);
+        for (const { verdict } of judged) expect(verdict).toEqual({ compiles: false, error: REGEX_TOO_SLOW_MESSAGE });
+        expect(refused.length).toBe(38);
+        for (const { error } of refused) {
+          expect(error).toBeInstanceOf(CheckBusyError);
+          expect(error.status).toBe(429);
+          expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+          expect(error.message).toMatch(/^Too many pattern checks from your address are under way \(at most 2 at once\)/);
+        }
+      } finally {
+        await fair.close();
+      }
+    });
+
+    it('gives a free thread to the waiting client with the fewest checks running', async () => {
+      const single = createRegexTester({ poolSize: 1, timeoutMs: 300 });
+      try {
+        const order: string[] = [];
+        const first = single.regexTest(hostile(1), CATASTROPHIC_SAMPLE, 'a').then(() => order.push('a1'));
+        const second = single.regexTest(hostile(2), CATASTROPHIC_SAMPLE, 'a').then(() => order.push('a2'));
+        const other = single.regexTest('^b$', 'b', 'b').then(() => order.push('b'));
+        await Promise.all([first, second, other]);
+        expect(order).toEqual(['a1', 'b', 'a2']);
+      } finally {
+        await single.close();
+      }
+    });
+
+    it('refuses a pattern that once ran out of time at once, whatever the sample, without a thread', async () => {
+      const remembering = createRegexTester({ timeoutMs: 200 });
+      try {
+        await expect(remembering.regexTest(hostile(99), CATASTROPHIC_SAMPLE, 'x')).resolves.toEqual({
+          compiles: false,
+          error: REGEX_TOO_SLOW_MESSAGE,
+        });
+        const { jobsStarted } = remembering.stats();
+        const started = performance.now();
+        await expect(remembering.regexTest(hostile(99), 'a'.repeat(30) + '?', 'y')).resolves.toEqual({
+          compiles: false,
+          error: REGEX_TOO_SLOW_MESSAGE,
+        });
+        await expect(remembering.regexTest(hostile(99), null, 'y')).resolves.toEqual({ compiles: false, error: REGEX_TOO_SLOW_MESSAGE });
+        expect(performance.now() - started).toBeLessThan(100);
+        expect(remembering.stats()).toMatchObject({ jobsStarted, slowPatternHits: 2 });
+      } finally {
+        await remembering.close();
+      }
+    });
+
+    it('refuses a check that waits longer than the wait bound with a retryable 503', async () => {
+      const busy = createRegexTester({ poolSize: 1, timeoutMs: 1500, maxQueueWaitMs: 200 });
+      try {
+        const slow = busy.regexTest(hostile(5), CATASTROPHIC_SAMPLE, 'a');
+        const started = performance.now();
+        const waiting = await busy.regexTest('^c$', 'c', 'b').catch((error: unknown) => error);
+        expect(waiting).toBeInstanceOf(CheckBusyError);
+        expect(waiting).toMatchObject({ status: 503, message: 'The pattern checks are busy; please retry in a few seconds' });
+        expect(performance.now() - started).toBeLessThan(1000);
+        await expect(slow).resolves.toEqual({ compiles: false, error: REGEX_TOO_SLOW_MESSAGE });
+        expect(busy.stats()).toMatchObject({ queued: 0, running: 0 });
+        // The refused check was not judged: asked again with a thread free, it is answered.
+        await expect(busy.regexTest('^c$', 'c', 'b')).resolves.toEqual({ compiles: true, matches: true });
+      } finally {
+        await busy.close();
+      }
+    });
+
+    it('counts a client again from zero once its checks are answered', async () => {
+      const capped = createRegexTester({ maxPerClient: 1 });
+      try {
+        const first = capped.regexTest('^d$', 'd', 'z');
+        await expect(capped.regexTest('^e$', 'e', 'z')).rejects.toMatchObject({ status: 429 });
+        await first;
+        await expect(capped.regexTest('^e$', 'e', 'z')).resolves.toEqual({ compiles: true, matches: true });
+        // Checks without a client (internal callers) are not capped.
+        await expect(Promise.all([capped.regexTest('^f$', 'f'), capped.regexTest('^g$', 'g')])).resolves.toHaveLength(2);
+      } finally {
+        await capped.close();
       }
     });
   });

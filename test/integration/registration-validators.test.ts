@@ -7,7 +7,7 @@ import { validateNamespaces } from '../../src/importer/read-dataset.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createProducerRedis } from '../../src/queue/connections.js';
 import { createRegistryApp } from '../../src/registry/app.js';
-import { CheckStillRunningError, CheckUnavailableError, type RegexTest, type UrlCheck } from '../../src/registry/registration/checks.js';
+import { CheckBusyError, CheckStillRunningError, CheckUnavailableError, type RegexTest, type UrlCheck } from '../../src/registry/registration/checks.js';
 import { normaliseRegistrationPayload } from '../../src/registry/registration/validation/payload.js';
 import {
   CachedRegistryLookups,
@@ -764,4 +764,56 @@ describe('registration field validators', () => {
       expect(await runChain('idRegexPattern', 'resource', payload, deps)).toBeNull();
     });
   });
+
+  describe('the requester address (issue 10: pattern checks are shared fairly between clients)', () => {
+    const BUSY_PATTERN = '^busy\\d+$';
+    const BUSY_MESSAGE = 'Too many pattern checks from your address are under way (at most 2 at once); please retry when they have been answered';
+    const clients: (string | undefined)[] = [];
+    const clientAwareTest: RegexTest = async (pattern, sample, client) => {
+      clients.push(client);
+      if (pattern === BUSY_PATTERN) throw new CheckBusyError(BUSY_MESSAGE, 429, 1);
+      return regexTest(pattern, sample);
+    };
+    let proxied: ReturnType<ReturnType<typeof createRegistryApp>['callback']>;
+
+    beforeAll(() => {
+      const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_RESOLVER_URL: RESOLVER, TRUST_PROXY: 'true' });
+      const registration = { urlCheck, regexTest: clientAwareTest };
+      proxied = createRegistryApp({ config, db: t.db, redis, logger: createLogger('silent', 'test'), registration }).callback();
+    });
+    beforeEach(() => {
+      clients.length = 0;
+    });
+
+    const postAs = (address: string, path: string, payload: unknown) =>
+      request(proxied).post(path).set('X-Forwarded-For', `${address}, 10.0.0.1`).send({ apiVersion: '1.0', payload });
+
+    it('hands the pattern check the client address, taken from X-Forwarded-For behind a trusted proxy', async () => {
+      const res = await postAs('203.0.113.9', P('validateIdRegexPattern'), { idRegexPattern: '^\\d+$', sampleId: '9606' });
+      expect(res.status).toBe(200);
+      expect(clients).toEqual(['203.0.113.9']);
+    });
+
+    it('answers 429 with Retry-After in the envelope when the requester has too many checks under way', async () => {
+      const res = await postAs('203.0.113.9', P('validateIdRegexPattern'), { idRegexPattern: BUSY_PATTERN, sampleId: 'busy1' });
+      expect(res.status).toBe(429);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.body).toEqual({ apiVersion: '1.0', errorMessage: BUSY_MESSAGE, payload: null });
+    });
+
+    it('answers a registration request that meets the cap with 429 and Retry-After, storing nothing', async () => {
+      const before = await t.db('prefixRegistrationRequests').count({ n: '*' }).first();
+      const res = await postAs('203.0.113.9', P('registerPrefix'), { ...validPrefixRequest, idRegexPattern: BUSY_PATTERN, sampleId: 'busy1' });
+      expect(res.status).toBe(429);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.body).toEqual({
+        apiVersion: '1.0',
+        errorMessage: 'Nothing was stored: too many pattern checks from your address are under way (at most 2 at once); please retry when they have been answered',
+        payload: null,
+      });
+      expect(clients).toContain('203.0.113.9');
+      expect(await t.db('prefixRegistrationRequests').count({ n: '*' }).first()).toEqual(before);
+    });
+  });
 });
+

@@ -268,6 +268,14 @@ describe('parseReverseLookupPayload', () => {
     );
   });
 
+  it('bounds the URL of a similarity lookup more tightly, as its cost grows with the length (issue 10)', () => {
+    const url = (length: number) => 'https://x.org/' + 'a'.repeat(length - 'https://x.org/'.length);
+    expect(reject({ url: url(2049) }, 'bySimilarity')).toBe('Invalid payload, url must be at most 2048 characters long for a similarity lookup');
+    expect(reject({ url: url(5000) }, 'bySimilarity')).toBe('Invalid payload, url must be at most 2048 characters long for a similarity lookup');
+    expect(parseReverseLookupPayload({ url: url(2048) }, 'bySimilarity').url).toHaveLength(2048);
+    expect(parseReverseLookupPayload({ url: url(2049) }, 'byPrefix').url).toHaveLength(2049);
+  });
+
   it('rejects fields of the wrong type', () => {
     expect(reject({ url: 'https://x.org/1', accession: 1 }, 'byPrefix')).toBe('Invalid payload, accession must be a string');
     expect(reject({ url: 'https://x.org/1', forceUrls: 'yes' }, 'byPrefix')).toBe(

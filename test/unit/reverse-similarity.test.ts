@@ -1,8 +1,10 @@
 import { distance as referenceDistance } from 'fastest-levenshtein';
 import { buildReverseIndex, normalizeReverseUrl, type ReverseIndex } from '../../src/core/reverse-index.js';
+import { NearestSearch } from '../../src/core/nearest-entries.js';
 import {
   editDistance,
   findNearestEntries,
+  SIMILARITY_WORK_LIMIT,
   guessAccession,
   reverseBySimilarity,
   similarityScore,
@@ -165,6 +167,47 @@ describe('findNearestEntries', () => {
       for (const limit of [1, 5, 12]) {
         expect(prunedNearest(crowded, normalised, accession, limit)).toEqual(naive.slice(0, limit));
       }
+    }
+  });
+});
+
+describe('NearestSearch, done in steps (issue 10)', () => {
+  const crowded = buildReverseIndex(buildCrowdedReverseSnapshot(300));
+
+  it('answers the same searched a small budget at a time, several searches interleaved, as searched in one go', () => {
+    const queries = sampleQueries(crowded, 60, 31).map(({ url, accession }) => ({ normalised: normalizeReverseUrl(url), accession }));
+    // A long one too: far from every template, so nearly every entry is scored.
+    queries.push({ normalised: normalizeReverseUrl(`https://www.ebi.ac.uk/${'ab/'.repeat(300)}12345`), accession: '12345' });
+    const expected = queries.map((q) => prunedNearest(crowded, q.normalised, q.accession, 5));
+    const searches = queries.map((q) => new NearestSearch(crowded, q.normalised, q.accession, 5));
+    const done = searches.map(() => false);
+    let steps = 0;
+    while (done.includes(false)) {
+      searches.forEach((search, n) => {
+        if (!done[n]) done[n] = search.advance(300);
+      });
+      steps++;
+    }
+    expect(steps).toBeGreaterThan(5);
+    const answers = searches.map((search) => search.result().map(({ entry, distance }) => `${entry.prefix}/${entry.resourceId}@${distance}`));
+    expect(answers).toEqual(expected);
+  });
+
+  it('stops at the work limit, answering the nearest entries found so far', () => {
+    const random = seededRandom(5);
+    const text = (length: number) => Array.from({ length }, () => 'abcdefghijklmnopqrstuvwxyz0123456789/._-'[Math.floor(random() * 40)]).join('');
+    const search = new NearestSearch(crowded, normalizeReverseUrl(`https://x.org/${text(2030)}`), text(1000), 5);
+    expect(search.advance()).toBe(true);
+    expect(search.cutShort).toBe(true);
+    expect(search.work).toBeGreaterThanOrEqual(SIMILARITY_WORK_LIMIT);
+    expect(search.result()).toHaveLength(5);
+  });
+
+  it('does an ordinary lookup well within one slice of the resolver (200,000 steps)', () => {
+    for (const { url, accession } of sampleQueries(crowded, 200, 41)) {
+      const search = new NearestSearch(crowded, normalizeReverseUrl(url), accession, 5);
+      expect(search.advance(200_000)).toBe(true);
+      expect(search.cutShort).toBe(false);
     }
   });
 });

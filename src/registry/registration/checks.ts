@@ -26,8 +26,11 @@ export interface RegexVerdict {
   matches?: boolean;
 }
 
-/** Compiles `pattern` and tests `sample` against it as a whole-string match, within a time bound. */
-export type RegexTest = (pattern: string, sample: string | null) => Promise<RegexVerdict>;
+/**
+ * Compiles `pattern` and tests `sample` against it as a whole-string match, within a time bound. `client`
+ * (the requester's address) is what the checks are shared fairly between; internal callers leave it out.
+ */
+export type RegexTest = (pattern: string, sample: string | null, client?: string) => Promise<RegexVerdict>;
 
 /** The check is queued or running but did not finish within the wait bound: the client should retry. */
 export class CheckStillRunningError extends Error {
@@ -37,4 +40,21 @@ export class CheckStillRunningError extends Error {
 /** The check could not be queued (Redis down): a retryable failure, never a verdict on the value. */
 export class CheckUnavailableError extends Error {
   override name = 'CheckUnavailableError';
+}
+
+/**
+ * The check was not run for now: the client already has as many checks under way as it may (429), or the
+ * checks are too busy to take it within their wait bound (503). No verdict on the value: retry after
+ * `retryAfterSeconds`.
+ */
+export class CheckBusyError extends CheckUnavailableError {
+  override name = 'CheckBusyError';
+
+  constructor(
+    message: string,
+    readonly status: 429 | 503,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
 }

@@ -5,7 +5,7 @@
  * check that has not answered. So the checks are watched here, and a request whose checks did not all
  * answer is neither refused nor stored: the caller answers 503 with Retry-After.
  */
-import { CheckStillRunningError, CheckUnavailableError, type RegexTest, type UrlCheck } from '../checks.js';
+import { CheckBusyError, CheckStillRunningError, CheckUnavailableError, type RegexTest, type UrlCheck } from '../checks.js';
 import { validateAll, type RegistrationDeps, type RegistrationPayload, type RequestKind } from '../validation/run-chains.js';
 
 /** The institution_ror_id column's size. */
@@ -21,20 +21,36 @@ export class ChecksIncompleteError extends Error {
   override name = 'ChecksIncompleteError';
 
   constructor(
-    readonly reason: 'still-running' | 'unavailable',
+    readonly reason: 'still-running' | 'unavailable' | 'busy',
     options?: { cause?: unknown },
   ) {
     super(
-      reason === 'still-running'
-        ? 'The live checks of the URLs in your request are still running; nothing was stored. Please send the same request again in a few seconds'
-        : 'The checks of your request cannot run right now (the check queue is unreachable); nothing was stored. Please send the same request again shortly',
+      options?.cause instanceof CheckBusyError
+        ? `Nothing was stored: ${options.cause.message.charAt(0).toLowerCase()}${options.cause.message.slice(1)}`
+        : reason === 'still-running'
+          ? 'The live checks of the URLs in your request are still running; nothing was stored. Please send the same request again in a few seconds'
+          : 'The checks of your request cannot run right now (the check queue is unreachable); nothing was stored. Please send the same request again shortly',
       options,
     );
   }
 
+  /** 429 when the requester has too many checks under way, else 503. */
+  get status(): 429 | 503 {
+    return this.cause instanceof CheckBusyError ? this.cause.status : 503;
+  }
+
   get retryAfterSeconds(): number {
+    if (this.cause instanceof CheckBusyError) return this.cause.retryAfterSeconds;
     return this.reason === 'still-running' ? STILL_RUNNING_RETRY_AFTER_SECONDS : UNAVAILABLE_RETRY_AFTER_SECONDS;
   }
+}
+
+// When several checks did not answer, the one to report: a missing queue, then a busy one, then a running check.
+const REASON_WEIGHT = { 'still-running': 0, busy: 1, unavailable: 2 } as const;
+
+function reasonFor(error: unknown): ChecksIncompleteError['reason'] {
+  if (error instanceof CheckStillRunningError) return 'still-running';
+  return error instanceof CheckBusyError ? 'busy' : 'unavailable';
 }
 
 /**
@@ -45,15 +61,15 @@ export class ChecksIncompleteError extends Error {
 export async function validateRequest(kind: RequestKind, payload: RegistrationPayload, deps: RegistrationDeps): Promise<string[]> {
   let incomplete: ChecksIncompleteError | undefined;
   const note = (error: unknown): never => {
-    const reason = error instanceof CheckStillRunningError ? 'still-running' : 'unavailable';
+    const reason = reasonFor(error);
     // 'unavailable' wins: retrying soon helps a running check, not a missing queue.
-    if (!incomplete || reason === 'unavailable') incomplete = new ChecksIncompleteError(reason, { cause: error });
+    if (!incomplete || REASON_WEIGHT[reason] > REASON_WEIGHT[incomplete.reason]) incomplete = new ChecksIncompleteError(reason, { cause: error });
     throw error instanceof CheckStillRunningError || error instanceof CheckUnavailableError
       ? error
       : new CheckUnavailableError('the check failed', { cause: error });
   };
   const urlCheck: UrlCheck = (url, options) => deps.urlCheck(url, options).catch(note);
-  const regexTest: RegexTest = (pattern, sample) => deps.regexTest(pattern, sample).catch(note);
+  const regexTest: RegexTest = (pattern, sample, client) => deps.regexTest(pattern, sample, client).catch(note);
 
   let messages: string[];
   try {
@@ -61,7 +77,7 @@ export async function validateRequest(kind: RequestKind, payload: RegistrationPa
   } catch (error) {
     if (incomplete) throw incomplete;
     if (error instanceof CheckStillRunningError || error instanceof CheckUnavailableError) {
-      throw new ChecksIncompleteError(error instanceof CheckStillRunningError ? 'still-running' : 'unavailable', { cause: error });
+      throw new ChecksIncompleteError(reasonFor(error), { cause: error });
     }
     throw error;
   }

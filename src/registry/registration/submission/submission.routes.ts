@@ -33,9 +33,12 @@ const AREAS: readonly { kind: RequestKind; base: string; submit: string }[] = [
   { kind: 'resource', base: '/resourceManagementApi', submit: 'registerResource' },
 ];
 
-/** Turns a check that did not answer into 503 with Retry-After (nothing was stored; the client sends again). */
+/**
+ * Turns a check that did not answer into 503 (429 when the requester has too many checks under way) with
+ * Retry-After: nothing was stored; the client sends again.
+ */
 export function checksIncomplete(error: ChecksIncompleteError): HttpError {
-  return new HttpError(503, error.message, { 'Retry-After': String(error.retryAfterSeconds) });
+  return new HttpError(error.status, error.message, { 'Retry-After': String(error.retryAfterSeconds) });
 }
 
 /**
@@ -93,7 +96,7 @@ async function submit(ctx: Context, kind: RequestKind, endpoint: string, deps: S
   let payload: RegistrationPayload;
   try {
     payload = normaliseRegistrationPayload(raw);
-    messages = await validateRequest(kind, payload, deps.registration);
+    messages = await validateRequest(kind, payload, { ...deps.registration, client: ctx.ip });
   } catch (error) {
     if (error instanceof ChecksIncompleteError) throw checksIncomplete(error);
     if (!(error instanceof InvalidPayloadError)) throw error;

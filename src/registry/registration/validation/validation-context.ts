@@ -27,6 +27,8 @@ export interface RegistrationDeps {
    * endpoints pass CachedRegistryLookups (registry-lookups.ts).
    */
   lookups?: RegistryLookups;
+  /** The requester's address, which the regex checks are shared fairly between (set per request). */
+  client?: string;
 }
 
 /** The deps from the service's settings and the two checks (the registry app builds them once). */
@@ -97,7 +99,7 @@ export class RunMemo {
     const key = sample === null ? `n${pattern}` : `s${pattern.length}:${pattern}${sample}`;
     let verdict = this.regexTests.get(key);
     if (!verdict) {
-      verdict = deps.regexTest(pattern, sample);
+      verdict = deps.regexTest(pattern, sample, deps.client);
       this.regexTests.set(key, verdict);
     }
     return verdict;

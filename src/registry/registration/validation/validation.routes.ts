@@ -2,7 +2,8 @@ import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { errorEnvelope } from '../../../http/envelope.js';
 import { jsonBody } from '../../../http/json-body.js';
-import { CheckUnavailableError } from '../checks.js';
+import { HttpError } from '../../../http/http-error.js';
+import { CheckBusyError, CheckUnavailableError } from '../checks.js';
 import { PREFIX_VALIDATION_ENDPOINTS, RESOURCE_VALIDATION_ENDPOINTS, validateForEndpoint, type ValidationEndpoint } from './endpoints.js';
 import { InvalidPayloadError, normaliseRegistrationPayload, readEnvelopePayload } from './payload.js';
 import { CachedRegistryLookups } from './registry-lookups.js';
@@ -46,9 +47,10 @@ async function answerValidation(ctx: Context, kind: RequestKind, target: Validat
       return;
     }
     const payload = normaliseRegistrationPayload(raw, target.normalise);
-    message = await validateForEndpoint(target, kind, payload, deps);
+    message = await validateForEndpoint(target, kind, payload, { ...deps, client: ctx.ip });
   } catch (error) {
     if (error instanceof InvalidPayloadError) message = error.message;
+    else if (error instanceof CheckBusyError) throw new HttpError(error.status, error.message, { 'Retry-After': String(error.retryAfterSeconds) });
     else if (error instanceof CheckUnavailableError) throw checksUnavailable();
     else throw error;
   }
