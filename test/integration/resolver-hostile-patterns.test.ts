@@ -110,6 +110,8 @@ beforeAll(async () => {
     RESOLVER_PORT: String(port),
     LOG_LEVEL: 'info',
     QUEUE_PREFIX: `test-hostile-${process.pid}`,
+    // Usage counters are keyed by day, not by queue prefix: counting here would leave them in Redis.
+    USAGE_COUNTING: 'false',
   });
   await waitFor(async () => ((await fetch(`${base}/health/ready`)).status === 200 ? true : undefined), 30000, 'resolver ready');
 }, 60000);
