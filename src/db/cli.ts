@@ -1,5 +1,5 @@
 import { databaseName, loadConfig } from '../config.js';
-import { printHelp, runCommand, wantsHelp } from '../lib/cli-help.js';
+import { runCommand } from '../lib/cli-help.js';
 import { classifyPostgresFailure, postgresFailureMessage } from '../lib/dependencies.js';
 import { ensureDatabase } from './ensure-database.js';
 import { createDb, type Db } from './knex.js';
@@ -48,16 +48,7 @@ async function status(db: Db): Promise<string> {
   return lines.join('\n');
 }
 
-async function run(args: string[]): Promise<number> {
-  if (wantsHelp(args)) {
-    printHelp(USAGE);
-    return 0;
-  }
-  const parsed = parseArguments(args);
-  if (!parsed) {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
+async function run(parsed: { command: Command; all: boolean }): Promise<number> {
   const { DATABASE_URL } = loadConfig();
   try {
     // Only migrate creates the database: rolling back or listing a database that is not there would
@@ -85,4 +76,4 @@ async function run(args: string[]): Promise<number> {
   }
 }
 
-runCommand(() => run(process.argv.slice(2)), (error) => `Failed: ${error.message}`);
+runCommand({ usage: USAGE, parse: parseArguments, run, describeFailure: (error) => `Failed: ${error.message}` });

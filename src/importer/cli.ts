@@ -1,6 +1,6 @@
 import { loadConfig } from '../config.js';
 import { ensureDatabase } from '../db/ensure-database.js';
-import { printHelp, runCommand, wantsHelp } from '../lib/cli-help.js';
+import { runCommand } from '../lib/cli-help.js';
 import { createDb, migrateToLatest } from '../db/knex.js';
 import { postgresFailureMessage } from '../lib/dependencies.js';
 import type { DatasetNamespace } from './dataset.schema.js';
@@ -41,17 +41,8 @@ async function load(source: string): Promise<DatasetNamespace[]> {
   }
 }
 
-async function run(args: string[]): Promise<number> {
+async function run(parsed: { source: string; prune: boolean }): Promise<number> {
   const started = performance.now();
-  if (wantsHelp(args)) {
-    printHelp(USAGE);
-    return 0;
-  }
-  const parsed = parseArguments(args);
-  if (!parsed) {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
   const { DATABASE_URL } = loadConfig();
   // The whole file is checked before the database is even opened: a bad file changes nothing.
   const namespaces = await load(parsed.source);
@@ -75,7 +66,9 @@ async function run(args: string[]): Promise<number> {
   }
 }
 
-runCommand(
-  () => run(process.argv.slice(2)),
-  (error) => (error instanceof ImportFormatError ? `Import rejected: ${error.message}` : `Import failed: ${error.message}`),
-);
+runCommand({
+  usage: USAGE,
+  parse: parseArguments,
+  run,
+  describeFailure: (error) => (error instanceof ImportFormatError ? `Import rejected: ${error.message}` : `Import failed: ${error.message}`),
+});

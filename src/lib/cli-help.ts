@@ -46,12 +46,31 @@ function exitWith(code: number): void {
 }
 
 /**
- * Runs a one-shot command (import, migrate, …) and exits with its code. A bad setting is printed as
- * loadConfig words it; any other failure as `describeFailure` words it, with exit code 1.
+ * Runs a one-shot command (import, migrate, …) and exits with its code: `--help` prints the usage (exit 0),
+ * arguments `parse` refuses print it to stderr (exit 2). A bad setting is printed as loadConfig words it;
+ * any other failure as `describeFailure` words it, with exit code 1.
  */
-export function runCommand(run: () => Promise<number>, describeFailure: (error: Error) => string): void {
-  run().then(exitWith, (error: unknown) => {
-    const message = error instanceof ConfigError ? error.message : describeFailure(error instanceof Error ? error : new Error(String(error)));
+export function runCommand<T>(command: {
+  usage: string;
+  parse: (args: string[]) => T | null;
+  run: (parsed: T) => Promise<number>;
+  describeFailure: (error: Error) => string;
+}): void {
+  const args = process.argv.slice(2);
+  const go = async (): Promise<number> => {
+    if (wantsHelp(args)) {
+      printHelp(command.usage);
+      return 0;
+    }
+    const parsed = command.parse(args);
+    if (parsed === null) {
+      process.stderr.write(`${command.usage}\n`);
+      return 2;
+    }
+    return command.run(parsed);
+  };
+  go().then(exitWith, (error: unknown) => {
+    const message = error instanceof ConfigError ? error.message : command.describeFailure(error instanceof Error ? error : new Error(String(error)));
     process.stderr.write(`${message}\n`);
     exitWith(1);
   });
