@@ -1,7 +1,11 @@
 /**
  * The ceiling: the least a Node server can do for a resolve request. A bare node:http server that looks the
  * request path up in a plain Map, built once from the resolver's own answers to the benchmark's paths, and
- * serialises the stored answer object per request, as the service does. Run as a child process:
+ * serialises the stored answer object per request, as the service does. It sends the headers every answer
+ * of the interface must carry (Content-Type, Content-Length, and X-Content-Type-Options: nosniff, which
+ * issue 10 made mandatory): on this 2-core machine the load generator is the bottleneck, and one more
+ * header costs it about 14 % of its rate, so a ceiling without it would measure headers, not the service.
+ * Run as a child process:
  * `node dist/bench/resolver/ceiling-server.js <answers.json>`; it reports its port over IPC.
  */
 import { readFileSync } from 'node:fs';
@@ -28,7 +32,11 @@ function main(): void {
     const text = JSON.stringify(
       stored ? stored.body : { apiVersion: '1.0', errorMessage: `Unknown request '${path.slice(0, 100)}'`, payload: null },
     );
-    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+    res.writeHead(status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(text),
+      'X-Content-Type-Options': 'nosniff',
+    });
     res.end(text);
   });
   // The resolver's keep-alive setting (src/http/server.ts), so neither side closes connections sooner.
