@@ -103,8 +103,8 @@ const configSchema = {
       type: 'integer',
       minimum: 0,
       maximum: 65536,
-      default: 64,
-      description: 'Registry area: bound on the browse API\'s (/restApi) cache of whole answers, in MB of their JSON text; the least recently used answers are dropped beyond it. Answers are kept per registry version and per what the route reads of the query (paging, sort, search parameters), so made-up parameters cannot fill it. 0 turns the cache off.',
+      default: 256,
+      description: 'Registry area: bound on the browse API\'s (/restApi) cache of whole answers, in MB of their JSON text; the least recently used answers are dropped beyond it (every page of 100,000 namespaces sorted one way is about 100 MB: below that, a crawl through the pages misses on every page). Answers are kept per registry version and per what the route reads of the query (paging, sort, search parameters), so made-up parameters cannot fill it. 0 turns the cache off.',
     },
     USAGE_COUNTING: {
       type: 'boolean',
