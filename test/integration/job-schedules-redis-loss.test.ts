@@ -110,33 +110,45 @@ async function notificationGetsSent(t: TestDatabase, timeoutMs: number): Promise
   );
 }
 
-describe('job schedules after a FLUSHALL', () => {
-  let redisServer: Awaited<ReturnType<typeof startRedisServer>>;
-  let t: TestDatabase;
-  let dir: string;
-  let inspector: Redis;
-  let worker: Spawned | undefined;
-  const prefix = `test-schedules-flush-${randomBytes(4).toString('hex')}`;
+interface WorkerOnOwnRedis {
+  redisServer: Awaited<ReturnType<typeof startRedisServer>>;
+  t: TestDatabase;
+  inspector: Redis;
+  worker: Spawned | undefined;
+  prefix: string;
+}
 
+/**
+ * A worker process on a redis-server of this block's own (the test empties or restarts it), with its schedules
+ * in place before the tests run; `checkIntervalMs` is its WORKER_SCHEDULE_CHECK_INTERVAL_MS.
+ */
+function useWorkerOnOwnRedis(label: string, checkIntervalMs: number): WorkerOnOwnRedis {
+  const under = { prefix: `test-schedules-${label}-${randomBytes(4).toString('hex')}` } as WorkerOnOwnRedis;
+  let dir: string | undefined;
   beforeAll(async () => {
-    redisServer = await startRedisServer();
-    t = await createTestDatabase('job_schedules_flush');
-    dir = mkdtempSync(path.join(os.tmpdir(), 'schedules-flush-'));
-    inspector = createWorkerRedis(redisServer.url);
-    inspector.on('error', () => undefined);
-    worker = startWorker(t, redisServer.url, prefix, dir, 500);
-    await waitForEverySchedule(inspector, prefix, 30_000);
+    under.redisServer = await startRedisServer();
+    under.t = await createTestDatabase(`job_schedules_${label}`);
+    dir = mkdtempSync(path.join(os.tmpdir(), `schedules-${label}-`));
+    under.inspector = createWorkerRedis(under.redisServer.url);
+    under.inspector.on('error', () => undefined);
+    under.worker = startWorker(under.t, under.redisServer.url, under.prefix, dir, checkIntervalMs);
+    await waitForEverySchedule(under.inspector, under.prefix, 30_000);
   }, LONG);
-
   afterAll(async () => {
-    await stopWorker(worker);
-    inspector?.disconnect();
-    await redisServer?.destroy();
-    await t?.drop();
+    await stopWorker(under.worker);
+    under.inspector?.disconnect();
+    await under.redisServer?.destroy();
+    await under.t?.drop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, LONG);
+  return under;
+}
+
+describe('job schedules after a FLUSHALL', () => {
+  const under = useWorkerOnOwnRedis('flush', 500);
 
   it('puts every schedule back within 5 s without a restart, and the jobs run again', async () => {
+    const { inspector, prefix, t, worker } = under;
     // Counters of two finished days arrive with the empty Redis (as on a replica that had only them): one
     // never rolled up, one marked rolled up in Redis that this database has no rows of.
     const [fresh, marked] = ['2001-02-03', '2001-02-04'];
@@ -165,33 +177,11 @@ describe('job schedules after a FLUSHALL', () => {
 });
 
 describe('job schedules after Redis restarts empty', () => {
-  let redisServer: Awaited<ReturnType<typeof startRedisServer>>;
-  let t: TestDatabase;
-  let dir: string;
-  let inspector: Redis;
-  let worker: Spawned | undefined;
-  const prefix = `test-schedules-restart-${randomBytes(4).toString('hex')}`;
-
-  beforeAll(async () => {
-    redisServer = await startRedisServer();
-    t = await createTestDatabase('job_schedules_restart');
-    dir = mkdtempSync(path.join(os.tmpdir(), 'schedules-restart-'));
-    inspector = createWorkerRedis(redisServer.url);
-    inspector.on('error', () => undefined);
-    // The periodic check is an hour away: what puts the schedules back here is the reconnection.
-    worker = startWorker(t, redisServer.url, prefix, dir, 3_600_000);
-    await waitForEverySchedule(inspector, prefix, 30_000);
-  }, LONG);
-
-  afterAll(async () => {
-    await stopWorker(worker);
-    inspector?.disconnect();
-    await redisServer?.destroy();
-    await t?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  }, LONG);
+  // The periodic check is an hour away: what puts the schedules back here is the reconnection.
+  const under = useWorkerOnOwnRedis('restart', 3_600_000);
 
   it('puts every schedule back once the worker has reconnected, and a due notification is sent', async () => {
+    const { inspector, prefix, t, worker, redisServer } = under;
     await redisServer.stop();
     await redisServer.start();
     // ioredis waits up to 2 s between reconnection attempts; the margin is for a loaded machine.
