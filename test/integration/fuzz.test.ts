@@ -16,6 +16,7 @@ import { REGISTRATION_TABLES } from '../../src/registry/registration/submission/
 import { startBothAreas, validPrefixPayload, validResourcePayload, type BothAreas } from '../support/both-areas.js';
 import type { RawRequest, RawServer } from '../support/raw-http.js';
 import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
+import { seededRandom } from '../factories/reverse-snapshot.factory.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 1_000_003);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_500);
@@ -34,18 +35,6 @@ interface Route {
 interface FuzzRequest extends RawRequest {
   area: Area;
   route: Route;
-}
-
-/** mulberry32: small, fast and the same sequence for the same seed on every machine. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Every route the area's routers declare (HEAD goes with GET and is fuzzed through it). */
@@ -166,7 +155,7 @@ describe('fuzz: hostile input over every route of both areas', () => {
       }
       expect(routes.filter((r) => r.area === 'registry').length).toBeGreaterThan(100);
 
-      const random = prng(SEED);
+      const random = seededRandom(SEED);
       const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
       const chance = (p: number) => random() < p;
       const requests = generateRequests(routes, REQUESTS, { random, pick, chance, sessionIds, tokens, curatorToken: areas.curatorToken });
