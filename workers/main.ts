@@ -1,7 +1,7 @@
 import type { Worker } from 'bullmq';
-import { connectPostgres } from '../src/lib/connect.js';
-import { pingRedis, redisUnreachableMessage } from '../src/lib/dependencies.js';
-import { runPart, StartupError } from '../src/lib/process-runner.js';
+import { connectPostgres } from '../src/bootstrap/connect.js';
+import { pingRedis, redisUnreachableMessage } from '../src/db/postgres-failure.js';
+import { runPart, StartupError } from '../src/bootstrap/process-runner.js';
 import { createWorkerRedis } from '../src/queue/connections.js';
 import { jobFamilies } from './job-families.js';
 import { ScheduleKeeper } from './schedule-keeper.js';

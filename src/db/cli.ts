@@ -1,6 +1,6 @@
 import { databaseName, loadConfig } from '../config.js';
 import { runCommand } from '../lib/cli-help.js';
-import { classifyPostgresFailure, postgresFailureMessage } from '../lib/dependencies.js';
+import { classifyPostgresFailure, postgresFailureMessage } from './postgres-failure.js';
 import { ensureDatabase } from './ensure-database.js';
 import { createDb, type Db } from './knex.js';
 

@@ -2,7 +2,7 @@ import { loadConfig } from '../config.js';
 import { ensureDatabase } from '../db/ensure-database.js';
 import { runCommand } from '../lib/cli-help.js';
 import { createDb, migrateToLatest } from '../db/knex.js';
-import { postgresFailureMessage } from '../lib/dependencies.js';
+import { postgresFailureMessage } from '../db/postgres-failure.js';
 import type { DatasetNamespace } from './dataset.schema.js';
 import { formatSummary } from './format-summary.js';
 import { importRegistry } from './import-registry.js';

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';
 import { createBaseApp } from '../http/base-app.js';
-import { pingPostgres, pingRedis } from '../lib/dependencies.js';
+import { pingPostgres, pingRedis } from '../db/postgres-failure.js';
 import type { Logger } from '../lib/logger.js';
 import { datasetRoutes } from './dataset/dataset.routes.js';
 import { namespacePageRoutes } from './namespace-page/namespace-page.routes.js';

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';
 import { createBaseApp } from '../http/base-app.js';
 import type { ReadinessPolicy } from '../http/health.js';
-import { pingPostgres, pingRedis } from '../lib/dependencies.js';
+import { pingPostgres, pingRedis } from '../db/postgres-failure.js';
 import type { Logger } from '../lib/logger.js';
 import { batchRoutes } from './batch.routes.js';
 import { createFrontHandler, resolverMethodsAt } from './front-handler.js';

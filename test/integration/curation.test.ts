@@ -20,7 +20,7 @@ import { createLogger } from '../../src/lib/logger.js';
 import { createProducerRedis, createWorkerRedis } from '../../src/queue/connections.js';
 import { createQueue, queueNames, type UrlCheckJob } from '../../src/queue/queues.js';
 import { createRegistryApp } from '../../src/registry/app.js';
-import { readManifest } from '../../src/registry/dataset/dataset-files.js';
+import { readManifest } from '../../src/dataset/dataset-files.js';
 import { createRegexTester, type RegexTester } from '../../src/registry/registration/regex/regex-tester.js';
 import { createQueuedUrlCheck, type QueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
 import { createResolverApp } from '../../src/resolver/app.js';

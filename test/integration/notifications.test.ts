@@ -14,7 +14,7 @@ import { pino } from 'pino';
 import { createLogger } from '../../src/lib/logger.js';
 import { createWorkerRedis } from '../../src/queue/connections.js';
 import { createQueue, queueNames, schedulerIds, type NotificationsJob } from '../../src/queue/queues.js';
-import { writeOutbox, type OutboxMessage } from '../../src/registry/curation/notification-outbox.js';
+import { writeOutbox, type OutboxMessage } from '../../src/registry/registration/notification-messages.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { createMailer } from '../../workers/notifications/mailer.js';
 import { MAX_ATTEMPTS, sendDueNotifications, type OutboxRow } from '../../workers/notifications/notifications.processor.js';

@@ -17,7 +17,7 @@ import { createProducerRedis, createWorkerRedis } from '../../src/queue/connecti
 import { createQueue, queueNames, type UrlCheckJob } from '../../src/queue/queues.js';
 import { CheckUnavailableError } from '../../src/registry/registration/checks.js';
 import { createQueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
-import { urlCheckHash, urlCheckJobId } from '../../src/registry/registration/url-check/url-check-keys.js';
+import { urlCheckHash, urlCheckJobId } from '../../src/queue/url-check.queue.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
 import { describeRequiring, redisServerBinary } from '../support/requirements.js';

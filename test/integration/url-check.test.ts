@@ -17,8 +17,8 @@ import { createProducerRedis, createWorkerRedis } from '../../src/queue/connecti
 import { createQueue, queueNames, type UrlCheckJob } from '../../src/queue/queues.js';
 import { CheckStillRunningError, CheckUnavailableError } from '../../src/registry/registration/checks.js';
 import { createQueuedUrlCheck, type QueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
-import { urlCheckHash, urlCheckJobId, urlVerdictKey } from '../../src/registry/registration/url-check/url-check-keys.js';
-import { verdictFor } from '../../src/registry/registration/url-check/url-verdict.js';
+import { urlCheckHash, urlCheckJobId, urlVerdictKey } from '../../src/queue/url-check.queue.js';
+import { verdictFor } from '../../workers/url-check/url-verdict.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { processUrlCheck } from '../../workers/url-check/url-check.processor.js';
 import { URL_CHECK_MAX_BODY_BYTES, URL_CHECK_MAX_REDIRECTS } from '../../workers/url-check/url-check.worker.js';

@@ -2,7 +2,7 @@ import type { Job } from 'bullmq';
 import type { Db } from '../../src/db/knex.js';
 import type { Logger } from '../../src/lib/logger.js';
 import type { DatasetBuildJob } from '../../src/queue/queues.js';
-import { runRecordedBuild } from '../../src/registry/dataset/dataset-builds.js';
+import { runRecordedBuild } from '../../src/dataset/dataset-builds.js';
 
 export interface DatasetProcessorDeps {
   db: Db;

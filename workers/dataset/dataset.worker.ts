@@ -1,6 +1,6 @@
 import { Worker } from 'bullmq';
 import { createQueue, queueNames, type DatasetBuildJob } from '../../src/queue/queues.js';
-import { requestDatasetBuild } from '../../src/registry/dataset/dataset-jobs.js';
+import { requestDatasetBuild } from '../../src/queue/dataset.queue.js';
 import type { JobFamily } from '../job-families.js';
 import { processDatasetBuild, type DatasetBuildOutcome } from './dataset.processor.js';
 import { RegistryChangeListener } from '../../src/db/registry-change-listener.js';

@@ -3,8 +3,8 @@ import type { Redis } from 'ioredis';
 import type { FetchForCheckResult } from '../../src/lib/http-client.js';
 import type { Logger } from '../../src/lib/logger.js';
 import type { UrlCheckJob } from '../../src/queue/queues.js';
-import { urlCheckHash, urlVerdictKey } from '../../src/registry/registration/url-check/url-check-keys.js';
-import { verdictFor, type UrlVerdict } from '../../src/registry/registration/url-check/url-verdict.js';
+import { urlCheckHash, urlVerdictKey } from '../../src/queue/url-check.queue.js';
+import { verdictFor, type UrlVerdict } from './url-verdict.js';
 
 export interface UrlCheckProcessorDeps {
   /** The guarded fetcher with the service's limits (fetchForCheck bound to the settings). */

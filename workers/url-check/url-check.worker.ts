@@ -1,7 +1,7 @@
 import { Worker } from 'bullmq';
 import { fetchForCheck } from '../../src/lib/http-client.js';
 import { queueNames, type UrlCheckJob } from '../../src/queue/queues.js';
-import type { UrlVerdict } from '../../src/registry/registration/url-check/url-verdict.js';
+import type { UrlVerdict } from './url-verdict.js';
 import type { JobFamily } from '../job-families.js';
 import { processUrlCheck } from './url-check.processor.js';
 

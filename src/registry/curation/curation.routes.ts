@@ -27,7 +27,7 @@ import {
   type SessionEventPayload,
 } from './curation.service.js';
 import { requireCurator } from './curator-auth.js';
-import type { NotificationSettings } from './notification-outbox.js';
+import type { NotificationSettings } from '../registration/notification-messages.js';
 
 export interface CurationRouteDeps {
   db: Db;

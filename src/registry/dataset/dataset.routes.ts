@@ -4,8 +4,8 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../lib/logger.js';
 import { createQueue, queueNames, type DatasetBuildJob } from '../../queue/queues.js';
-import { DatasetFiles, etagOf, type DatasetVariant } from './dataset-files.js';
-import { requestDatasetBuild } from './dataset-jobs.js';
+import { DatasetFiles, etagOf, type DatasetVariant } from '../../dataset/dataset-files.js';
+import { requestDatasetBuild } from '../../queue/dataset.queue.js';
 import { DatasetService } from './dataset.service.js';
 
 export interface DatasetRouteDeps {

@@ -4,7 +4,7 @@ import type { Db } from '../../../db/knex.js';
 import { errorEnvelope } from '../../../http/envelope.js';
 import { HttpError } from '../../../http/http-error.js';
 import { jsonBody } from '../../../http/json-body.js';
-import type { NotificationSettings } from '../../curation/notification-outbox.js';
+import type { NotificationSettings } from '../notification-messages.js';
 import { InvalidPayloadError, normaliseRegistrationPayload, readEnvelopePayload } from '../validation/payload.js';
 import type { RegistrationDeps, RegistrationPayload } from '../validation/run-chains.js';
 import { PAYLOAD_REQUIRED } from '../validation/validation.presenter.js';

@@ -3,8 +3,8 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../../../lib/logger.js';
 import { queueNames, type UrlCheckJob } from '../../../queue/queues.js';
 import { CheckStillRunningError, CheckUnavailableError, type UrlCheck } from '../checks.js';
-import { URL_CHECK_JOB_NAME, urlCheckHash, urlCheckJobId, urlCheckJobOptions, urlVerdictKey } from './url-check-keys.js';
-import { isUrlVerdict, type UrlVerdict } from './url-verdict.js';
+import { URL_CHECK_JOB_NAME, urlCheckHash, urlCheckJobId, urlCheckJobOptions, urlVerdictKey } from '../../../queue/url-check.queue.js';
+import { isUrlVerdict, type UrlVerdict } from '../../../../workers/url-check/url-verdict.js';
 
 export interface QueuedUrlCheckOptions {
   /**

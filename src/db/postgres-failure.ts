@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import pg from 'pg';
 import { databaseName } from '../config.js';
-import { CreateDatabaseError } from '../db/ensure-database.js';
-import type { Db } from '../db/knex.js';
+import { CreateDatabaseError } from './ensure-database.js';
+import type { Db } from './knex.js';
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout;

@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { createDb, type Db } from '../db/knex.js';
 import { BaseModel } from '../db/models/index.js';
 import { createProducerRedis } from '../queue/connections.js';
-import { pingPostgres, pingRedis, postgresFailureMessage, redisUnreachableMessage } from './dependencies.js';
+import { pingPostgres, pingRedis, postgresFailureMessage, redisUnreachableMessage } from '../db/postgres-failure.js';
 import { StartupError } from './process-runner.js';
 
 /** Opens Postgres, binds the models to it, and fails start-up with a message naming the cause when it cannot. */

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { DATASET_BUILD_DEDUP_ID, type DatasetBuildJob } from '../../queue/queues.js';
+import { DATASET_BUILD_DEDUP_ID, type DatasetBuildJob } from './queues.js';
 
 /**
  * Options of every on-demand dataset build (registry change, first request): however many processes ask at

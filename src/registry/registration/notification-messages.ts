@@ -5,7 +5,7 @@
  * curators; reject and accept: a message to the requester; amend and comment: nothing.
  */
 import type { Knex } from 'knex';
-import { prefixOf, type RequestKind, type RequestRow } from '../registration/submission/registration-records.js';
+import { prefixOf, type RequestKind, type RequestRow } from './submission/registration-records.js';
 
 export interface NotificationSettings {
   /** PUBLIC_REGISTRY_URL, for the status and curation links. */

@@ -1,4 +1,4 @@
-import type { FetchForCheckResult } from '../../../lib/http-client.js';
+import type { FetchForCheckResult } from '../../src/lib/http-client.js';
 
 /** What a live URL check concludes; stored in the verdict cache and returned by the job. */
 export type UrlVerdict = { ok: true } | { ok: false; message: string };
