@@ -25,12 +25,7 @@ await runPart('worker', USAGE, async (config, logger) => {
   }
   const workers: Worker[] = [];
   for (const family of jobFamilies) {
-    const started = await family.start({ config, db, connection, logger: logger.child({ family: family.name }) });
-    for (const worker of started) {
-      // An unhandled 'error' event would crash the process; BullMQ reconnects by itself.
-      worker.on('error', (error) => logger.error({ err: error, queue: worker.name }, 'worker error'));
-      workers.push(worker);
-    }
+    workers.push(...(await family.start({ config, db, connection, logger: logger.child({ family: family.name }) })));
   }
   const schedules = new ScheduleKeeper({
     schedules: jobSchedules(config),

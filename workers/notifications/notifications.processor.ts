@@ -1,5 +1,6 @@
 import type { Db } from '../../src/db/knex.js';
 import type { Logger } from '../../src/lib/logger.js';
+import type { NotificationsOutcome } from '../../src/queue/notifications.queue.js';
 import type { Mailer } from './mailer.js';
 
 /** A row is tried at most this many times; then it stays unsent, with its last error, for an operator. */
@@ -31,11 +32,6 @@ export interface NotificationsDeps {
   logger?: Logger;
   /** Rows one run sends at most (the next run, a few seconds later, goes on). */
   maxPerRun?: number;
-}
-
-export interface NotificationsOutcome {
-  sent: number;
-  failed: number;
 }
 
 type Step = 'none' | 'sent' | 'failed';
