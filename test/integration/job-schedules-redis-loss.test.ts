@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { createWorkerRedis } from '../../src/queue/connections.js';
 import { createQueue, queueNames, schedulerIds, type QueueName } from '../../src/queue/queues.js';
-import { writeOutbox } from '../../src/registry/registration/notification-messages.js';
+import { writeOutbox } from '../../src/notifications/outbox.js';
 import { usageKeys } from '../../src/statistics/usage-keys.js';
 import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';

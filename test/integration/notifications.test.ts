@@ -14,10 +14,10 @@ import { pino } from 'pino';
 import { createLogger } from '../../src/lib/logger.js';
 import { createWorkerRedis } from '../../src/queue/connections.js';
 import { createQueue, queueNames, schedulerIds } from '../../src/queue/queues.js';
-import { writeOutbox, type OutboxMessage } from '../../src/registry/registration/notification-messages.js';
+import { writeOutbox, type OutboxMessage, type OutboxRow } from '../../src/notifications/outbox.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { createMailer } from '../../workers/notifications/mailer.js';
-import { MAX_ATTEMPTS, sendDueNotifications, type OutboxRow } from '../../workers/notifications/notifications.processor.js';
+import { MAX_ATTEMPTS, sendDueNotifications } from '../../workers/notifications/notifications.processor.js';
 import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
 

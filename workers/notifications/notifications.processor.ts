@@ -1,5 +1,6 @@
 import type { Db } from '../../src/db/knex.js';
 import type { Logger } from '../../src/lib/logger.js';
+import type { OutboxRow } from '../../src/notifications/outbox.js';
 import type { NotificationsOutcome } from '../../src/queue/notifications.queue.js';
 import type { Mailer } from './mailer.js';
 
@@ -11,19 +12,6 @@ const LONGEST_RETRY_MS = 6 * 60 * 60 * 1000;
 /** Wait before the next try after `attempts` failed ones: 30 s, 1 min, 2 min, ... at most 6 h. */
 export function retryDelayMs(attempts: number): number {
   return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_RETRY_MS);
-}
-
-export interface OutboxRow {
-  id: number;
-  kind: string;
-  recipient: string;
-  subject: string;
-  body: string;
-  created: Date;
-  sentAt: Date | null;
-  attempts: number;
-  lastError: string | null;
-  nextAttemptAt: Date;
 }
 
 export interface NotificationsDeps {

@@ -21,7 +21,8 @@ import {
 import { InvalidPayloadError, isPayloadObject, normaliseRegistrationPayload } from '../registration/validation/payload.js';
 import type { RegistrationDeps } from '../registration/validation/run-chains.js';
 import { AMENDED_FIELD, EVENT_TEXT_FIELDS, type EventTextField } from './curation.schemas.js';
-import { rejectionMessages, writeOutbox } from '../registration/notification-messages.js';
+import { writeOutbox } from '../../notifications/outbox.js';
+import { rejectionMessages } from '../registration/notification-messages.js';
 
 /** Curators are not told apart (one shared token, no identity system). */
 export const CURATOR_ACTOR = 'curator';

@@ -4,7 +4,8 @@
  * requester's view of a session by its token.
  */
 import type { Db } from '../../../db/knex.js';
-import { startMessages, writeOutbox, type NotificationSettings } from '../notification-messages.js';
+import { writeOutbox } from '../../../notifications/outbox.js';
+import { startMessages, type NotificationSettings } from '../notification-messages.js';
 import type { RegistrationPayload } from '../validation/run-chains.js';
 import { claimIdempotencyKey, type IdempotencyClaim, type RecordedAnswer } from './idempotency.js';
 import {
