@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, describeConfig, loadConfig, type Config } from './config.js';
 import { ensureDatabase } from './db/ensure-database.js';
 import { migrateToLatest } from './db/knex.js';
 import { seedSampleRegistryIfEmpty } from './db/seed-sample.js';
@@ -76,7 +76,7 @@ const USAGE = [
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (wantsHelp(args)) {
-    printHelp(USAGE);
+    printHelp(USAGE, describeConfig());
     return;
   }
   if (args.length) fail(`unexpected argument ${JSON.stringify(args[0])}\n${USAGE}`);

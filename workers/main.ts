@@ -1,8 +1,8 @@
 import type { Worker } from 'bullmq';
 import { connectPostgres } from '../src/bootstrap/connect.js';
-import { pingRedis, redisUnreachableMessage } from '../src/db/postgres-failure.js';
+
 import { runPart, StartupError } from '../src/bootstrap/process-runner.js';
-import { createWorkerRedis } from '../src/queue/connections.js';
+import { createWorkerRedis, pingRedis, redisUnreachableMessage } from '../src/queue/connections.js';
 import { jobFamilies } from './job-families.js';
 import { ScheduleKeeper } from './schedule-keeper.js';
 import { jobSchedules } from './schedules.js';

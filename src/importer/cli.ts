@@ -1,4 +1,4 @@
-import { loadConfig } from '../config.js';
+import { ConfigError, describeConfig, loadConfig } from '../config.js';
 import { ensureDatabase } from '../db/ensure-database.js';
 import { runCommand } from '../lib/cli-help.js';
 import { createDb, migrateToLatest } from '../db/knex.js';
@@ -68,7 +68,14 @@ async function run(parsed: { source: string; prune: boolean }): Promise<number> 
 
 runCommand({
   usage: USAGE,
+  settings: describeConfig(),
   parse: parseArguments,
   run,
-  describeFailure: (error) => (error instanceof ImportFormatError ? `Import rejected: ${error.message}` : `Import failed: ${error.message}`),
+  describeFailure: (error) =>
+    // A bad setting is printed as loadConfig words it.
+    error instanceof ConfigError
+      ? error.message
+      : error instanceof ImportFormatError
+        ? `Import rejected: ${error.message}`
+        : `Import failed: ${error.message}`,
 });
