@@ -1,6 +1,5 @@
 import type { Worker } from 'bullmq';
 import { connectPostgres } from '../src/bootstrap/connect.js';
-
 import { runPart, StartupError } from '../src/bootstrap/process-runner.js';
 import { createWorkerRedis, pingRedis, redisUnreachableMessage } from '../src/queue/connections.js';
 import { jobFamilies } from './job-families.js';
