@@ -22,10 +22,8 @@ await runPart('worker', USAGE, async (config, logger) => {
     await db.destroy();
     throw new StartupError(redisUnreachableMessage(config.REDIS_URL, error));
   }
-  const workers: Worker[] = [];
-  for (const family of jobFamilies) {
-    workers.push(...(await family.start({ config, db, connection, logger: logger.child({ family: family.name }) })));
-  }
+  // Schedules before workers: a worker that is seen taking jobs has every schedule in place (the jobs a
+  // schedule makes meanwhile wait in their queue).
   const schedules = new ScheduleKeeper({
     schedules: jobSchedules(config),
     connection,
@@ -34,6 +32,10 @@ await runPart('worker', USAGE, async (config, logger) => {
     logger: logger.child({ part: 'schedules' }),
   });
   await schedules.start();
+  const workers: Worker[] = [];
+  for (const family of jobFamilies) {
+    workers.push(...(await family.start({ config, db, connection, logger: logger.child({ family: family.name }) })));
+  }
   return {
     description: `worker running ${jobFamilies.length} job families: ${jobFamilies.map((f) => f.name).join(', ') || 'none yet'}`,
     stop: async () => {
