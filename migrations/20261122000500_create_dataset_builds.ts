@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * One row per run of the resolver dataset build (src/registry/dataset/dataset-builds.ts): operators see
+ * One row per run of the resolver dataset build (src/dataset/dataset-builds.ts): operators see
  * when the served file was made, from which registry version, and why a build failed. A worker killed
  * mid-build leaves its row 'running'; the next build marks it 'failed' with error 'abandoned'.
  */

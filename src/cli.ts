@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { envExample } from './config.js';
 import { checkHealth, containerCommand } from './healthcheck.js';
-import { envExample, printHelp } from './lib/cli-help.js';
+import { printHelp } from './lib/cli-help.js';
 import { RESOLVER_NODE_FLAGS } from './resolver/node-flags.js';
 
 /**
@@ -45,7 +46,7 @@ function runWithFlags(entry: string, flags: readonly string[], args: string[]): 
 
 async function main(): Promise<void> {
   const [name = 'start', ...rest] = process.argv.slice(2);
-  if (name === '--help' || name === '-h' || name === 'help') return printHelp(USAGE, { settings: false });
+  if (name === '--help' || name === '-h' || name === 'help') return printHelp(USAGE);
   if (name === 'settings') {
     process.stdout.write(envExample());
     return;

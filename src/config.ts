@@ -347,6 +347,25 @@ export function describeConfig(): { name: string; default: unknown; description:
   }));
 }
 
+/**
+ * The `.env.example` of the repository, made from the config schema so the two cannot drift (a test
+ * compares them): every setting commented out at its default, so a copy changes nothing until edited.
+ */
+export function envExample(): string {
+  const blocks = describeConfig().map(({ name, default: value, description }) => {
+    const shown = value === undefined ? '' : String(value);
+    return `# ${description}\n# ${name}=${shown}`;
+  });
+  return [
+    '# Every setting of curie-resolver with its default (generated: node dist/src/cli.js settings > .env.example).',
+    '# The service reads only the environment: export these, pass them with `node --env-file=.env`, or list',
+    '# them under `environment:` / `env_file:` in docker compose.',
+    '',
+    blocks.join('\n\n'),
+    '',
+  ].join('\n');
+}
+
 // coerceTypes turns "8080" into 8080 and "false" into false; useDefaults fills what is unset.
 const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true });
 const validateConfig = ajv.compile(configSchema);

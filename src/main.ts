@@ -1,14 +1,14 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, describeConfig, loadConfig, type Config } from './config.js';
 import { ensureDatabase } from './db/ensure-database.js';
 import { migrateToLatest } from './db/knex.js';
 import { seedSampleRegistryIfEmpty } from './db/seed-sample.js';
-import { connectPostgres, connectRedis } from './lib/connect.js';
+import { connectPostgres, connectRedis } from './bootstrap/connect.js';
 import { printHelp, wantsHelp } from './lib/cli-help.js';
-import { postgresFailureMessage } from './lib/dependencies.js';
+import { postgresFailureMessage } from './db/postgres-failure.js';
 import { createLogger } from './lib/logger.js';
-import { StartupError } from './lib/process-runner.js';
+import { StartupError } from './bootstrap/process-runner.js';
 import { RESOLVER_NODE_FLAGS } from './resolver/node-flags.js';
 
 /**
@@ -76,7 +76,7 @@ const USAGE = [
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (wantsHelp(args)) {
-    printHelp(USAGE);
+    printHelp(USAGE, describeConfig());
     return;
   }
   if (args.length) fail(`unexpected argument ${JSON.stringify(args[0])}\n${USAGE}`);

@@ -1,8 +1,7 @@
 import type { Worker } from 'bullmq';
-import { connectPostgres } from '../src/lib/connect.js';
-import { pingRedis, redisUnreachableMessage } from '../src/lib/dependencies.js';
-import { runPart, StartupError } from '../src/lib/process-runner.js';
-import { createWorkerRedis } from '../src/queue/connections.js';
+import { connectPostgres } from '../src/bootstrap/connect.js';
+import { runPart, StartupError } from '../src/bootstrap/process-runner.js';
+import { createWorkerRedis, pingRedis, redisUnreachableMessage } from '../src/queue/connections.js';
 import { jobFamilies } from './job-families.js';
 import { ScheduleKeeper } from './schedule-keeper.js';
 import { jobSchedules } from './schedules.js';
@@ -23,15 +22,8 @@ await runPart('worker', USAGE, async (config, logger) => {
     await db.destroy();
     throw new StartupError(redisUnreachableMessage(config.REDIS_URL, error));
   }
-  const workers: Worker[] = [];
-  for (const family of jobFamilies) {
-    const started = await family.start({ config, db, connection, logger: logger.child({ family: family.name }) });
-    for (const worker of started) {
-      // An unhandled 'error' event would crash the process; BullMQ reconnects by itself.
-      worker.on('error', (error) => logger.error({ err: error, queue: worker.name }, 'worker error'));
-      workers.push(worker);
-    }
-  }
+  // Schedules before workers: a worker that is seen taking jobs has every schedule in place (the jobs a
+  // schedule makes meanwhile wait in their queue).
   const schedules = new ScheduleKeeper({
     schedules: jobSchedules(config),
     connection,
@@ -40,6 +32,10 @@ await runPart('worker', USAGE, async (config, logger) => {
     logger: logger.child({ part: 'schedules' }),
   });
   await schedules.start();
+  const workers: Worker[] = [];
+  for (const family of jobFamilies) {
+    workers.push(...(await family.start({ config, db, connection, logger: logger.child({ family: family.name }) })));
+  }
   return {
     description: `worker running ${jobFamilies.length} job families: ${jobFamilies.map((f) => f.name).join(', ') || 'none yet'}`,
     stop: async () => {

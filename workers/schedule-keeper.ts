@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../src/lib/logger.js';
-import { createQueue } from '../src/queue/queues.js';
+import { createQueue, type QueueName } from '../src/queue/queues.js';
 import type { JobSchedule } from './schedules.js';
 
 export interface ScheduleKeeperDeps {
@@ -75,10 +75,10 @@ export class ScheduleKeeper {
     }
   }
 
-  private queueFor(name: string): Queue {
+  private queueFor(name: QueueName): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = createQueue<object>(name, this.deps.connection, this.deps.prefix);
+      queue = createQueue(name, this.deps.connection, this.deps.prefix);
       // An unhandled 'error' event would crash the process; the connection reconnects by itself.
       queue.on('error', (error) => this.deps.logger.debug({ err: error, queue: name }, 'schedule queue error'));
       this.queues.set(name, queue);

@@ -1,14 +1,16 @@
 import type { JobsOptions, JobSchedulerTemplateOptions, RepeatOptions } from 'bullmq';
 import type { Config } from '../src/config.js';
-import { defaultJobOptions, queueNames, schedulerIds } from '../src/queue/queues.js';
+import { defaultJobOptions, queueNames, schedulerIds, type JobData, type QueueName } from '../src/queue/queues.js';
 
-/** One job scheduler of the service: which queue, when (UTC), and the job it makes. */
-export interface JobSchedule {
+/** One job scheduler of the service: which queue, when (UTC), and the job it makes (a payload of that queue). */
+export type JobSchedule = { [N in QueueName]: ScheduleOf<N> }[QueueName];
+
+interface ScheduleOf<N extends QueueName> {
   /** Stable and versioned (schedulerIds): upserting it again changes nothing. */
   id: string;
-  queue: string;
+  queue: N;
   repeat: Omit<RepeatOptions, 'key'>;
-  template: { name: string; data: object; opts?: JobSchedulerTemplateOptions };
+  template: { name: string; data: JobData<N>; opts?: JobSchedulerTemplateOptions };
   /**
    * Runs lost while the scheduler was missing would lose data: when the scheduler has to be created (a
    * first start, or a Redis that came back empty), the job is also added once at once, with these options.

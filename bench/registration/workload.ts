@@ -4,7 +4,7 @@
  * FAILED) as a registration form sends them, field values drawn from the real dataset. Every list is in a
  * fixed pseudo-random order, so every run sends the same requests.
  */
-import { evaluateJavaRegex } from '../../src/registry/registration/regex/java-regex.js';
+import { evaluateJavaRegex } from '../../src/core/java-regex.js';
 import type { RequestKind } from '../../src/registry/registration/validation/validation-context.js';
 import { shuffled, type BenchRequest } from '../resolver/workload.js';
 import type { ClassifiedEndpoint } from './endpoint-classes.js';

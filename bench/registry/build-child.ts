@@ -5,8 +5,8 @@
  * unchanged registry is built again, and reports through its IPC channel.
  */
 import { createDb } from '../../src/db/knex.js';
-import { runRecordedBuild } from '../../src/registry/dataset/dataset-builds.js';
-import { etagOf } from '../../src/registry/dataset/dataset-files.js';
+import { runRecordedBuild } from '../../src/dataset/dataset-builds.js';
+import { etagOf } from '../../src/dataset/dataset-files.js';
 import { readMemory, type MemoryFigures } from '../resolver/server-processes.js';
 
 /** The process's memory after a page of namespaces was written. */

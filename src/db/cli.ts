@@ -1,6 +1,6 @@
-import { databaseName, loadConfig } from '../config.js';
+import { ConfigError, databaseName, describeConfig, loadConfig } from '../config.js';
 import { runCommand } from '../lib/cli-help.js';
-import { classifyPostgresFailure, postgresFailureMessage } from '../lib/dependencies.js';
+import { classifyPostgresFailure, postgresFailureMessage } from './postgres-failure.js';
 import { ensureDatabase } from './ensure-database.js';
 import { createDb, type Db } from './knex.js';
 
@@ -76,4 +76,11 @@ async function run(parsed: { command: Command; all: boolean }): Promise<number> 
   }
 }
 
-runCommand({ usage: USAGE, parse: parseArguments, run, describeFailure: (error) => `Failed: ${error.message}` });
+runCommand({
+  usage: USAGE,
+  settings: describeConfig(),
+  parse: parseArguments,
+  run,
+  // A bad setting is printed as loadConfig words it.
+  describeFailure: (error) => (error instanceof ConfigError ? error.message : `Failed: ${error.message}`),
+});

@@ -4,7 +4,7 @@ import { databaseName } from '../config.js';
 /**
  * Creating the database failed on a server that accepted the login to the database itself (or would
  * have, but for the database being missing): the cause is the creation, not the address or the login,
- * and the start-up message must say so (see lib/dependencies.ts).
+ * and the start-up message must say so (see postgres-failure.ts).
  */
 export class CreateDatabaseError extends Error {
   override name = 'CreateDatabaseError';

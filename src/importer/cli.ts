@@ -1,8 +1,8 @@
-import { loadConfig } from '../config.js';
+import { ConfigError, describeConfig, loadConfig } from '../config.js';
 import { ensureDatabase } from '../db/ensure-database.js';
 import { runCommand } from '../lib/cli-help.js';
 import { createDb, migrateToLatest } from '../db/knex.js';
-import { postgresFailureMessage } from '../lib/dependencies.js';
+import { postgresFailureMessage } from '../db/postgres-failure.js';
 import type { DatasetNamespace } from './dataset.schema.js';
 import { formatSummary } from './format-summary.js';
 import { importRegistry } from './import-registry.js';
@@ -68,7 +68,14 @@ async function run(parsed: { source: string; prune: boolean }): Promise<number> 
 
 runCommand({
   usage: USAGE,
+  settings: describeConfig(),
   parse: parseArguments,
   run,
-  describeFailure: (error) => (error instanceof ImportFormatError ? `Import rejected: ${error.message}` : `Import failed: ${error.message}`),
+  describeFailure: (error) =>
+    // A bad setting is printed as loadConfig words it.
+    error instanceof ConfigError
+      ? error.message
+      : error instanceof ImportFormatError
+        ? `Import rejected: ${error.message}`
+        : `Import failed: ${error.message}`,
 });

@@ -1,4 +1,9 @@
-import { ConfigError, describeConfig } from '../config.js';
+/** One setting as `--help` lists it (describeConfig in src/config.ts describes them all). */
+export interface SettingDescription {
+  name: string;
+  default: unknown;
+  description: string;
+}
 
 /**
  * `--help` (or `-h`) on any entry prints its usage and the settings it reads, then exits, instead of
@@ -8,36 +13,18 @@ export function wantsHelp(args: readonly string[]): boolean {
   return args.includes('--help') || args.includes('-h');
 }
 
-export function settingsHelp(): string {
-  const lines = describeConfig().map(({ name, default: value, description }) => {
+function settingsHelp(settings: readonly SettingDescription[]): string {
+  const lines = settings.map(({ name, default: value, description }) => {
     const shown = value === '' || value === undefined ? '(empty)' : String(value);
     return `  ${name} (default ${shown})\n      ${description}`;
   });
   return ['Settings (environment variables):', ...lines].join('\n');
 }
 
-export function printHelp(usage: string, options: { settings?: boolean } = {}): void {
-  const text = options.settings === false ? usage : `${usage}\n\n${settingsHelp()}`;
+/** The usage, then the settings the entry reads (none: the usage alone). */
+export function printHelp(usage: string, settings?: readonly SettingDescription[]): void {
+  const text = settings === undefined ? usage : `${usage}\n\n${settingsHelp(settings)}`;
   process.stdout.write(`${text}\n`);
-}
-
-/**
- * The `.env.example` of the repository, made from the config schema so the two cannot drift (a test
- * compares them): every setting commented out at its default, so a copy changes nothing until edited.
- */
-export function envExample(): string {
-  const blocks = describeConfig().map(({ name, default: value, description }) => {
-    const shown = value === undefined ? '' : String(value);
-    return `# ${description}\n# ${name}=${shown}`;
-  });
-  return [
-    '# Every setting of curie-resolver with its default (generated: node dist/src/cli.js settings > .env.example).',
-    '# The service reads only the environment: export these, pass them with `node --env-file=.env`, or list',
-    '# them under `environment:` / `env_file:` in docker compose.',
-    '',
-    blocks.join('\n\n'),
-    '',
-  ].join('\n');
 }
 
 function exitWith(code: number): void {
@@ -46,12 +33,13 @@ function exitWith(code: number): void {
 }
 
 /**
- * Runs a one-shot command (import, migrate, …) and exits with its code: `--help` prints the usage (exit 0),
- * arguments `parse` refuses print it to stderr (exit 2). A bad setting is printed as loadConfig words it;
- * any other failure as `describeFailure` words it, with exit code 1.
+ * Runs a one-shot command (import, migrate, …) and exits with its code: `--help` prints the usage and the
+ * settings (exit 0), arguments `parse` refuses print the usage to stderr (exit 2). A failure is printed as
+ * `describeFailure` words it, with exit code 1.
  */
 export function runCommand<T>(command: {
   usage: string;
+  settings: readonly SettingDescription[];
   parse: (args: string[]) => T | null;
   run: (parsed: T) => Promise<number>;
   describeFailure: (error: Error) => string;
@@ -59,7 +47,7 @@ export function runCommand<T>(command: {
   const args = process.argv.slice(2);
   const go = async (): Promise<number> => {
     if (wantsHelp(args)) {
-      printHelp(command.usage);
+      printHelp(command.usage, command.settings);
       return 0;
     }
     const parsed = command.parse(args);
@@ -70,8 +58,7 @@ export function runCommand<T>(command: {
     return command.run(parsed);
   };
   go().then(exitWith, (error: unknown) => {
-    const message = error instanceof ConfigError ? error.message : command.describeFailure(error instanceof Error ? error : new Error(String(error)));
-    process.stderr.write(`${message}\n`);
+    process.stderr.write(`${command.describeFailure(error instanceof Error ? error : new Error(String(error)))}\n`);
     exitWith(1);
   });
 }

@@ -1,58 +1,44 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { DATASET_QUEUE, NIGHTLY_DATASET_BUILD_SCHEDULER, type DatasetBuildJob, type DatasetBuildOutcome } from './dataset.queue.js';
+import { HOUSEKEEPING_QUEUE, HOURLY_HOUSEKEEPING_SCHEDULER, type HousekeepingJob, type HousekeepingResult } from './housekeeping.queue.js';
+import { NOTIFICATIONS_POLL_SCHEDULER, NOTIFICATIONS_QUEUE, type NotificationsJob, type NotificationsOutcome } from './notifications.queue.js';
+import { URL_CHECK_QUEUE, type UrlCheckJob, type UrlVerdict } from './url-check.queue.js';
+import { NIGHTLY_USAGE_ROLLUP_SCHEDULER, USAGE_ROLLUP_QUEUE, type RollupResult, type UsageRollupJob } from './usage-rollup.queue.js';
 
 /**
- * Every queue of the service, its job names and payloads, in one place. Payloads carry ids, dates and
- * URLs, never whole rows or secrets. Producers (HTTP processes) use a connection that fails fast when
- * Redis is down; workers use one that waits (see connections.ts).
+ * Every queue of the service: the payload its jobs carry and the result they return. Each family's name, id
+ * scheme, options and types are in its own `<family>.queue.ts`. Payloads carry ids, dates and URLs, never
+ * whole rows or secrets. Producers (HTTP processes) use a connection that fails fast when Redis is down;
+ * workers use one that waits (see connections.ts).
  */
+export interface QueueContracts {
+  [DATASET_QUEUE]: { data: DatasetBuildJob; result: DatasetBuildOutcome };
+  [USAGE_ROLLUP_QUEUE]: { data: UsageRollupJob; result: RollupResult };
+  [URL_CHECK_QUEUE]: { data: UrlCheckJob; result: UrlVerdict };
+  [NOTIFICATIONS_QUEUE]: { data: NotificationsJob; result: NotificationsOutcome };
+  [HOUSEKEEPING_QUEUE]: { data: HousekeepingJob; result: HousekeepingResult };
+}
+
+export type QueueName = keyof QueueContracts;
+export type JobData<N extends QueueName> = QueueContracts[N]['data'];
+export type JobResult<N extends QueueName> = QueueContracts[N]['result'];
+
 export const queueNames = {
-  dataset: 'dataset-build',
-  usageRollup: 'usage-rollup',
-  urlCheck: 'url-check',
-  notifications: 'notifications',
-  housekeeping: 'housekeeping',
-} as const;
-
-export interface DatasetBuildJob {
-  /** Why the build was asked for: 'nightly', 'registry-change' or 'first-request'. */
-  reason: 'nightly' | 'registry-change' | 'first-request';
-}
-
-export interface UsageRollupJob {
-  /** Roll up every finished day still in Redis (the nightly run) or only this day (YYYY-MM-DD). */
-  day?: string;
-}
-
-export interface UrlCheckJob {
-  /** The URL to fetch, exactly as the validator built it (sample URL or home URL). */
-  url: string;
-  /** Resources behind a login: 401, 403, 407 and 451 also count as working. */
-  isProtected: boolean;
-}
-
-/** Sends the due rows of notification_outbox (the rows, not the job, carry the messages). */
-export interface NotificationsJob {
-  /** 'poll' (the scheduler, every NOTIFICATION_POLL_INTERVAL_MS). */
-  reason: 'poll';
-}
-
-/** Deletes what the service keeps only for a while (stored Idempotency-Key answers). */
-export interface HousekeepingJob {
-  /** 'hourly' (the scheduler) or 'manual'. */
-  reason: 'hourly' | 'manual';
-}
+  dataset: DATASET_QUEUE,
+  usageRollup: USAGE_ROLLUP_QUEUE,
+  urlCheck: URL_CHECK_QUEUE,
+  notifications: NOTIFICATIONS_QUEUE,
+  housekeeping: HOUSEKEEPING_QUEUE,
+} as const satisfies Record<string, QueueName>;
 
 /** Stable, versioned scheduler ids: upserting them again on every start changes nothing. */
 export const schedulerIds = {
-  nightlyDatasetBuild: 'dataset-build:nightly:v1',
-  nightlyUsageRollup: 'usage-rollup:nightly:v1',
-  notificationsPoll: 'notifications:poll:v1',
-  hourlyHousekeeping: 'housekeeping:hourly:v1',
+  nightlyDatasetBuild: NIGHTLY_DATASET_BUILD_SCHEDULER,
+  nightlyUsageRollup: NIGHTLY_USAGE_ROLLUP_SCHEDULER,
+  notificationsPoll: NOTIFICATIONS_POLL_SCHEDULER,
+  hourlyHousekeeping: HOURLY_HOUSEKEEPING_SCHEDULER,
 } as const;
-
-/** Deduplication id: one build waiting and one running at most, however many triggers arrive. */
-export const DATASET_BUILD_DEDUP_ID = 'dataset-build';
 
 export const defaultJobOptions: JobsOptions = {
   attempts: 5,
@@ -61,6 +47,6 @@ export const defaultJobOptions: JobsOptions = {
   removeOnFail: { count: 500 },
 };
 
-export function createQueue<T>(name: string, connection: Redis, prefix?: string): Queue<T> {
-  return new Queue<T>(name, { connection, prefix, defaultJobOptions });
+export function createQueue<N extends QueueName>(name: N, connection: Redis, prefix?: string): Queue<JobData<N>, JobResult<N>> {
+  return new Queue<JobData<N>, JobResult<N>>(name, { connection, prefix, defaultJobOptions });
 }

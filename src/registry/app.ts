@@ -3,7 +3,8 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';
 import { createBaseApp } from '../http/base-app.js';
-import { pingPostgres, pingRedis } from '../lib/dependencies.js';
+import { pingPostgres } from '../db/postgres-failure.js';
+import { pingRedis } from '../queue/connections.js';
 import type { Logger } from '../lib/logger.js';
 import { datasetRoutes } from './dataset/dataset.routes.js';
 import { namespacePageRoutes } from './namespace-page/namespace-page.routes.js';
@@ -14,10 +15,11 @@ import { statisticsRoutes } from './statistics/statistics.routes.js';
 import { schemaOrgRoutes } from './schema-org/schema-org.routes.js';
 import type { RegexTest, UrlCheck } from './registration/checks.js';
 import { rorRoutes } from './registration/ror/ror.routes.js';
-import { createRegistrationDeps } from './registration/validation/run-chains.js';
+import { RegistrationValidator } from './registration/registration-validator.js';
 import { validationRoutes } from './registration/validation/validation.routes.js';
 import { curationRoutes } from './curation/curation.routes.js';
 import { submissionRoutes } from './registration/submission/submission.routes.js';
+import { SubmissionService } from './registration/submission/submission.service.js';
 
 export interface RegistryAppDeps {
   config: Readonly<Config>;
@@ -60,24 +62,17 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     publicResolverUrl: deps.config.PUBLIC_RESOLVER_URL,
     curatorEmail: deps.config.CURATOR_EMAIL,
   };
-  const registrationChecks = deps.registration && {
-    db: deps.db,
-    urlCheck: deps.registration.urlCheck,
-    regexTest: deps.registration.regexTest,
-    minDescriptionLength: deps.config.REGISTRATION_MIN_DESCRIPTION_LENGTH,
-    similarityThreshold: deps.config.REGISTRATION_URL_PATTERN_SIMILARITY,
-    publicResolverUrl: deps.config.PUBLIC_RESOLVER_URL,
-  };
+  const validator = deps.registration && new RegistrationValidator(deps.config, deps.db, deps.registration);
   const curation = curationRoutes({
     db: deps.db,
     curatorToken: deps.config.CURATOR_TOKEN,
     publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL,
     notifications,
-    registration: registrationChecks,
+    validator,
   });
   app.use(curation.routes()).use(curation.allowedMethods());
-  if (registrationChecks) {
-    const submission = submissionRoutes({ db: deps.db, registration: registrationChecks, notifications });
+  if (validator) {
+    const submission = submissionRoutes({ submissions: new SubmissionService({ db: deps.db, validator, notifications }) });
     app.use(submission.routes()).use(submission.allowedMethods());
   }
   // Ahead of /restApi too: a person's answer depends on the caller, and the browse API's cache on the URL only.
@@ -96,8 +91,8 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   app.use(schemaOrg.routes()).use(schemaOrg.allowedMethods());
   const ror = rorRoutes({ db: deps.db });
   app.use(ror.routes()).use(ror.allowedMethods());
-  if (deps.registration) {
-    const validation = validationRoutes(createRegistrationDeps(deps.config, deps.db, deps.registration));
+  if (validator) {
+    const validation = validationRoutes(validator);
     app.use(validation.routes()).use(validation.allowedMethods());
   }
   return app;

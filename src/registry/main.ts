@@ -1,6 +1,6 @@
-import { connectPostgres, connectRedis } from '../lib/connect.js';
+import { connectPostgres, connectRedis } from '../bootstrap/connect.js';
 import { listen } from '../http/server.js';
-import { runPart } from '../lib/process-runner.js';
+import { runPart } from '../bootstrap/process-runner.js';
 import { createRegistryApp } from './app.js';
 import { createRegexTester } from './registration/regex/regex-tester.js';
 import { createQueuedUrlCheck } from './registration/url-check/queued-url-check.js';

@@ -1,6 +1,6 @@
-import { connectPostgres, connectRedis } from '../lib/connect.js';
+import { connectPostgres, connectRedis } from '../bootstrap/connect.js';
 import { listen } from '../http/server.js';
-import { runPart } from '../lib/process-runner.js';
+import { runPart } from '../bootstrap/process-runner.js';
 import { createResolverApp } from './app.js';
 import { SnapshotStore } from './snapshot-store.js';
 import { usageHashKey } from '../db/service-settings.js';

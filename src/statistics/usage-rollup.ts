@@ -1,10 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Db } from '../db/knex.js';
+import type { RollupResult } from '../queue/usage-rollup.queue.js';
 import { usageKeys, utcDay } from './usage-keys.js';
-
-export interface RollupResult {
-  days: { day: string; namespaces: number; visits: number }[];
-}
 
 const BATCH = 1000;
 

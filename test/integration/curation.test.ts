@@ -18,9 +18,9 @@ import { importRegistry } from '../../src/importer/import-registry.js';
 import { validateNamespaces } from '../../src/importer/read-dataset.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createProducerRedis, createWorkerRedis } from '../../src/queue/connections.js';
-import { createQueue, queueNames, type UrlCheckJob } from '../../src/queue/queues.js';
+import { createQueue, queueNames } from '../../src/queue/queues.js';
 import { createRegistryApp } from '../../src/registry/app.js';
-import { readManifest } from '../../src/registry/dataset/dataset-files.js';
+import { readManifest } from '../../src/dataset/dataset-files.js';
 import { createRegexTester, type RegexTester } from '../../src/registry/registration/regex/regex-tester.js';
 import { createQueuedUrlCheck, type QueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
 import { createResolverApp } from '../../src/resolver/app.js';
@@ -166,7 +166,7 @@ describe('curation', () => {
       URL_CHECK_ALLOW_PRIVATE_NETWORKS: 'true',
     });
     const inspector = createWorkerRedis(TEST_REDIS_URL);
-    const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, inspector, queuePrefix);
+    const queue = createQueue(queueNames.urlCheck, inspector, queuePrefix);
     try {
       await waitFor(async () => ((await queue.getWorkersCount()) >= 1 ? true : undefined), 30_000, 'the worker connecting');
     } finally {

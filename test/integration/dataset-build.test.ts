@@ -17,9 +17,9 @@ import { readDataset, validateNamespaces } from '../../src/importer/read-dataset
 import { createLogger } from '../../src/lib/logger.js';
 import { createProducerRedis } from '../../src/queue/connections.js';
 import { createRegistryApp } from '../../src/registry/app.js';
-import { buildDataset } from '../../src/registry/dataset/build-dataset.js';
-import { DatasetFiles, readManifest, type DatasetManifest } from '../../src/registry/dataset/dataset-files.js';
-import { runRecordedBuild, recentBuilds } from '../../src/registry/dataset/dataset-builds.js';
+import { buildDataset } from '../../src/dataset/build-dataset.js';
+import { DatasetFiles, readManifest, type DatasetManifest } from '../../src/dataset/dataset-files.js';
+import { runRecordedBuild, recentBuilds } from '../../src/dataset/dataset-builds.js';
 import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
 import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';

@@ -15,10 +15,11 @@ import { importRegistry } from '../../src/importer/import-registry.js';
 import { validateNamespaces } from '../../src/importer/read-dataset.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createProducerRedis, createWorkerRedis } from '../../src/queue/connections.js';
-import { createQueue, queueNames, schedulerIds, type DatasetBuildJob } from '../../src/queue/queues.js';
+import type { DatasetBuildJob } from '../../src/queue/dataset.queue.js';
+import { createQueue, queueNames, schedulerIds } from '../../src/queue/queues.js';
 import { createRegistryApp } from '../../src/registry/app.js';
-import { readManifest, type DatasetManifest } from '../../src/registry/dataset/dataset-files.js';
-import type { DatasetBuildRow } from '../../src/registry/dataset/dataset-builds.js';
+import { readManifest, type DatasetManifest } from '../../src/dataset/dataset-files.js';
+import type { DatasetBuildRow } from '../../src/dataset/dataset-builds.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
 import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
@@ -85,7 +86,7 @@ describe('two worker processes', () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'dataset-workers-'));
     prefix = uniquePrefix();
     connection = createWorkerRedis(TEST_REDIS_URL);
-    queue = createQueue<DatasetBuildJob>(queueNames.dataset, connection, prefix);
+    queue = createQueue(queueNames.dataset, connection, prefix);
     startWorker();
     startWorker();
     await waitFor(async () => ((await queue.getWorkersCount()) >= 2 ? true : undefined), 30_000, 'both workers connecting');
@@ -235,7 +236,7 @@ describe('the first request before any build', () => {
     // For looking into the queue afterwards (on the test Redis, even when the app's is unreachable).
     let inspection = redis;
     if (redisUrl !== TEST_REDIS_URL) redisConnections.push((inspection = createProducerRedis(TEST_REDIS_URL)));
-    const queue = createQueue<DatasetBuildJob>(queueNames.dataset, inspection, prefix);
+    const queue = createQueue(queueNames.dataset, inspection, prefix);
     queues.push(queue);
     return { app: createRegistryApp({ config, db: t.db, redis, logger }).callback(), dir, prefix, queue };
   };

@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { importRegistry } from '../../src/importer/import-registry.js';
 import { readDataset, validateNamespaces } from '../../src/importer/read-dataset.js';
-import { buildDataset } from '../../src/registry/dataset/build-dataset.js';
-import type { DatasetManifest } from '../../src/registry/dataset/dataset-files.js';
+import { buildDataset } from '../../src/dataset/build-dataset.js';
+import type { DatasetManifest } from '../../src/dataset/dataset-files.js';
 import { describeRequiring, registryDataset } from '../support/requirements.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 

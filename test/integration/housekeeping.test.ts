@@ -10,7 +10,8 @@ import { QueueEvents, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createWorkerRedis } from '../../src/queue/connections.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
-import { createQueue, queueNames, schedulerIds, type HousekeepingJob } from '../../src/queue/queues.js';
+import type { HousekeepingJob } from '../../src/queue/housekeeping.queue.js';
+import { createQueue, queueNames, schedulerIds } from '../../src/queue/queues.js';
 import { processHousekeeping } from '../../workers/housekeeping/housekeeping.processor.js';
 import { spawnNode, waitFor, type Spawned } from '../support/processes.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
@@ -40,7 +41,7 @@ describe('housekeeping', () => {
     t = await createTestDatabase('housekeeping');
     dir = mkdtempSync(path.join(os.tmpdir(), 'housekeeping-'));
     connection = createWorkerRedis(TEST_REDIS_URL);
-    queue = createQueue<HousekeepingJob>(queueNames.housekeeping, connection, prefix);
+    queue = createQueue(queueNames.housekeeping, connection, prefix);
     worker = spawnNode('dist/workers/main.js', {
       DATABASE_URL: t.url,
       REDIS_URL: TEST_REDIS_URL,

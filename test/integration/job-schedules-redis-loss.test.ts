@@ -12,8 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { createWorkerRedis } from '../../src/queue/connections.js';
-import { createQueue, queueNames, schedulerIds } from '../../src/queue/queues.js';
-import { writeOutbox } from '../../src/registry/curation/notification-outbox.js';
+import { createQueue, queueNames, schedulerIds, type QueueName } from '../../src/queue/queues.js';
+import { writeOutbox } from '../../src/notifications/outbox.js';
 import { usageKeys } from '../../src/statistics/usage-keys.js';
 import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
@@ -21,7 +21,7 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database.
 const LONG = 120_000;
 
 /** Every schedule of the service, by queue. */
-const SCHEDULES: [queue: string, id: string][] = [
+const SCHEDULES: [queue: QueueName, id: string][] = [
   [queueNames.dataset, schedulerIds.nightlyDatasetBuild],
   [queueNames.usageRollup, schedulerIds.nightlyUsageRollup],
   [queueNames.notifications, schedulerIds.notificationsPoll],

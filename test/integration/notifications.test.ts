@@ -13,11 +13,11 @@ import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { createLogger } from '../../src/lib/logger.js';
 import { createWorkerRedis } from '../../src/queue/connections.js';
-import { createQueue, queueNames, schedulerIds, type NotificationsJob } from '../../src/queue/queues.js';
-import { writeOutbox, type OutboxMessage } from '../../src/registry/curation/notification-outbox.js';
+import { createQueue, queueNames, schedulerIds } from '../../src/queue/queues.js';
+import { writeOutbox, type OutboxMessage, type OutboxRow } from '../../src/notifications/outbox.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { createMailer } from '../../workers/notifications/mailer.js';
-import { MAX_ATTEMPTS, sendDueNotifications, type OutboxRow } from '../../workers/notifications/notifications.processor.js';
+import { MAX_ATTEMPTS, sendDueNotifications } from '../../workers/notifications/notifications.processor.js';
 import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
 
@@ -217,7 +217,7 @@ describe('the notification outbox', () => {
           }),
         );
       }
-      const queue = createQueue<NotificationsJob>(queueNames.notifications, inspector, prefix);
+      const queue = createQueue(queueNames.notifications, inspector, prefix);
       try {
         await waitFor(async () => ((await queue.getWorkersCount()) >= 2 ? true : undefined), 30_000, 'both workers connecting');
       } finally {
@@ -236,7 +236,7 @@ describe('the notification outbox', () => {
     }, LONG);
 
     it('schedule one poll, and send each row once between them', async () => {
-      const queue = createQueue<NotificationsJob>(queueNames.notifications, inspector, prefix);
+      const queue = createQueue(queueNames.notifications, inspector, prefix);
       try {
         const schedulers = await queue.getJobSchedulers();
         expect(schedulers.map((s) => [s.key, s.every])).toEqual([[schedulerIds.notificationsPoll, 200]]);

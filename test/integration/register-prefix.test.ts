@@ -19,7 +19,7 @@ import { importRegistry } from '../../src/importer/import-registry.js';
 import { validateNamespaces } from '../../src/importer/read-dataset.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createProducerRedis, createWorkerRedis } from '../../src/queue/connections.js';
-import { createQueue, queueNames, type UrlCheckJob } from '../../src/queue/queues.js';
+import { createQueue, queueNames } from '../../src/queue/queues.js';
 import { createRegistryApp } from '../../src/registry/app.js';
 import { createRegexTester, type RegexTester } from '../../src/registry/registration/regex/regex-tester.js';
 import { createQueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
@@ -174,7 +174,7 @@ describe('registerPrefix', () => {
     sharedRedis = await readyRedis(TEST_REDIS_URL);
     startWorker();
     const inspector = createWorkerRedis(TEST_REDIS_URL);
-    const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, inspector, queuePrefix);
+    const queue = createQueue(queueNames.urlCheck, inspector, queuePrefix);
     try {
       await waitFor(async () => ((await queue.getWorkersCount()) >= 1 ? true : undefined), 30_000, 'the worker connecting');
     } finally {
@@ -435,7 +435,7 @@ describe('registerPrefix', () => {
       await startRedis();
       ownWorker = startWorker({ REDIS_URL: redisUrl, SHUTDOWN_TIMEOUT_MS: '1000' });
       const probe = createWorkerRedis(redisUrl);
-      const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, probe, queuePrefix);
+      const queue = createQueue(queueNames.urlCheck, probe, queuePrefix);
       try {
         await waitFor(async () => ((await queue.getWorkersCount()) >= 1 ? true : undefined), 30_000, 'the worker connecting');
       } finally {

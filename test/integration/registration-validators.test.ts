@@ -11,6 +11,7 @@ import { CheckBusyError, CheckStillRunningError, CheckUnavailableError, type Reg
 import { normaliseRegistrationPayload } from '../../src/registry/registration/validation/payload.js';
 import {
   CachedRegistryLookups,
+  directLookups,
   runChain,
   validateAll,
   type RegistrationDeps,
@@ -86,7 +87,7 @@ describe('registration field validators', () => {
     await importRegistry(t.db, validateNamespaces(JSON.parse(readFileSync(SAMPLE_REGISTRY_FILE, 'utf8'))), {});
     const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_RESOLVER_URL: RESOLVER });
     app = createRegistryApp({ config, db: t.db, redis, logger: createLogger('silent', 'test'), registration: { urlCheck, regexTest } }).callback();
-    deps = { db: t.db, urlCheck, regexTest, minDescriptionLength: 50, similarityThreshold: 0.9, publicResolverUrl: RESOLVER };
+    deps = { lookups: directLookups(t.db), urlCheck, regexTest, minDescriptionLength: 50, similarityThreshold: 0.9, publicResolverUrl: RESOLVER };
   });
   afterAll(async () => {
     redis.disconnect();

@@ -20,7 +20,7 @@ import http from 'node:http';
 import net, { type LookupFunction } from 'node:net';
 import { loadConfig } from '../../src/config.js';
 import { fetchForCheck, refusalReasons, type FetchForCheckOptions, type FetchForCheckResult } from '../../src/lib/http-client.js';
-import { verdictFor } from '../../src/registry/registration/url-check/url-verdict.js';
+import { verdictFor } from '../../workers/url-check/url-verdict.js';
 
 const config = loadConfig(process.env);
 

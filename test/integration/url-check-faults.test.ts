@@ -14,10 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { createProducerRedis, createWorkerRedis } from '../../src/queue/connections.js';
-import { createQueue, queueNames, type UrlCheckJob } from '../../src/queue/queues.js';
+import { createQueue, queueNames } from '../../src/queue/queues.js';
 import { CheckUnavailableError } from '../../src/registry/registration/checks.js';
 import { createQueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
-import { urlCheckHash, urlCheckJobId } from '../../src/registry/registration/url-check/url-check-keys.js';
+import { urlCheckHash, urlCheckJobId } from '../../src/queue/url-check.queue.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
 import { describeRequiring, redisServerBinary } from '../support/requirements.js';
@@ -77,7 +77,7 @@ describe('a worker killed in the middle of a check', () => {
   };
 
   const workersConnected = async (n: number) => {
-    const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, inspector, prefix);
+    const queue = createQueue(queueNames.urlCheck, inspector, prefix);
     try {
       await waitFor(async () => ((await queue.getWorkersCount()) >= n ? true : undefined), 30_000, `${n} url-check workers connecting`);
     } finally {
@@ -124,7 +124,7 @@ describe('a worker killed in the middle of a check', () => {
       // The victim's job lock lapses; the survivor's stalled-job check puts the job back and fetches again.
       await expect(answer).resolves.toBe(`Status 410 GONE is not acceptable for URL ${url}`);
       expect(fixture.state.requests).toEqual(['/held', '/held']);
-      const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, inspector, prefix);
+      const queue = createQueue(queueNames.urlCheck, inspector, prefix);
       try {
         const job = await queue.getJob(urlCheckJobId(urlCheckHash(url, false)));
         expect(await job?.getState()).toBe('completed');
@@ -185,7 +185,7 @@ describeRequiring([redisServerBinary()], "the test's own Redis stopped during a 
         () => 'resolved',
         (error: unknown) => error,
       );
-      const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, producerRedis, 'test-url-check-redis-stop');
+      const queue = createQueue(queueNames.urlCheck, producerRedis, 'test-url-check-redis-stop');
       try {
         await waitFor(async () => ((await queue.getJobCounts('waiting')).waiting === 1 ? true : undefined), 5000, 'the check being queued');
       } finally {

@@ -14,11 +14,11 @@ import { Redis } from 'ioredis';
 import { loadConfig } from '../../src/config.js';
 import { fetchForCheck, BROWSER_ACCEPT, MAX_REQUESTS_PER_HOST, type FetchForCheckOptions } from '../../src/lib/http-client.js';
 import { createProducerRedis, createWorkerRedis } from '../../src/queue/connections.js';
-import { createQueue, queueNames, type UrlCheckJob } from '../../src/queue/queues.js';
+import { createQueue, queueNames } from '../../src/queue/queues.js';
 import { CheckStillRunningError, CheckUnavailableError } from '../../src/registry/registration/checks.js';
 import { createQueuedUrlCheck, type QueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
-import { urlCheckHash, urlCheckJobId, urlVerdictKey } from '../../src/registry/registration/url-check/url-check-keys.js';
-import { verdictFor } from '../../src/registry/registration/url-check/url-verdict.js';
+import { urlCheckHash, urlCheckJobId, urlVerdictKey } from '../../src/queue/url-check.queue.js';
+import { verdictFor } from '../../workers/url-check/url-verdict.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { processUrlCheck } from '../../workers/url-check/url-check.processor.js';
 import { URL_CHECK_MAX_BODY_BYTES, URL_CHECK_MAX_REDIRECTS } from '../../workers/url-check/url-check.worker.js';
@@ -297,7 +297,7 @@ describe('through the queue, with a worker process', () => {
       URL_CHECK_CACHE_SECONDS: String(CACHE_SECONDS),
     });
     inspector = createWorkerRedis(TEST_REDIS_URL);
-    const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, inspector, prefix);
+    const queue = createQueue(queueNames.urlCheck, inspector, prefix);
     try {
       await waitFor(async () => ((await queue.getWorkersCount()) >= 1 ? true : undefined), 30_000, `the worker starting: ${worker.output()}`);
     } finally {
@@ -367,7 +367,7 @@ describe('through the queue, with a worker process', () => {
     const jobId = urlCheckJobId(urlCheckHash(url, false));
 
     expect(await checks.urlCheck(url, { isProtected: false })).toBeNull();
-    const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, inspector, prefix);
+    const queue = createQueue(queueNames.urlCheck, inspector, prefix);
     try {
       const first = await queue.getJob(jobId);
       expect(first?.finishedOn).toBeDefined();
@@ -404,7 +404,7 @@ describe('through the queue, with a worker process', () => {
     await expect(idle.urlCheck(fixture.url('/status/200?q=idle'), { isProtected: false })).rejects.toBeInstanceOf(CheckStillRunningError);
     expect(Date.now() - started).toBeLessThan(2000);
     // The job stays queued: a retry later finds the worker's verdict.
-    const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, inspector, lonelyPrefix);
+    const queue = createQueue(queueNames.urlCheck, inspector, lonelyPrefix);
     try {
       expect(await queue.getJobCounts('waiting')).toEqual({ waiting: 1 });
     } finally {

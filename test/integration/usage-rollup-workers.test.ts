@@ -10,7 +10,8 @@ import { QueueEvents, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createProducerRedis, createWorkerRedis } from '../../src/queue/connections.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
-import { createQueue, queueNames, schedulerIds, type UsageRollupJob } from '../../src/queue/queues.js';
+import { createQueue, queueNames, schedulerIds } from '../../src/queue/queues.js';
+import type { UsageRollupJob } from '../../src/queue/usage-rollup.queue.js';
 import { usageKeys } from '../../src/statistics/usage-keys.js';
 import { spawnNode, waitFor, type Spawned } from '../support/processes.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
@@ -31,7 +32,7 @@ describe('usage rollup with two worker processes', () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'rollup-workers-'));
     redis = createProducerRedis(TEST_REDIS_URL);
     connection = createWorkerRedis(TEST_REDIS_URL);
-    queue = createQueue<UsageRollupJob>(queueNames.usageRollup, connection, prefix);
+    queue = createQueue(queueNames.usageRollup, connection, prefix);
     for (let i = 0; i < 2; i++) {
       workers.push(
         spawnNode('dist/workers/main.js', {

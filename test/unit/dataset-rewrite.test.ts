@@ -1,5 +1,5 @@
-import { rewriteForEmbeddedPrefix } from '../../src/registry/dataset/dataset-rewrite.js';
-import { namespaceJson, type DatasetNamespaceRow, type DatasetResourceRow } from '../../src/registry/dataset/dataset.presenter.js';
+import { rewriteForEmbeddedPrefix } from '../../src/dataset/dataset-rewrite.js';
+import { namespaceJson, type DatasetNamespaceRow, type DatasetResourceRow } from '../../src/dataset/dataset.presenter.js';
 
 describe('rewriteForEmbeddedPrefixes', () => {
   it('cuts ark: before the placeholder and prefixes the sample id', () => {

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { CreateDatabaseError } from '../../src/db/ensure-database.js';
-import { classifyPostgresFailure, postgresFailureMessage } from '../../src/lib/dependencies.js';
+import { classifyPostgresFailure, postgresFailureMessage } from '../../src/db/postgres-failure.js';
 
 // What the server answers, as pg reports it (a DatabaseError with the SQLSTATE code).
 function serverError(code: string, message: string): pg.DatabaseError {

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { configKeys } from '../../src/config.js';
-import { envExample } from '../../src/lib/cli-help.js';
+import { configKeys, envExample } from '../../src/config.js';
 import { ROOT } from '../support/processes.js';
 
 describe('documented settings', () => {

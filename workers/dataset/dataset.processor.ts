@@ -1,8 +1,9 @@
 import type { Job } from 'bullmq';
 import type { Db } from '../../src/db/knex.js';
 import type { Logger } from '../../src/lib/logger.js';
-import type { DatasetBuildJob } from '../../src/queue/queues.js';
-import { runRecordedBuild } from '../../src/registry/dataset/dataset-builds.js';
+import { runRecordedBuild } from '../../src/dataset/dataset-builds.js';
+import { checkDatasetBuildJob, type DatasetBuildJob, type DatasetBuildOutcome } from '../../src/queue/dataset.queue.js';
+import { refuseUnprocessable } from '../job-family.js';
 
 export interface DatasetProcessorDeps {
   db: Db;
@@ -11,24 +12,17 @@ export interface DatasetProcessorDeps {
   logger?: Logger;
 }
 
-export interface DatasetBuildOutcome {
-  buildId: number;
-  status: 'built' | 'skipped';
-  registryVersion: number;
-  namespaceCount: number;
-  resourceCount: number;
-  etag: string;
-}
-
 /**
  * Builds the resolver dataset (or confirms the served one is current) and records the run in dataset_builds.
  * Idempotent: running it twice for one registry state builds once and skips once. A failure leaves the
- * served files untouched and is retried by BullMQ with back-off.
+ * served files untouched and is retried by BullMQ with back-off; a payload without a reason to record fails
+ * at once.
  */
 export async function processDatasetBuild(
   deps: DatasetProcessorDeps,
   job: Pick<Job<DatasetBuildJob>, 'data'> & Partial<Pick<Job<DatasetBuildJob>, 'updateProgress'>>,
 ): Promise<DatasetBuildOutcome> {
+  refuseUnprocessable(checkDatasetBuildJob(job.data));
   const result = await runRecordedBuild(deps.db, {
     db: deps.db,
     dir: deps.dir,

@@ -1,9 +1,8 @@
-import { Worker } from 'bullmq';
-import { createQueue, queueNames, type DatasetBuildJob } from '../../src/queue/queues.js';
-import { requestDatasetBuild } from '../../src/registry/dataset/dataset-jobs.js';
-import type { JobFamily } from '../job-families.js';
-import { processDatasetBuild, type DatasetBuildOutcome } from './dataset.processor.js';
 import { RegistryChangeListener } from '../../src/db/registry-change-listener.js';
+import { requestDatasetBuild, type DatasetBuildReason } from '../../src/queue/dataset.queue.js';
+import { createQueue, queueNames } from '../../src/queue/queues.js';
+import { startWorker, type JobFamily } from '../job-family.js';
+import { processDatasetBuild } from './dataset.processor.js';
 
 /**
  * The resolver dataset build: nightly at 02:00 UTC (its schedule is in schedules.ts), and after every
@@ -17,15 +16,16 @@ import { RegistryChangeListener } from '../../src/db/registry-change-listener.js
  */
 export const datasetBuildFamily: JobFamily = {
   name: 'dataset-build',
-  start: async ({ config, db, connection, logger }) => {
-    const queue = createQueue<DatasetBuildJob>(queueNames.dataset, connection, config.QUEUE_PREFIX);
+  start: async (deps) => {
+    const { config, db, connection, logger } = deps;
+    const queue = createQueue(queueNames.dataset, connection, config.QUEUE_PREFIX);
     queue.on('error', (error) => logger.warn({ err: error }, 'dataset queue error'));
 
     // While Redis is away an add waits (worker connection); asks meanwhile fold into one more add after it,
     // so that a change arriving just as the add lands in Redis is not lost.
     let adding = false;
     let again = false;
-    const requestBuild = (reason: DatasetBuildJob['reason']) => {
+    const requestBuild = (reason: DatasetBuildReason) => {
       if (adding) {
         again = true;
         return;
@@ -49,22 +49,12 @@ export const datasetBuildFamily: JobFamily = {
     });
     await listener.start();
 
-    const worker = new Worker<DatasetBuildJob, DatasetBuildOutcome>(
-      queueNames.dataset,
-      (job) => processDatasetBuild({ db, dir: config.DATASET_DIR, logger }, job),
-      {
-        connection,
-        prefix: config.QUEUE_PREFIX,
-        concurrency: 1,
-        // A dead worker's build is noticed after about a lock duration and handed to another worker.
-        lockDuration: config.WORKER_LOCK_DURATION_MS,
-        stalledInterval: config.WORKER_LOCK_DURATION_MS,
-      },
-    );
-    worker.on('error', (error) => logger.error({ err: error }, 'dataset worker error'));
-    worker.on('failed', (job, error) =>
-      logger.warn({ err: error, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'dataset build failed'),
-    );
+    const worker = startWorker(deps, queueNames.dataset, (job) => processDatasetBuild({ db, dir: config.DATASET_DIR, logger }, job), {
+      concurrency: 1,
+      // A dead worker's build is noticed after about a lock duration and handed to another worker.
+      lockDuration: config.WORKER_LOCK_DURATION_MS,
+      stalledInterval: config.WORKER_LOCK_DURATION_MS,
+    });
     worker.once('closing', () => void listener.stop());
     worker.once('closed', () => void queue.close().catch(() => undefined));
 

@@ -1,8 +1,5 @@
 import type { Db } from '../../src/db/knex.js';
-
-export interface HousekeepingResult {
-  idempotencyKeysDeleted: number;
-}
+import type { HousekeepingResult } from '../../src/queue/housekeeping.queue.js';
 
 /** Rows per DELETE, so that a backlog never holds a long lock or a long transaction. */
 const BATCH = 5000;

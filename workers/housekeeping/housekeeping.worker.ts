@@ -1,6 +1,5 @@
-import { Worker } from 'bullmq';
-import { queueNames, type HousekeepingJob } from '../../src/queue/queues.js';
-import type { JobFamily } from '../job-families.js';
+import { queueNames } from '../../src/queue/queues.js';
+import { startWorker, type JobFamily } from '../job-family.js';
 import { processHousekeeping } from './housekeeping.processor.js';
 
 /**
@@ -9,15 +8,17 @@ import { processHousekeeping } from './housekeeping.processor.js';
  */
 export const housekeepingFamily: JobFamily = {
   name: 'housekeeping',
-  start: async ({ config, db, connection, logger }) => {
-    const worker = new Worker<HousekeepingJob>(
+  start: async (deps) => {
+    const { config, db, logger } = deps;
+    const worker = startWorker(
+      deps,
       queueNames.housekeeping,
       async () => {
         const result = await processHousekeeping({ db, retentionHours: config.IDEMPOTENCY_KEY_RETENTION_HOURS });
         if (result.idempotencyKeysDeleted > 0) logger.info(result, 'housekeeping done');
         return result;
       },
-      { connection, prefix: config.QUEUE_PREFIX, concurrency: 1 },
+      { concurrency: 1 },
     );
     return [worker];
   },

@@ -1,5 +1,7 @@
 import type { Db } from '../../src/db/knex.js';
 import type { Logger } from '../../src/lib/logger.js';
+import type { OutboxRow } from '../../src/notifications/outbox.js';
+import type { NotificationsOutcome } from '../../src/queue/notifications.queue.js';
 import type { Mailer } from './mailer.js';
 
 /** A row is tried at most this many times; then it stays unsent, with its last error, for an operator. */
@@ -12,30 +14,12 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_RETRY_MS);
 }
 
-export interface OutboxRow {
-  id: number;
-  kind: string;
-  recipient: string;
-  subject: string;
-  body: string;
-  created: Date;
-  sentAt: Date | null;
-  attempts: number;
-  lastError: string | null;
-  nextAttemptAt: Date;
-}
-
 export interface NotificationsDeps {
   db: Db;
   mailer: Mailer;
   logger?: Logger;
   /** Rows one run sends at most (the next run, a few seconds later, goes on). */
   maxPerRun?: number;
-}
-
-export interface NotificationsOutcome {
-  sent: number;
-  failed: number;
 }
 
 type Step = 'none' | 'sent' | 'failed';

@@ -1,8 +1,7 @@
-import { Worker } from 'bullmq';
-import { queueNames, type NotificationsJob } from '../../src/queue/queues.js';
-import type { JobFamily } from '../job-families.js';
+import { queueNames } from '../../src/queue/queues.js';
+import { startWorker, type JobFamily } from '../job-family.js';
 import { createMailer } from './mailer.js';
-import { sendDueNotifications, type NotificationsOutcome } from './notifications.processor.js';
+import { sendDueNotifications } from './notifications.processor.js';
 
 /**
  * Registration e-mails: the API writes them as notification_outbox rows in the transaction of the event
@@ -12,18 +11,19 @@ import { sendDueNotifications, type NotificationsOutcome } from './notifications
  */
 export const notificationsFamily: JobFamily = {
   name: 'notifications',
-  start: async ({ config, db, connection, logger }) => {
+  start: async (deps) => {
+    const { config, db, logger } = deps;
     const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.NOTIFICATION_FROM, logger });
-    const worker = new Worker<NotificationsJob, NotificationsOutcome>(
+    const worker = startWorker(
+      deps,
       queueNames.notifications,
       async () => {
         const outcome = await sendDueNotifications({ db, mailer, logger });
         if (outcome.sent + outcome.failed > 0) logger.info(outcome, 'notifications processed');
         return outcome;
       },
-      { connection, prefix: config.QUEUE_PREFIX, concurrency: 1 },
+      { concurrency: 1 },
     );
-    worker.on('error', (error) => logger.error({ err: error }, 'notifications worker error'));
     worker.once('closed', () => mailer.close());
     logger.info(mailer.description);
     return [worker];

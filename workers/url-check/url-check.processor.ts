@@ -2,9 +2,9 @@ import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { FetchForCheckResult } from '../../src/lib/http-client.js';
 import type { Logger } from '../../src/lib/logger.js';
-import type { UrlCheckJob } from '../../src/queue/queues.js';
-import { urlCheckHash, urlVerdictKey } from '../../src/registry/registration/url-check/url-check-keys.js';
-import { verdictFor, type UrlVerdict } from '../../src/registry/registration/url-check/url-verdict.js';
+import { checkUrlCheckJob, urlCheckHash, urlVerdictKey, type UrlCheckJob, type UrlVerdict } from '../../src/queue/url-check.queue.js';
+import { refuseUnprocessable } from '../job-family.js';
+import { verdictFor } from './url-verdict.js';
 
 export interface UrlCheckProcessorDeps {
   /** The guarded fetcher with the service's limits (fetchForCheck bound to the settings). */
@@ -23,9 +23,11 @@ export interface UrlCheckProcessorDeps {
 /**
  * Fetches the URL once and stores the verdict where validators look first. Idempotent: a second run (a retry
  * after a worker died) fetches again and overwrites the same key. A URL that does not work is a verdict, never
- * a thrown error; only infrastructure failures (the cache write) throw, and BullMQ retries those.
+ * a thrown error; only infrastructure failures (the cache write) throw, and BullMQ retries those. A payload
+ * without a URL fails at once (UnrecoverableError).
  */
 export async function processUrlCheck(deps: UrlCheckProcessorDeps, job: Pick<Job<UrlCheckJob>, 'data'>): Promise<UrlVerdict> {
+  refuseUnprocessable(checkUrlCheckJob(job.data));
   const { url, isProtected } = job.data;
   const result = await deps.fetch(url);
   const verdict = verdictFor(url, isProtected, result, deps.timeoutMs);

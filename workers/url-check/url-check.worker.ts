@@ -1,8 +1,6 @@
-import { Worker } from 'bullmq';
 import { fetchForCheck } from '../../src/lib/http-client.js';
-import { queueNames, type UrlCheckJob } from '../../src/queue/queues.js';
-import type { UrlVerdict } from '../../src/registry/registration/url-check/url-verdict.js';
-import type { JobFamily } from '../job-families.js';
+import { queueNames } from '../../src/queue/queues.js';
+import { startWorker, type JobFamily } from '../job-family.js';
 import { processUrlCheck } from './url-check.processor.js';
 
 /** Spec §2.4 limits: at most 5 redirects, the body read up to 1 MiB. */
@@ -17,7 +15,8 @@ export const URL_CHECK_MAX_BODY_BYTES = 1024 * 1024;
  */
 export const urlCheckFamily: JobFamily = {
   name: 'url-check',
-  start: async ({ config, connection, logger }) => {
+  start: async (deps) => {
+    const { config, connection, logger } = deps;
     const userAgent = `Mozilla/5.0 (compatible; curie-resolver-url-check/1.0; +${config.PUBLIC_REGISTRY_URL})`;
     const fetch = (url: string) =>
       fetchForCheck(url, {
@@ -30,26 +29,20 @@ export const urlCheckFamily: JobFamily = {
     if (config.URL_CHECK_ALLOW_PRIVATE_NETWORKS) {
       logger.warn('URL_CHECK_ALLOW_PRIVATE_NETWORKS is on: URL checks may reach loopback and private networks');
     }
-    const worker = new Worker<UrlCheckJob, UrlVerdict>(
-      queueNames.urlCheck,
-      (job) =>
-        processUrlCheck(
-          { fetch, redis: connection, prefix: config.QUEUE_PREFIX, cacheSeconds: config.URL_CHECK_CACHE_SECONDS, timeoutMs: config.URL_CHECK_TIMEOUT_MS, logger },
-          job,
-        ),
-      {
-        connection,
-        prefix: config.QUEUE_PREFIX,
-        // Mostly waiting on remote servers; fetchForCheck keeps it to 2 at a time per host.
-        concurrency: config.URL_CHECK_CONCURRENCY,
-        lockDuration: config.WORKER_LOCK_DURATION_MS,
-        stalledInterval: config.WORKER_LOCK_DURATION_MS,
-      },
-    );
-    worker.on('error', (error) => logger.error({ err: error }, 'url-check worker error'));
-    worker.on('failed', (job, error) =>
-      logger.warn({ err: error, jobId: job?.id, url: job?.data.url, attemptsMade: job?.attemptsMade }, 'URL check job failed'),
-    );
+    const processorDeps = {
+      fetch,
+      redis: connection,
+      prefix: config.QUEUE_PREFIX,
+      cacheSeconds: config.URL_CHECK_CACHE_SECONDS,
+      timeoutMs: config.URL_CHECK_TIMEOUT_MS,
+      logger,
+    };
+    const worker = startWorker(deps, queueNames.urlCheck, (job) => processUrlCheck(processorDeps, job), {
+      // Mostly waiting on remote servers; fetchForCheck keeps it to 2 at a time per host.
+      concurrency: config.URL_CHECK_CONCURRENCY,
+      lockDuration: config.WORKER_LOCK_DURATION_MS,
+      stalledInterval: config.WORKER_LOCK_DURATION_MS,
+    });
     return [worker];
   },
 };

@@ -1,6 +1,5 @@
-import { Worker } from 'bullmq';
-import { queueNames, type UsageRollupJob } from '../../src/queue/queues.js';
-import type { JobFamily } from '../job-families.js';
+import { queueNames } from '../../src/queue/queues.js';
+import { startWorker, type JobFamily } from '../job-family.js';
 import { processUsageRollup } from './usage-rollup.processor.js';
 
 /**
@@ -9,15 +8,17 @@ import { processUsageRollup } from './usage-rollup.processor.js';
  */
 export const usageRollupFamily: JobFamily = {
   name: 'usage-rollup',
-  start: async ({ config, db, connection, logger }) => {
-    const worker = new Worker<UsageRollupJob>(
+  start: async (deps) => {
+    const { db, connection, logger } = deps;
+    const worker = startWorker(
+      deps,
       queueNames.usageRollup,
       async (job) => {
         const result = await processUsageRollup({ db, redis: connection }, job);
         logger.info({ days: result.days }, 'usage rolled up');
         return result;
       },
-      { connection, prefix: config.QUEUE_PREFIX, concurrency: 1 },
+      { concurrency: 1 },
     );
     return [worker];
   },

@@ -23,7 +23,8 @@ import {
 } from '../registration/submission/registration-records.js';
 import { hasText } from '../registration/validation/validators.js';
 import { CURATOR_ACTOR, CurationError, lockOpenSession, type SessionEventPayload } from './curation.service.js';
-import { acceptanceMessages, writeOutbox, type NotificationSettings } from './notification-outbox.js';
+import { writeOutbox } from '../../notifications/outbox.js';
+import { acceptanceMessages, type NotificationSettings } from '../registration/notification-messages.js';
 
 export interface AcceptanceResult {
   namespaceId: number;

@@ -5,7 +5,7 @@ import { envelope, errorEnvelope } from '../../http/envelope.js';
 import { badRequest, notFound } from '../../http/http-error.js';
 import { jsonBody } from '../../http/json-body.js';
 import type { EventName, RequestKind } from '../registration/submission/registration-records.js';
-import type { RegistrationDeps } from '../registration/validation/run-chains.js';
+import type { RegistrationValidator } from '../registration/registration-validator.js';
 import { HalPresenter } from '../rest-api/hal.presenter.js';
 import { parsePageRequest, requireParam } from '../rest-api/paging.js';
 import { acceptSession } from './acceptance.service.js';
@@ -27,7 +27,7 @@ import {
   type SessionEventPayload,
 } from './curation.service.js';
 import { requireCurator } from './curator-auth.js';
-import type { NotificationSettings } from './notification-outbox.js';
+import type { NotificationSettings } from '../registration/notification-messages.js';
 
 export interface CurationRouteDeps {
   db: Db;
@@ -35,8 +35,8 @@ export interface CurationRouteDeps {
   curatorToken: string;
   publicRegistryUrl: string;
   notifications: NotificationSettings;
-  /** The checks an amendment is validated with; without them amendments answer 503. */
-  registration?: RegistrationDeps;
+  /** What an amendment is validated with; without it amendments answer 503. */
+  validator?: RegistrationValidator;
 }
 
 const HAL_JSON = 'application/hal+json';
@@ -161,10 +161,10 @@ export function curationRoutes(deps: CurationRouteDeps): Router {
         await acceptSession(deps.db, kind, sessionId, payload, deps.notifications);
         return;
       case 'amend':
-        if (!deps.registration) {
+        if (!deps.validator) {
           throw new CurationError(503, 'Amendments cannot be validated right now (the registration checks are not configured)', false, { 'Retry-After': '30' });
         }
-        return amendSession(deps.db, deps.registration, kind, sessionId, payload);
+        return amendSession(deps.db, deps.validator, kind, sessionId, payload);
     }
   }
 

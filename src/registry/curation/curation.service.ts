@@ -7,7 +7,8 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.js';
 import { HttpError } from '../../http/http-error.js';
-import { ChecksIncompleteError, validateRequest } from '../registration/submission/checked-validation.js';
+import type { RegistrationValidator } from '../registration/registration-validator.js';
+import { ChecksIncompleteError } from '../registration/submission/checked-validation.js';
 import {
   insertEvent,
   insertRequest,
@@ -19,9 +20,9 @@ import {
   type SessionRow,
 } from '../registration/submission/registration-records.js';
 import { InvalidPayloadError, isPayloadObject, normaliseRegistrationPayload } from '../registration/validation/payload.js';
-import type { RegistrationDeps } from '../registration/validation/run-chains.js';
 import { AMENDED_FIELD, EVENT_TEXT_FIELDS, type EventTextField } from './curation.schemas.js';
-import { rejectionMessages, writeOutbox } from './notification-outbox.js';
+import { writeOutbox } from '../../notifications/outbox.js';
+import { rejectionMessages } from '../registration/notification-messages.js';
 
 /** Curators are not told apart (one shared token, no identity system). */
 export const CURATOR_ACTOR = 'curator';
@@ -169,7 +170,7 @@ function invalidAmendment(kind: RequestKind, messages: readonly string[]): Curat
  */
 export async function amendSession(
   db: Db,
-  registration: RegistrationDeps,
+  validator: RegistrationValidator,
   kind: RequestKind,
   sessionId: number,
   payload: SessionEventPayload,
@@ -182,7 +183,7 @@ export async function amendSession(
   let messages: string[];
   try {
     amended = normaliseRegistrationPayload(rawRequest);
-    messages = await validateRequest(kind, amended, registration);
+    messages = await validator.validateRequest(kind, amended);
   } catch (error) {
     if (error instanceof InvalidPayloadError) throw invalidAmendment(kind, [error.message]);
     if (error instanceof ChecksIncompleteError) {

@@ -3,9 +3,9 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../lib/logger.js';
-import { createQueue, queueNames, type DatasetBuildJob } from '../../queue/queues.js';
-import { DatasetFiles, etagOf, type DatasetVariant } from './dataset-files.js';
-import { requestDatasetBuild } from './dataset-jobs.js';
+import { DatasetFiles, etagOf, type DatasetVariant } from '../../dataset/dataset-files.js';
+import { requestDatasetBuild, type DatasetBuildJob } from '../../queue/dataset.queue.js';
+import { createQueue, queueNames } from '../../queue/queues.js';
 import { DatasetService } from './dataset.service.js';
 
 export interface DatasetRouteDeps {
@@ -52,7 +52,7 @@ export function datasetRoutes(deps: DatasetRouteDeps): Router {
     firstBuildWaitMs: deps.config.DATASET_FIRST_BUILD_WAIT_MS,
     requestBuild: () => {
       if (!queue) {
-        queue = createQueue<DatasetBuildJob>(queueNames.dataset, deps.redis, deps.config.QUEUE_PREFIX);
+        queue = createQueue(queueNames.dataset, deps.redis, deps.config.QUEUE_PREFIX);
         // Connection trouble is the area's Redis connection's; the request that needs the queue reports it.
         queue.on('error', (error) => deps.logger.debug({ err: error }, 'dataset queue error'));
       }

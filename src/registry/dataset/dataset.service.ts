@@ -1,6 +1,6 @@
 import { HttpError } from '../../http/http-error.js';
 import type { Logger } from '../../lib/logger.js';
-import type { DatasetFiles, DatasetVariant, OpenedDataset } from './dataset-files.js';
+import type { DatasetFiles, DatasetVariant, OpenedDataset } from '../../dataset/dataset-files.js';
 
 export interface DatasetServiceOptions {
   files: DatasetFiles;

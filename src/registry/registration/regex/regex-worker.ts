@@ -3,7 +3,7 @@
  * blocks only this thread; the tester terminates it after the time bound and starts a fresh one.
  */
 import { parentPort } from 'node:worker_threads';
-import { evaluateJavaRegex } from './java-regex.js';
+import { evaluateJavaRegex } from '../../../core/java-regex.js';
 
 export interface RegexJobMessage {
   id: number;

@@ -1,6 +1,7 @@
 import { envelope, errorEnvelope, type Envelope } from '../../../http/envelope.js';
 import { formatReferenceDate } from '../../../lib/dates.js';
 import { hasText } from '../validation/validators.js';
+import { jsonAnswer, type RecordedAnswer } from './idempotency.js';
 import type { RequestKind } from './registration-records.js';
 import type { RegistrationStatus } from './submission.service.js';
 
@@ -15,6 +16,11 @@ export const SUBMISSION_COMMENT = 'No comments on your prefix registration reque
 
 export function submissionAccepted(token: string): Envelope<SubmissionPayload> {
   return envelope({ comment: SUBMISSION_COMMENT, token });
+}
+
+/** The 200 of an accepted submission, serialised once: what is sent first is what a replay sends again. */
+export function acceptedAnswer(token: string): RecordedAnswer {
+  return jsonAnswer(200, submissionAccepted(token));
 }
 
 /**

@@ -1,31 +1,17 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import type { Db } from '../../../db/knex.js';
 import { errorEnvelope } from '../../../http/envelope.js';
 import { HttpError } from '../../../http/http-error.js';
 import { jsonBody } from '../../../http/json-body.js';
-import type { NotificationSettings } from '../../curation/notification-outbox.js';
-import { InvalidPayloadError, normaliseRegistrationPayload, readEnvelopePayload } from '../validation/payload.js';
-import type { RegistrationDeps, RegistrationPayload } from '../validation/run-chains.js';
 import { PAYLOAD_REQUIRED } from '../validation/validation.presenter.js';
-import { ChecksIncompleteError, validateRequest } from './checked-validation.js';
-import {
-  findStoredAnswer,
-  hashRequestBody,
-  jsonAnswer,
-  KEY_REUSED_MESSAGE,
-  readIdempotencyKey,
-  type RecordedAnswer,
-  type StoredAnswer,
-} from './idempotency.js';
-import { isTokenShaped, newSessionToken, type RequestKind } from './registration-records.js';
-import { presentStatus, submissionAccepted, submissionRefused, UNKNOWN_TOKEN_MESSAGE } from './submission.presenter.js';
-import { readRegistrationStatus, storeRegistration } from './submission.service.js';
+import type { ChecksIncompleteError } from './checked-validation.js';
+import { KEY_REUSED_MESSAGE, readIdempotencyKey, type RecordedAnswer } from './idempotency.js';
+import type { RequestKind } from './registration-records.js';
+import { acceptedAnswer, presentStatus, submissionRefused, UNKNOWN_TOKEN_MESSAGE } from './submission.presenter.js';
+import type { SubmissionRefusal, SubmissionService } from './submission.service.js';
 
 export interface SubmissionRouteDeps {
-  db: Db;
-  registration: RegistrationDeps;
-  notifications: NotificationSettings;
+  submissions: SubmissionService;
 }
 
 const AREAS: readonly { kind: RequestKind; base: string; submit: string }[] = [
@@ -50,8 +36,8 @@ export function submissionRoutes(deps: SubmissionRouteDeps): Router {
   const router = new Router();
   const readBody = jsonBody();
   for (const area of AREAS) {
-    router.post(`${area.base}/${area.submit}`, readBody, (ctx) => submit(ctx, area.kind, area.submit, deps));
-    router.get(`${area.base}/status/:token`, (ctx) => answerStatus(ctx, area.kind, deps));
+    router.post(`${area.base}/${area.submit}`, readBody, (ctx) => submit(ctx, area.kind, area.submit, deps.submissions));
+    router.get(`${area.base}/status/:token`, (ctx) => answerStatus(ctx, area.kind, deps.submissions));
   }
   return router;
 }
@@ -64,72 +50,33 @@ function sendAnswer(ctx: Context, answer: RecordedAnswer): void {
   ctx.body = answer.body;
 }
 
-function sendStored(ctx: Context, stored: StoredAnswer, requestHash: string): void {
-  if (stored.requestHash !== requestHash) throw new HttpError(422, KEY_REUSED_MESSAGE);
-  ctx.set('Idempotent-Replayed', 'true');
-  sendAnswer(ctx, stored);
+function sendRefusal(ctx: Context, kind: RequestKind, refusal: SubmissionRefusal): void {
+  if (refusal.problem === 'malformed-envelope') throw new HttpError(400, refusal.message);
+  if (refusal.problem === 'key-reused') throw new HttpError(422, KEY_REUSED_MESSAGE);
+  ctx.status = 400;
+  ctx.body = refusal.problem === 'no-payload' ? errorEnvelope(PAYLOAD_REQUIRED) : submissionRefused(kind, refusal.messages, refusal.providerName);
 }
 
-async function submit(ctx: Context, kind: RequestKind, endpoint: string, deps: SubmissionRouteDeps): Promise<void> {
+async function submit(ctx: Context, kind: RequestKind, endpoint: string, submissions: SubmissionService): Promise<void> {
   ctx.set('Cache-Control', 'no-store');
-  const key = readIdempotencyKey(ctx.get('Idempotency-Key') || undefined);
-  const body: unknown = ctx.request.body;
-  const requestHash = key === undefined ? '' : hashRequestBody(body);
-  if (key !== undefined) {
-    const stored = await findStoredAnswer(deps.db, endpoint, key);
-    if (stored) return sendStored(ctx, stored, requestHash);
+  const idempotencyKey = readIdempotencyKey(ctx.get('Idempotency-Key') || undefined);
+  const outcome = await submissions.submitRegistration({ kind, endpoint, body: ctx.request.body, idempotencyKey, client: ctx.ip }, acceptedAnswer);
+  switch (outcome.kind) {
+    case 'accepted':
+      return sendAnswer(ctx, outcome.answer);
+    case 'replayed':
+      ctx.set('Idempotent-Replayed', 'true');
+      return sendAnswer(ctx, outcome.answer);
+    case 'refused':
+      return sendRefusal(ctx, kind, outcome);
+    case 'incomplete':
+      throw checksIncomplete(outcome.error);
   }
-
-  let raw: Record<string, unknown> | null;
-  try {
-    raw = readEnvelopePayload(body);
-  } catch (error) {
-    if (error instanceof InvalidPayloadError) throw new HttpError(400, error.message);
-    throw error;
-  }
-  if (raw === null) {
-    ctx.status = 400;
-    ctx.body = errorEnvelope(PAYLOAD_REQUIRED);
-    return;
-  }
-  let messages: string[];
-  let payload: RegistrationPayload;
-  try {
-    payload = normaliseRegistrationPayload(raw);
-    messages = await validateRequest(kind, payload, { ...deps.registration, client: ctx.ip });
-  } catch (error) {
-    if (error instanceof ChecksIncompleteError) throw checksIncomplete(error);
-    if (!(error instanceof InvalidPayloadError)) throw error;
-    ctx.status = 400;
-    ctx.body = submissionRefused(kind, [error.message], null);
-    return;
-  }
-  if (messages.length > 0) {
-    ctx.status = 400;
-    ctx.body = submissionRefused(kind, messages, payload.providerName);
-    return;
-  }
-
-  const token = newSessionToken();
-  const answer = jsonAnswer(200, submissionAccepted(token));
-  const outcome = await storeRegistration(deps.db, kind, payload, {
-    token,
-    notifications: deps.notifications,
-    idempotency: key === undefined ? undefined : { claim: { endpoint, key, requestHash }, answer },
-  });
-  if (!outcome.stored) {
-    // A concurrent submission with the same key committed first: answer as its retry would be answered.
-    const stored = key === undefined ? undefined : await findStoredAnswer(deps.db, endpoint, key);
-    if (!stored) throw new Error('idempotency key taken but not found');
-    return sendStored(ctx, stored, requestHash);
-  }
-  sendAnswer(ctx, answer);
 }
 
-async function answerStatus(ctx: Context, kind: RequestKind, deps: SubmissionRouteDeps): Promise<void> {
+async function answerStatus(ctx: Context, kind: RequestKind, submissions: SubmissionService): Promise<void> {
   ctx.set('Cache-Control', 'no-store');
-  const token = ctx.params.token ?? '';
-  const status = isTokenShaped(token) ? await readRegistrationStatus(deps.db, kind, token) : undefined;
+  const status = await submissions.registrationStatus(kind, ctx.params.token ?? '');
   if (!status) throw new HttpError(404, UNKNOWN_TOKEN_MESSAGE);
   ctx.body = presentStatus(status);
 }

@@ -1,15 +1,20 @@
 /**
- * registerPrefix / registerResource once the request is known to be valid: the request, its session, the
- * START event, the notifications and (with an Idempotency-Key) the answer, in one transaction; and the
- * requester's view of a session by its token.
+ * registerPrefix / registerResource: an Idempotency-Key's replay, or the request read and validated, then
+ * the request, its session, the START event, the notifications and (with an Idempotency-Key) the answer
+ * stored in one transaction; and the requester's view of a session by its token.
  */
 import type { Db } from '../../../db/knex.js';
-import { startMessages, writeOutbox, type NotificationSettings } from '../../curation/notification-outbox.js';
-import type { RegistrationPayload } from '../validation/run-chains.js';
-import { claimIdempotencyKey, type IdempotencyClaim, type RecordedAnswer } from './idempotency.js';
+import { writeOutbox } from '../../../notifications/outbox.js';
+import { startMessages, type NotificationSettings } from '../notification-messages.js';
+import type { RegistrationValidator } from '../registration-validator.js';
+import { InvalidPayloadError, normaliseRegistrationPayload, readEnvelopePayload, type RegistrationPayload } from '../validation/payload.js';
+import { ChecksIncompleteError } from './checked-validation.js';
+import { claimIdempotencyKey, findStoredAnswer, hashRequestBody, type IdempotencyClaim, type RecordedAnswer, type StoredAnswer } from './idempotency.js';
 import {
   insertEvent,
   insertRequest,
+  isTokenShaped,
+  newSessionToken,
   prefixOf,
   REGISTRATION_TABLES,
   statusFromEvents,
@@ -108,4 +113,103 @@ export async function readRegistrationStatus(db: Db, kind: RequestKind, token: s
       return shown;
     }),
   };
+}
+
+export interface SubmissionServiceDeps {
+  db: Db;
+  validator: RegistrationValidator;
+  notifications: NotificationSettings;
+}
+
+export interface Submission {
+  kind: RequestKind;
+  /** The endpoint's name: Idempotency-Keys of different endpoints never meet. */
+  endpoint: string;
+  /** The request body (the envelope), as parsed JSON. */
+  body: unknown;
+  idempotencyKey?: string;
+  /** The requester's address, which the regex checks are shared fairly between. */
+  client?: string;
+}
+
+/** Why nothing was stored, when the client's request is what has to change. */
+export type SubmissionRefusal =
+  | { problem: 'malformed-envelope'; message: string }
+  | { problem: 'no-payload' }
+  | { problem: 'invalid'; messages: readonly string[]; providerName: string | null }
+  /** The Idempotency-Key was used before for another request body. */
+  | { problem: 'key-reused' };
+
+export type SubmissionOutcome =
+  /** Stored; `answer` is what was recorded for the key's replays. */
+  | { kind: 'accepted'; answer: RecordedAnswer }
+  /** The Idempotency-Key's first answer, to be sent again as it was. */
+  | { kind: 'replayed'; answer: RecordedAnswer }
+  | ({ kind: 'refused' } & SubmissionRefusal)
+  /** A check did not answer: nothing was stored, the client sends the same request again. */
+  | { kind: 'incomplete'; error: ChecksIncompleteError };
+
+function replay(stored: StoredAnswer, requestHash: string): SubmissionOutcome {
+  return stored.requestHash === requestHash ? { kind: 'replayed', answer: stored } : { kind: 'refused', problem: 'key-reused' };
+}
+
+export class SubmissionService {
+  constructor(private readonly deps: SubmissionServiceDeps) {}
+
+  /**
+   * Submits a registration request. `acceptedAnswer` is the answer an accepted request gets: it is stored
+   * with the request, for the replays of its Idempotency-Key, so it is made before the transaction commits.
+   */
+  async submitRegistration(submission: Submission, acceptedAnswer: (token: string) => RecordedAnswer): Promise<SubmissionOutcome> {
+    const { db, notifications } = this.deps;
+    const { kind, endpoint, idempotencyKey: key } = submission;
+    const requestHash = key === undefined ? '' : hashRequestBody(submission.body);
+    if (key !== undefined) {
+      const stored = await findStoredAnswer(db, endpoint, key);
+      if (stored) return replay(stored, requestHash);
+    }
+    const checked = await this.readValidRequest(submission);
+    if (!('payload' in checked)) return checked;
+
+    const token = newSessionToken();
+    const answer = acceptedAnswer(token);
+    const outcome = await storeRegistration(db, kind, checked.payload, {
+      token,
+      notifications,
+      idempotency: key === undefined ? undefined : { claim: { endpoint, key, requestHash }, answer },
+    });
+    if (outcome.stored) return { kind: 'accepted', answer };
+    // A concurrent submission with the same key committed first: answer as its retry would be answered.
+    const stored = key === undefined ? undefined : await findStoredAnswer(db, endpoint, key);
+    if (!stored) throw new Error('idempotency key taken but not found');
+    return replay(stored, requestHash);
+  }
+
+  /** The session behind a requester's token, or undefined (a text that cannot be a token costs no query). */
+  registrationStatus(kind: RequestKind, token: string): Promise<RegistrationStatus | undefined> {
+    return isTokenShaped(token) ? readRegistrationStatus(this.deps.db, kind, token) : Promise.resolve(undefined);
+  }
+
+  private async readValidRequest({ kind, body, client }: Submission): Promise<{ payload: RegistrationPayload } | SubmissionOutcome> {
+    let raw: Record<string, unknown> | null;
+    try {
+      raw = readEnvelopePayload(body);
+    } catch (error) {
+      if (error instanceof InvalidPayloadError) return { kind: 'refused', problem: 'malformed-envelope', message: error.message };
+      throw error;
+    }
+    if (raw === null) return { kind: 'refused', problem: 'no-payload' };
+    let payload: RegistrationPayload;
+    let messages: string[];
+    try {
+      payload = normaliseRegistrationPayload(raw);
+      messages = await this.deps.validator.validateRequest(kind, payload, client);
+    } catch (error) {
+      if (error instanceof ChecksIncompleteError) return { kind: 'incomplete', error };
+      if (!(error instanceof InvalidPayloadError)) throw error;
+      return { kind: 'refused', problem: 'invalid', messages: [error.message], providerName: null };
+    }
+    if (messages.length > 0) return { kind: 'refused', problem: 'invalid', messages, providerName: payload.providerName };
+    return { payload };
+  }
 }

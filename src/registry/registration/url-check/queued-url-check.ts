@@ -1,10 +1,18 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../lib/logger.js';
-import { queueNames, type UrlCheckJob } from '../../../queue/queues.js';
+import { queueNames } from '../../../queue/queues.js';
+import {
+  isUrlVerdict,
+  URL_CHECK_JOB_NAME,
+  urlCheckHash,
+  urlCheckJobId,
+  urlCheckJobOptions,
+  urlVerdictKey,
+  type UrlCheckJob,
+  type UrlVerdict,
+} from '../../../queue/url-check.queue.js';
 import { CheckStillRunningError, CheckUnavailableError, type UrlCheck } from '../checks.js';
-import { URL_CHECK_JOB_NAME, urlCheckHash, urlCheckJobId, urlCheckJobOptions, urlVerdictKey } from './url-check-keys.js';
-import { isUrlVerdict, type UrlVerdict } from './url-verdict.js';
 
 export interface QueuedUrlCheckOptions {
   /**

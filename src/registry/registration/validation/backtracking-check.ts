@@ -11,7 +11,7 @@
  */
 import { checkRegexForRedos, describeComplexity, describeHotspots, REWRITE_ADVICE, type RedosVerdict } from '../../../lib/redos-check.js';
 import { inspectLuiPattern, luiPatternSource } from '../../../core/lui-pattern.js';
-import { translateJavaRegex } from '../regex/java-regex.js';
+import { translateJavaRegex } from '../../../core/java-regex.js';
 import type { Validator } from './validation-context.js';
 
 /** The refusal message for a vulnerable pattern. */

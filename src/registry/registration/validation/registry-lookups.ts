@@ -6,7 +6,7 @@
  */
 import type { Db } from '../../../db/knex.js';
 import { RegistryVersionSource, VERSIONED_CACHE_TTL_MS, type RegistryVersion } from '../../rest-api/registry-version.js';
-import type { RequestKind } from './validation-context.js';
+import type { RequestKind } from '../request-kind.js';
 
 /** The columns of a namespace that the rules read. */
 export interface NamespaceFacts {

@@ -19,7 +19,7 @@ import { RunMemo, type RegistrationDeps, type RequestKind, type ValidationContex
 
 export type { ChainKey } from './chains.js';
 export type { RegistrationPayload } from './payload.js';
-export { createRegistrationDeps, RunMemo, type RegistrationDeps, type RequestKind } from './validation-context.js';
+export { RunMemo, type RegistrationDeps, type RequestKind } from './validation-context.js';
 export { CachedRegistryLookups, directLookups, type RegistryLookups } from './registry-lookups.js';
 
 type Outcome = string | null | Promise<string | null>;

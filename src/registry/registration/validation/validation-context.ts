@@ -1,17 +1,18 @@
-import type { Config } from '../../../config.js';
-import type { Db } from '../../../db/knex.js';
 import type { RegexTest, RegexVerdict, UrlCheck } from '../checks.js';
+import type { RequestKind } from '../request-kind.js';
 import type { RegistrationPayload } from './payload.js';
-import { directLookups, type NamespaceFacts, type RegistryLookups } from './registry-lookups.js';
+import type { NamespaceFacts, RegistryLookups } from './registry-lookups.js';
 
 export type { NamespaceFacts } from './registry-lookups.js';
+export type { RequestKind } from '../request-kind.js';
 
-/** A prefix registration request (a new namespace) or a resource registration request (a new provider). */
-export type RequestKind = 'prefix' | 'resource';
-
-/** What validation needs from the outside world; built once per app (see createRegistryApp). */
+/** What validation needs from the outside world; held by a RegistrationValidator, built once per app. */
 export interface RegistrationDeps {
-  db: Db;
+  /**
+   * How the rules query the registry: directLookups (every question a query) where an answer must be current,
+   * CachedRegistryLookups for the field validator endpoints (registry-lookups.ts).
+   */
+  lookups: RegistryLookups;
   /** Live check of a URL (queued to a worker: the API process never fetches user-supplied URLs). */
   urlCheck: UrlCheck;
   /** Compiles and tests a user-supplied regular expression off the main thread, within a time bound. */
@@ -22,42 +23,8 @@ export interface RegistrationDeps {
   similarityThreshold: number;
   /** Base of the resolver links printed in messages, without a trailing slash (PUBLIC_RESOLVER_URL). */
   publicResolverUrl: string;
-  /**
-   * How the rules query the registry; by default every question is a query. The field validator
-   * endpoints pass CachedRegistryLookups (registry-lookups.ts).
-   */
-  lookups?: RegistryLookups;
   /** The requester's address, which the regex checks are shared fairly between (set per request). */
   client?: string;
-}
-
-/** The deps from the service's settings and the two checks (the registry app builds them once). */
-export function createRegistrationDeps(
-  config: Pick<Config, 'REGISTRATION_MIN_DESCRIPTION_LENGTH' | 'REGISTRATION_URL_PATTERN_SIMILARITY' | 'PUBLIC_RESOLVER_URL'>,
-  db: Db,
-  checks: { urlCheck: UrlCheck; regexTest: RegexTest },
-): RegistrationDeps {
-  return {
-    db,
-    urlCheck: checks.urlCheck,
-    regexTest: checks.regexTest,
-    minDescriptionLength: config.REGISTRATION_MIN_DESCRIPTION_LENGTH,
-    similarityThreshold: config.REGISTRATION_URL_PATTERN_SIMILARITY,
-    publicResolverUrl: config.PUBLIC_RESOLVER_URL,
-  };
-}
-
-const directLookupsByDb = new WeakMap<Db, RegistryLookups>();
-
-/** The deps' lookups, or ones that query every time. */
-export function lookupsFor(deps: RegistrationDeps): RegistryLookups {
-  if (deps.lookups) return deps.lookups;
-  let lookups = directLookupsByDb.get(deps.db);
-  if (!lookups) {
-    lookups = directLookups(deps.db);
-    directLookupsByDb.set(deps.db, lookups);
-  }
-  return lookups;
 }
 
 /**
@@ -76,7 +43,7 @@ export class RunMemo {
     this.namespaces ??= new Map();
     let found = this.namespaces.get(prefix);
     if (!found) {
-      found = lookupsFor(deps).namespace(prefix);
+      found = deps.lookups.namespace(prefix);
       this.namespaces.set(prefix, found);
     }
     return found;

@@ -4,10 +4,10 @@ import { errorEnvelope } from '../../../http/envelope.js';
 import { jsonBody } from '../../../http/json-body.js';
 import { HttpError } from '../../../http/http-error.js';
 import { CheckBusyError, CheckUnavailableError } from '../checks.js';
-import { PREFIX_VALIDATION_ENDPOINTS, RESOURCE_VALIDATION_ENDPOINTS, validateForEndpoint, type ValidationEndpoint } from './endpoints.js';
+import type { RegistrationValidator } from '../registration-validator.js';
+import type { RequestKind } from '../request-kind.js';
+import { PREFIX_VALIDATION_ENDPOINTS, RESOURCE_VALIDATION_ENDPOINTS, type ValidationEndpoint } from './endpoints.js';
 import { InvalidPayloadError, normaliseRegistrationPayload, readEnvelopePayload } from './payload.js';
-import { CachedRegistryLookups } from './registry-lookups.js';
-import type { RegistrationDeps, RequestKind } from './validation-context.js';
 import { checksUnavailable, PAYLOAD_REQUIRED, validationFailed, validationOkJson } from './validation.presenter.js';
 
 const AREAS: readonly [RequestKind, string, readonly ValidationEndpoint[]][] = [
@@ -19,25 +19,20 @@ const AREAS: readonly [RequestKind, string, readonly ValidationEndpoint[]][] = [
  * POST /prefixRegistrationApi/validate* and /resourceManagementApi/validate*: one field (or pair of fields)
  * of a registration request, answered 200 `VALIDATION OK` or 400 `VALIDATION FAILED` with the first failing
  * message; 400 `Payload is required` without a payload (the resource endpoints too: the reference's NPE 500
- * is not reproduced); 503 with Retry-After when the URL or pattern checks cannot be started. Registry
- * lookups are cached (CachedRegistryLookups) unless the deps bring their own.
+ * is not reproduced); 503 with Retry-After when the URL or pattern checks cannot be started.
  */
-export function validationRoutes(registrationDeps: RegistrationDeps): Router {
+export function validationRoutes(validator: RegistrationValidator): Router {
   const router = new Router();
   const readBody = jsonBody();
-  // A form asks about the same prefixes, codes and patterns again and again: answers are kept per
-  // registry version (registerPrefix, which decides, queries afresh).
-  const deps: RegistrationDeps = registrationDeps.lookups ? registrationDeps : { ...registrationDeps, lookups: new CachedRegistryLookups(registrationDeps.db) };
-
   for (const [kind, base, endpoints] of AREAS) {
     for (const target of endpoints) {
-      router.post(`${base}/${target.name}`, readBody, (ctx) => answerValidation(ctx, kind, target, deps));
+      router.post(`${base}/${target.name}`, readBody, (ctx) => answerValidation(ctx, kind, target, validator));
     }
   }
   return router;
 }
 
-async function answerValidation(ctx: Context, kind: RequestKind, target: ValidationEndpoint, deps: RegistrationDeps): Promise<void> {
+async function answerValidation(ctx: Context, kind: RequestKind, target: ValidationEndpoint, validator: RegistrationValidator): Promise<void> {
   let message: string | null;
   try {
     const raw = readEnvelopePayload(ctx.request.body);
@@ -47,7 +42,7 @@ async function answerValidation(ctx: Context, kind: RequestKind, target: Validat
       return;
     }
     const payload = normaliseRegistrationPayload(raw, target.normalise);
-    message = await validateForEndpoint(target, kind, payload, { ...deps, client: ctx.ip });
+    message = await validator.validateField(target, kind, payload, ctx.ip);
   } catch (error) {
     if (error instanceof InvalidPayloadError) message = error.message;
     else if (error instanceof CheckBusyError) throw new HttpError(error.status, error.message, { 'Retry-After': String(error.retryAfterSeconds) });

@@ -9,7 +9,7 @@ import isURLModule from 'validator/lib/isURL.js';
 import { countries } from '../../../../migrations/data/iso-3166-1.js';
 import { CheckStillRunningError, type RegexVerdict } from '../checks.js';
 import type { SimilarResource } from './registry-lookups.js';
-import { lookupsFor, type ValidationContext, type Validator } from './validation-context.js';
+import type { ValidationContext, Validator } from './validation-context.js';
 
 // validator's CommonJS files export the function both as module.exports and as its `default` property;
 // the types declare only the latter.
@@ -214,7 +214,7 @@ export const providerCode: Validator = async (value, context) => {
   if (context.kind === 'prefix' || !hasText(namespacePrefix)) return null;
   const namespace = await memo.namespace(deps, namespacePrefix);
   if (!namespace) return `Namespace with prefix '${namespacePrefix}' does not exist`;
-  const taken = await lookupsFor(deps).providerCodeTaken(namespace.id, value);
+  const taken = await deps.lookups.providerCodeTaken(namespace.id, value);
   return taken ? 'Provider codes must be UNIQUE within a namespace! Please pick another code.' : null;
 };
 
@@ -228,7 +228,7 @@ export const providerCode: Validator = async (value, context) => {
 export const similarUrlPattern: Validator = async (value, context) => {
   const { deps, payload, kind } = context;
   const namespacePrefix = kind === 'resource' && hasText(payload.namespacePrefix) ? payload.namespacePrefix : null;
-  const found = await lookupsFor(deps).similarResource(value, { kind, namespacePrefix, threshold: deps.similarityThreshold });
+  const found = await deps.lookups.similarResource(value, { kind, namespacePrefix, threshold: deps.similarityThreshold });
   return found ? similarPatternMessage(context, found) : null;
 };
 

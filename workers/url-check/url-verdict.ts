@@ -1,7 +1,5 @@
-import type { FetchForCheckResult } from '../../../lib/http-client.js';
-
-/** What a live URL check concludes; stored in the verdict cache and returned by the job. */
-export type UrlVerdict = { ok: true } | { ok: false; message: string };
+import type { FetchForCheckResult } from '../../src/lib/http-client.js';
+import type { UrlVerdict } from '../../src/queue/url-check.queue.js';
 
 /** Statuses that also count as working for resources behind a login (spec §2.4). */
 const PROTECTED_OK = new Set([401, 403, 407, 451]);
@@ -114,10 +112,4 @@ export function verdictFor(url: string, isProtected: boolean, result: FetchForCh
     case 'error':
       return { ok: false, message: `Error trying to connect to server: ${failure.message}` };
   }
-}
-
-export function isUrlVerdict(value: unknown): value is UrlVerdict {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as { ok?: unknown; message?: unknown };
-  return v.ok === true || (v.ok === false && typeof v.message === 'string');
 }

@@ -1,6 +1,6 @@
-import { ConfigError, loadConfig, type Config } from '../config.js';
-import { printHelp, wantsHelp } from './cli-help.js';
-import { createLogger, type Logger } from './logger.js';
+import { ConfigError, describeConfig, loadConfig, type Config } from '../config.js';
+import { printHelp, wantsHelp } from '../lib/cli-help.js';
+import { createLogger, type Logger } from '../lib/logger.js';
 
 export interface StartedPart {
   /** Printed once started, e.g. the address an area listens on. */
@@ -27,7 +27,7 @@ export async function runPart(
 ): Promise<void> {
   const args = process.argv.slice(2);
   if (wantsHelp(args)) {
-    printHelp(usage);
+    printHelp(usage, describeConfig());
     process.exit(0);
   }
   if (args.length) {

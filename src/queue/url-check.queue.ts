@@ -2,6 +2,36 @@ import { createHash } from 'node:crypto';
 import type { JobsOptions } from 'bullmq';
 
 /**
+ * Live URL checks of registration validation: the API process enqueues, the url-check worker fetches (the
+ * API process never fetches a user-supplied URL) and caches the verdict where the API process polls for it.
+ */
+export const URL_CHECK_QUEUE = 'url-check';
+
+export interface UrlCheckJob {
+  /** The URL to fetch, exactly as the validator built it (sample URL or home URL). */
+  url: string;
+  /** Resources behind a login: 401, 403, 407 and 451 also count as working. */
+  isProtected: boolean;
+}
+
+/** What a live URL check concludes; stored in the verdict cache and returned by the job. */
+export type UrlVerdict = { ok: true } | { ok: false; message: string };
+
+export function isUrlVerdict(value: unknown): value is UrlVerdict {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as { ok?: unknown; message?: unknown };
+  return v.ok === true || (v.ok === false && typeof v.message === 'string');
+}
+
+/** Why a payload can never be checked, or null. */
+export function checkUrlCheckJob(data: unknown): string | null {
+  const { url, isProtected } = (data ?? {}) as { url?: unknown; isProtected?: unknown };
+  if (typeof url !== 'string' || url === '') return 'a URL check job needs the URL to fetch';
+  if (typeof isProtected !== 'boolean') return 'a URL check job needs isProtected (true or false)';
+  return null;
+}
+
+/**
  * Names shared by the producer (validators, in the API process) and the url-check worker: the same URL asked
  * with the same protection flag maps to one job id and one cached verdict, so concurrent identical checks
  * share one fetch and a repeated check within the cache time costs none.

@@ -1,37 +1,12 @@
-import type { Redis } from 'ioredis';
 import pg from 'pg';
 import { databaseName } from '../config.js';
-import { CreateDatabaseError } from '../db/ensure-database.js';
-import type { Db } from '../db/knex.js';
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+import { printableUrl, reasonOf } from '../lib/printable-url.js';
+import { withTimeout } from '../lib/with-timeout.js';
+import { CreateDatabaseError } from './ensure-database.js';
+import type { Db } from './knex.js';
 
 export function pingPostgres(db: Db, timeoutMs = 2000): Promise<void> {
   return withTimeout(db.raw('SELECT 1').then(() => undefined), timeoutMs, 'Postgres');
-}
-
-export function pingRedis(redis: Redis, timeoutMs = 2000): Promise<void> {
-  return withTimeout(redis.ping().then(() => undefined), timeoutMs, 'Redis');
-}
-
-/** The URL as it may be printed: no password, neither in the user part nor as a query parameter. */
-function where(url: string): string {
-  const parsed = new URL(url);
-  parsed.password = parsed.password ? '***' : '';
-  for (const key of [...parsed.searchParams.keys()]) {
-    if (/password/i.test(key)) parsed.searchParams.set(key, '***');
-  }
-  return parsed.toString();
-}
-
-function reason(cause: unknown): string {
-  return (cause as Error).message || String(cause);
 }
 
 /** What went wrong when connecting to Postgres, told apart by what the user has to change. */
@@ -48,7 +23,7 @@ export function classifyPostgresFailure(cause: unknown): PostgresFailure {
   if (code === '3D000') return 'database-missing';
   if (cause instanceof pg.DatabaseError) return 'refused';
   // pg's own error when the server asks for a SCRAM password and DATABASE_URL has none.
-  if (/client password must be/.test(reason(cause))) return 'login-refused';
+  if (/client password must be/.test(reasonOf(cause))) return 'login-refused';
   return 'unreachable';
 }
 
@@ -58,14 +33,14 @@ export function classifyPostgresFailure(cause: unknown): PostgresFailure {
  * The password is never part of it.
  */
 export function postgresFailureMessage(databaseUrl: string, cause: unknown): string {
-  const at = where(databaseUrl);
+  const at = printableUrl(databaseUrl);
   const url = new URL(databaseUrl);
   const user = decodeURIComponent(url.username);
   const userName = user ? `user "${user}"` : 'the default user (DATABASE_URL names none)';
   const database = cause instanceof CreateDatabaseError ? cause.database : databaseName(databaseUrl);
   switch (classifyPostgresFailure(cause)) {
     case 'login-refused': {
-      const said = LOGIN_REFUSED.has((cause as { code?: string }).code ?? '') ? reason(cause) : 'it asks for a password and DATABASE_URL has none';
+      const said = LOGIN_REFUSED.has((cause as { code?: string }).code ?? '') ? reasonOf(cause) : 'it asks for a password and DATABASE_URL has none';
       return [
         `PostgreSQL at ${at} answered but refused the login of ${userName}: ${said}.`,
         'Check the user name and password in DATABASE_URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE,',
@@ -75,37 +50,28 @@ export function postgresFailureMessage(databaseUrl: string, cause: unknown): str
     }
     case 'database-missing':
       return [
-        `PostgreSQL at ${at} answered but has no database "${database}": ${reason(cause)}.`,
+        `PostgreSQL at ${at} answered but has no database "${database}": ${reasonOf(cause)}.`,
         '`npm start` creates it, migrates it and loads the sample registry; the parts started on their own',
         '(`npm run start:resolver`, `start:registry`, `start:worker`) expect it to exist, migrated.',
         'Run `npm start` or `npm run db:migrate` once, or point DATABASE_URL at an existing database.',
       ].join('\n');
     case 'create-denied':
       return [
-        `PostgreSQL at ${at} has no database "${database}", and ${userName} may not create it: ${reason(cause)}.`,
+        `PostgreSQL at ${at} has no database "${database}", and ${userName} may not create it: ${reasonOf(cause)}.`,
         `Have a superuser create it for that user (\`CREATE DATABASE ${pg.escapeIdentifier(database)} OWNER ${pg.escapeIdentifier(user || 'USER')}\`)`,
         `or let the user create databases (\`ALTER ROLE ${pg.escapeIdentifier(user || 'USER')} CREATEDB\`), or point DATABASE_URL at an existing database.`,
       ].join('\n');
     case 'refused': {
       const code = (cause as { code?: string }).code;
       const what = cause instanceof CreateDatabaseError ? `could not create database "${database}"` : 'refused the connection';
-      return `PostgreSQL at ${at} answered but ${what}: ${reason(cause)}${code ? ` (SQLSTATE ${code})` : ''}.`;
+      return `PostgreSQL at ${at} answered but ${what}: ${reasonOf(cause)}${code ? ` (SQLSTATE ${code})` : ''}.`;
     }
     case 'unreachable':
       return [
-        `Cannot reach PostgreSQL at ${at}: ${reason(cause)}.`,
+        `Cannot reach PostgreSQL at ${at}: ${reasonOf(cause)}.`,
         'Start it with `docker compose up -d postgres`, or with your system service',
         '(`sudo systemctl start postgresql`, or `pg_ctlcluster <version> main start` on Debian),',
         'or point DATABASE_URL at a running server.',
       ].join('\n');
   }
-}
-
-export function redisUnreachableMessage(redisUrl: string, cause: unknown): string {
-  return [
-    `Cannot reach Redis at ${where(redisUrl)}: ${reason(cause)}.`,
-    'Start it with `docker compose up -d redis`, or with your system service',
-    '(`sudo systemctl start redis-server`, or `redis-server --daemonize yes`),',
-    'or point REDIS_URL at a running server.',
-  ].join('\n');
 }

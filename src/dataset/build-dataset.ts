@@ -7,7 +7,7 @@ import { finished, pipeline } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
 import { createGzip, type Gzip } from 'node:zlib';
 import type { Knex } from 'knex';
-import type { Db } from '../../db/knex.js';
+import type { Db } from '../db/knex.js';
 import {
   DATASET_FORMAT_VERSION,
   MANIFEST_FILE,

@@ -2,8 +2,8 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { createDb, type Db } from '../db/knex.js';
 import { BaseModel } from '../db/models/index.js';
-import { createProducerRedis } from '../queue/connections.js';
-import { pingPostgres, pingRedis, postgresFailureMessage, redisUnreachableMessage } from './dependencies.js';
+import { createProducerRedis, pingRedis, redisUnreachableMessage } from '../queue/connections.js';
+import { pingPostgres, postgresFailureMessage } from '../db/postgres-failure.js';
 import { StartupError } from './process-runner.js';
 
 /** Opens Postgres, binds the models to it, and fails start-up with a message naming the cause when it cannot. */

@@ -1,4 +1,4 @@
-import { formatReferenceDate } from '../../lib/dates.js';
+import { formatReferenceDate } from '../lib/dates.js';
 import { rewriteForEmbeddedPrefix } from './dataset-rewrite.js';
 
 /** A namespace row as the build reads it (camelCase through the knex mappers). */

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import type { Db } from '../../db/knex.js';
+import type { Db } from '../db/knex.js';
 import { buildDataset, type BuildDatasetOptions, type BuildDatasetResult } from './build-dataset.js';
 
 export type DatasetBuildStatus = 'running' | 'succeeded' | 'failed' | 'skipped';

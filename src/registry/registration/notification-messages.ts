@@ -1,11 +1,10 @@
 /**
- * The e-mails of registration (registry-behaviour.md §2.9), written as notification_outbox rows in the
- * transaction of the event that causes them and sent by the notifications worker: a request is never held up,
- * nor an e-mail lost, by the mail server. Start: a confirmation to the requester and a notice to the
- * curators; reject and accept: a message to the requester; amend and comment: nothing.
+ * The e-mails of registration (registry-behaviour.md §2.9), for the notification outbox
+ * (src/notifications/outbox.ts). Start: a confirmation to the requester and a notice to the curators;
+ * reject and accept: a message to the requester; amend and comment: nothing.
  */
-import type { Knex } from 'knex';
-import { prefixOf, type RequestKind, type RequestRow } from '../registration/submission/registration-records.js';
+import type { OutboxMessage } from '../../notifications/outbox.js';
+import { prefixOf, type RequestKind, type RequestRow } from './submission/registration-records.js';
 
 export interface NotificationSettings {
   /** PUBLIC_REGISTRY_URL, for the status and curation links. */
@@ -14,14 +13,6 @@ export interface NotificationSettings {
   publicResolverUrl: string;
   /** CURATOR_EMAIL; empty: no curator notice. */
   curatorEmail: string;
-}
-
-export interface OutboxMessage {
-  /** e.g. `prefix.start.requester`. */
-  kind: string;
-  recipient: string;
-  subject: string;
-  body: string;
 }
 
 const WORD: Record<RequestKind, string> = { prefix: 'prefix', resource: 'resource' };
@@ -140,10 +131,4 @@ export function acceptanceMessages(kind: RequestKind, request: RequestRow, reaso
       ].join('\n'),
     },
   ];
-}
-
-/** Writes the messages in the caller's transaction: they are sent only if it commits. */
-export async function writeOutbox(trx: Knex, messages: readonly OutboxMessage[]): Promise<void> {
-  if (messages.length === 0) return;
-  await trx('notificationOutbox').insert(messages.map((m) => ({ kind: m.kind, recipient: m.recipient, subject: m.subject, body: m.body })));
 }

@@ -1,0 +1,54 @@
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/knex.js';
+import type { RegexTest, UrlCheck } from './checks.js';
+import type { RequestKind } from './request-kind.js';
+import { validateRequest } from './submission/checked-validation.js';
+import { validateForEndpoint, type ValidationEndpoint } from './validation/endpoints.js';
+import type { RegistrationPayload } from './validation/payload.js';
+import { CachedRegistryLookups, directLookups } from './validation/registry-lookups.js';
+import type { RegistrationDeps } from './validation/validation-context.js';
+
+export type RegistrationValidatorSettings = Pick<
+  Config,
+  'REGISTRATION_MIN_DESCRIPTION_LENGTH' | 'REGISTRATION_URL_PATTERN_SIMILARITY' | 'PUBLIC_RESOLVER_URL'
+>;
+
+/**
+ * Registration validation with the service's settings and its two slow checks, built once per app
+ * (createRegistryApp) and held by what validates: submissions, curators' amendments and the field validator
+ * endpoints.
+ */
+export class RegistrationValidator {
+  /** Every question a query: a submission or an amendment is decided on current answers. */
+  private readonly current: RegistrationDeps;
+  /**
+   * A form asks about the same prefixes, codes and patterns on every pause in typing: the field validator
+   * endpoints keep answers per registry version (a submission then asks afresh).
+   */
+  private readonly cached: RegistrationDeps;
+
+  constructor(settings: RegistrationValidatorSettings, db: Db, checks: { urlCheck: UrlCheck; regexTest: RegexTest }) {
+    const shared = {
+      urlCheck: checks.urlCheck,
+      regexTest: checks.regexTest,
+      minDescriptionLength: settings.REGISTRATION_MIN_DESCRIPTION_LENGTH,
+      similarityThreshold: settings.REGISTRATION_URL_PATTERN_SIMILARITY,
+      publicResolverUrl: settings.PUBLIC_RESOLVER_URL,
+    };
+    this.current = { ...shared, lookups: directLookups(db) };
+    this.cached = { ...shared, lookups: new CachedRegistryLookups(db) };
+  }
+
+  /**
+   * Every failure message of a whole request ([] when it is valid); rejects with ChecksIncompleteError when
+   * a check did not answer. `client`: the requester's address (a curator's amendment has none).
+   */
+  validateRequest(kind: RequestKind, payload: RegistrationPayload, client?: string): Promise<string[]> {
+    return validateRequest(kind, payload, client === undefined ? this.current : { ...this.current, client });
+  }
+
+  /** The first failure message of a field validator endpoint, or null when the field(s) pass. */
+  validateField(target: ValidationEndpoint, kind: RequestKind, payload: RegistrationPayload, client: string): Promise<string | null> {
+    return validateForEndpoint(target, kind, payload, { ...this.cached, client });
+  }
+}
