@@ -5,7 +5,9 @@
  * check that has not answered. So the checks are watched here, and a request whose checks did not all
  * answer is neither refused nor stored: the caller answers 503 with Retry-After.
  */
+import { DomainError, type DomainErrorKind } from '../../../core/domain-error.js';
 import { CheckBusyError, CheckStillRunningError, CheckUnavailableError, type RegexTest, type UrlCheck } from '../checks.js';
+import { InvalidPayloadError, normaliseRegistrationPayload } from '../validation/payload.js';
 import { validateAll, type RegistrationDeps, type RegistrationPayload, type RequestKind } from '../validation/run-chains.js';
 
 /** The institution_ror_id column's size. */
@@ -17,7 +19,7 @@ export const STILL_RUNNING_RETRY_AFTER_SECONDS = 5;
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
 
 /** The checks did not all answer: no verdict on the request, which the client should send again. */
-export class ChecksIncompleteError extends Error {
+export class ChecksIncompleteError extends DomainError {
   override name = 'ChecksIncompleteError';
 
   constructor(
@@ -25,6 +27,7 @@ export class ChecksIncompleteError extends Error {
     options?: { cause?: unknown },
   ) {
     super(
+      'unavailable',
       options?.cause instanceof CheckBusyError
         ? `Nothing was stored: ${options.cause.message.charAt(0).toLowerCase()}${options.cause.message.slice(1)}`
         : reason === 'still-running'
@@ -34,12 +37,12 @@ export class ChecksIncompleteError extends Error {
     );
   }
 
-  /** 429 when the requester has too many checks under way, else 503. */
-  get status(): 429 | 503 {
-    return this.cause instanceof CheckBusyError ? this.cause.status : 503;
+  /** Busy when the requester has too many checks under way, else unavailable. */
+  override get kind(): DomainErrorKind {
+    return this.cause instanceof CheckBusyError && this.cause.status === 429 ? 'busy' : 'unavailable';
   }
 
-  get retryAfterSeconds(): number {
+  override get retryAfterSeconds(): number {
     if (this.cause instanceof CheckBusyError) return this.cause.retryAfterSeconds;
     return this.reason === 'still-running' ? STILL_RUNNING_RETRY_AFTER_SECONDS : UNAVAILABLE_RETRY_AFTER_SECONDS;
   }
@@ -85,4 +88,26 @@ export async function validateRequest(kind: RequestKind, payload: RegistrationPa
   // The one stored field without a chain of its own: bounded by its column, as the chains bound the others.
   if ((payload.institutionRorId?.length ?? 0) > ROR_ID_MAX_LENGTH) messages.push('Institution ROR ID is too long');
   return messages;
+}
+
+/** A request's verdict: valid with its normalised payload, or refused with every message. */
+export type RequestVerdict =
+  | { valid: true; payload: RegistrationPayload }
+  | { valid: false; messages: string[]; providerName: string | null };
+
+/**
+ * Normalises the request's payload and validates it (validateRequest): a field of a type no client sends
+ * refuses the request with that one message. Rejects as validateRequest does.
+ */
+export async function checkRequest(kind: RequestKind, raw: Record<string, unknown>, deps: RegistrationDeps): Promise<RequestVerdict> {
+  let payload: RegistrationPayload;
+  let messages: string[];
+  try {
+    payload = normaliseRegistrationPayload(raw);
+    messages = await validateRequest(kind, payload, deps);
+  } catch (error) {
+    if (error instanceof InvalidPayloadError) return { valid: false, messages: [error.message], providerName: null };
+    throw error;
+  }
+  return messages.length > 0 ? { valid: false, messages, providerName: payload.providerName } : { valid: true, payload };
 }

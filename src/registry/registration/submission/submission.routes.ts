@@ -5,10 +5,10 @@ import { errorEnvelope } from '../../../http/envelope.js';
 import { HttpError } from '../../../http/http-error.js';
 import { jsonBody } from '../../../http/json-body.js';
 import type { NotificationSettings } from '../../curation/notification-outbox.js';
-import { InvalidPayloadError, normaliseRegistrationPayload, readEnvelopePayload } from '../validation/payload.js';
-import type { RegistrationDeps, RegistrationPayload } from '../validation/run-chains.js';
+import { readEnvelopePayload } from '../validation/payload.js';
+import type { RegistrationDeps } from '../validation/run-chains.js';
 import { PAYLOAD_REQUIRED } from '../validation/validation.presenter.js';
-import { ChecksIncompleteError, validateRequest } from './checked-validation.js';
+import { checkRequest } from './checked-validation.js';
 import {
   findStoredAnswer,
   hashRequestBody,
@@ -32,14 +32,6 @@ const AREAS: readonly { kind: RequestKind; base: string; submit: string }[] = [
   { kind: 'prefix', base: '/prefixRegistrationApi', submit: 'registerPrefix' },
   { kind: 'resource', base: '/resourceManagementApi', submit: 'registerResource' },
 ];
-
-/**
- * Turns a check that did not answer into 503 (429 when the requester has too many checks under way) with
- * Retry-After: nothing was stored; the client sends again.
- */
-export function checksIncomplete(error: ChecksIncompleteError): HttpError {
-  return new HttpError(error.status, error.message, { 'Retry-After': String(error.retryAfterSeconds) });
-}
 
 /**
  * POST /prefixRegistrationApi/registerPrefix and /resourceManagementApi/registerResource (public): every
@@ -80,35 +72,20 @@ async function submit(ctx: Context, kind: RequestKind, endpoint: string, deps: S
     if (stored) return sendStored(ctx, stored, requestHash);
   }
 
-  let raw: Record<string, unknown> | null;
-  try {
-    raw = readEnvelopePayload(body);
-  } catch (error) {
-    if (error instanceof InvalidPayloadError) throw new HttpError(400, error.message);
-    throw error;
-  }
+  const raw = readEnvelopePayload(body);
   if (raw === null) {
     ctx.status = 400;
     ctx.body = errorEnvelope(PAYLOAD_REQUIRED);
     return;
   }
-  let messages: string[];
-  let payload: RegistrationPayload;
-  try {
-    payload = normaliseRegistrationPayload(raw);
-    messages = await validateRequest(kind, payload, { ...deps.registration, client: ctx.ip });
-  } catch (error) {
-    if (error instanceof ChecksIncompleteError) throw checksIncomplete(error);
-    if (!(error instanceof InvalidPayloadError)) throw error;
+  // A check that did not answer (ChecksIncompleteError) is no verdict: the error mapping answers it.
+  const verdict = await checkRequest(kind, raw, { ...deps.registration, client: ctx.ip });
+  if (!verdict.valid) {
     ctx.status = 400;
-    ctx.body = submissionRefused(kind, [error.message], null);
+    ctx.body = submissionRefused(kind, verdict.messages, verdict.providerName);
     return;
   }
-  if (messages.length > 0) {
-    ctx.status = 400;
-    ctx.body = submissionRefused(kind, messages, payload.providerName);
-    return;
-  }
+  const { payload } = verdict;
 
   const token = newSessionToken();
   const answer = jsonAnswer(200, submissionAccepted(token));
