@@ -1,4 +1,5 @@
 import { formatReferenceDate } from '../../lib/dates.js';
+import { ENVELOPE_JSON_HEAD } from '../../http/envelope.js';
 import { rewriteForEmbeddedPrefix } from './dataset-rewrite.js';
 
 /** A namespace row as the build reads it (camelCase through the knex mappers). */
@@ -55,7 +56,7 @@ export interface DatasetResourceRow {
 }
 
 // The envelope around the namespace list; the build writes the namespaces between the two halves.
-export const DATASET_HEAD = '{"apiVersion":"1.0","errorMessage":null,"payload":{"namespaces":[';
+export const DATASET_HEAD = `${ENVELOPE_JSON_HEAD}{"namespaces":[`;
 export const DATASET_TAIL = ']}}';
 
 /**
