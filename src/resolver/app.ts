@@ -10,8 +10,7 @@ import { batchRoutes } from './batch.routes.js';
 import { createFrontHandler, resolverMethodsAt } from './front-handler.js';
 import { HeavyWork } from './heavy-work.js';
 import { registryLinksRoutes } from './registry-links.routes.js';
-import { ReverseIndexCache } from './reverse-index-cache.js';
-import { reverseRoutes } from './reverse.routes.js';
+import { reverseLookups } from './reverse.routes.js';
 import type { SnapshotSource } from './snapshot-source.js';
 import type { UsageRecorder } from '../statistics/usage-recorder.js';
 
@@ -41,7 +40,6 @@ function resolverReadiness(registry: SnapshotSource): ReadinessPolicy {
 /** The resolver area: resolution, redirects, MIR ids, reverse lookup and batches. */
 export function createResolverApp(deps: ResolverAppDeps): Koa {
   const { config, registry } = deps;
-  const reverseIndexes = new ReverseIndexCache(registry);
   const snapshot = () => registry.snapshot;
   const urls = { publicResolverUrl: config.PUBLIC_RESOLVER_URL, publicRegistryUrl: config.PUBLIC_REGISTRY_URL };
   const usage = deps.usage;
@@ -49,6 +47,13 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
   const heavy = new HeavyWork({
     perClient: config.RESOLVER_HEAVY_REQUESTS_PER_CLIENT,
     onError: (error) => deps.logger.error({ err: error }, 'heavy request work failed'),
+  });
+  const reverse = reverseLookups({
+    registry,
+    publicResolverUrl: config.PUBLIC_RESOLVER_URL,
+    heavy,
+    logger: deps.logger,
+    trustProxy: config.TRUST_PROXY,
   });
   const app = createBaseApp({
     logger: deps.logger,
@@ -62,7 +67,7 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
     servedMethods: resolverMethodsAt,
     front: createFrontHandler({
       snapshot,
-      reverseIndexes,
+      reverse,
       ...urls,
       logger: deps.logger,
       logSampleRate: config.LOG_REQUEST_SAMPLE_RATE,
@@ -73,7 +78,6 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
   });
   app.proxy = config.TRUST_PROXY;
   app.use(registryLinksRoutes({ snapshot, publicRegistryUrl: config.PUBLIC_REGISTRY_URL }));
-  const reverse = reverseRoutes({ reverseIndexes, publicResolverUrl: config.PUBLIC_RESOLVER_URL, heavy });
   app.use(reverse.wrongMethod);
   app.use(reverse.router.routes()).use(reverse.router.allowedMethods());
   const batch = batchRoutes({ registry, ...urls, count, heavy, logger: deps.logger });
