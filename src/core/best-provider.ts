@@ -12,7 +12,7 @@ export type BestProviderChoice =
   | { kind: 'deprecated-landing' }
   /** `/protectedLanding/<rawRequest>` */
   | { kind: 'protected-landing' }
-  /** Nothing to redirect to; the satellite answers 404 with this message. */
+  /** Nothing to redirect to; the satellite shows this message instead. */
   | { kind: 'failed'; errorMessage: string };
 
 type Candidate = Pick<

@@ -1,9 +1,10 @@
 /**
- * Compact-identifier resolution as the reference resolver API answers it: the chain
- * `[RegistryNamespaceResolver, CompactIdentifierResolutionService]`, its messages and its status mapping.
+ * Compact-identifier resolution as the reference resolver decides it: the chain
+ * `[RegistryNamespaceResolver, CompactIdentifierResolutionService]` and its messages: what was resolved, or
+ * why not. How an answer is written for a client is the resolver's presenter's (resolution.presenter.ts).
  *
  * This runs on every resolution request, so it compiles nothing, formats no date, sorts nothing and builds
- * each response object once, as a literal in JSON field order; error messages are only built on error paths.
+ * each resolved resource once, as a literal in JSON field order; messages are only built on failure paths.
  */
 
 import { parseCompactIdWithNamespace, type ParsedCompactId } from './compact-id-parser.js';
@@ -38,24 +39,28 @@ export interface ResolvedResource {
 
 export type ParsedCompactIdentifier = ParsedCompactId;
 
-export interface ResolvePayload {
-  resolvedResources: ResolvedResource[] | null;
-  parsedCompactIdentifier: ParsedCompactIdentifier | null;
+export interface Resolved {
+  kind: 'resolved';
+  resolvedResources: ResolvedResource[];
+  parsedCompactIdentifier: ParsedCompactIdentifier;
+  /** The snapshot entry the resources came from (absent for a namespace page); lets serialisers reuse its parts. */
+  namespace: NamespaceEntry | undefined;
 }
 
-/** The reference's `ServiceResponse<ResponseResolvePayload>`; same shape as the HTTP layer's Envelope. */
-export interface ResolveResponse {
-  apiVersion: '1.0';
-  errorMessage: string | null;
-  payload: ResolvePayload;
+/**
+ * Why an identifier did not resolve. The first two are requests the reference calls invalid (neither
+ * resolver of its chain accepts them); the last two are valid requests with nothing to offer.
+ */
+export type UnresolvedReason = 'not-a-compact-id' | 'lui-mismatch' | 'no-providers' | 'no-provider-with-code';
+
+export interface Unresolved {
+  kind: 'unresolved';
+  reason: UnresolvedReason;
+  /** The reference's explanation, as it words it. */
+  message: string;
 }
 
-export interface ResolveResult {
-  status: 200 | 400 | 404;
-  body: ResolveResponse;
-  /** The snapshot entry the resources came from (not part of the answer; lets serialisers reuse its parts). */
-  namespace?: NamespaceEntry;
-}
+export type Resolution = Resolved | Unresolved;
 
 export interface ResolveOptions {
   /** Base URL of this deployment's registry pages, e.g. `https://registry.example.org`. */
@@ -64,30 +69,28 @@ export interface ResolveOptions {
   reliabilityOf?: ReliabilityLookup;
 }
 
-// Every non-200 answer carries this payload; it is frozen so no caller can alter the shared instance.
-const EMPTY_PAYLOAD: ResolvePayload = Object.freeze({ resolvedResources: null, parsedCompactIdentifier: null });
-
-export function resolveCompactId(raw: string, snapshot: RegistrySnapshot, options: ResolveOptions): ResolveResult {
+export function resolveCompactId(raw: string, snapshot: RegistrySnapshot, options: ResolveOptions): Resolution {
   const { parsed, namespace } = parseCompactIdWithNamespace(raw, snapshot);
 
   // RegistryNamespaceResolver: a bare prefix resolves to its registry page.
   if (parsed.namespace !== null && parsed.localId === null && parsed.providerCode === null && namespace !== null) {
-    return found([namespacePageResource(namespace, options.publicRegistryUrl)], parsed);
+    return found([namespacePageResource(namespace, options.publicRegistryUrl)], parsed, undefined);
   }
 
   // CompactIdentifierResolutionService.
   const { localId, providerCode } = parsed;
   if (localId === null || parsed.namespace === null || namespace === null) {
-    return notResolved(raw, `INVALID Compact Identifier resolution request for '${raw}'`);
+    return notResolved(raw, 'not-a-compact-id', `INVALID Compact Identifier resolution request for '${raw}'`);
   }
   if (!matchesLuiPattern(namespace.pattern, localId)) {
     return notResolved(
       raw,
+      'lui-mismatch',
       `For namespace '${parsed.namespace}', provided local ID '${localId}' DOES NOT MATCH local IDs definition pattern '${namespace.pattern}'`,
     );
   }
   const resources = namespace.resources;
-  if (resources.length === 0) return resolvedWithoutResources(`No providers found for Compact ID '${raw}'`);
+  if (resources.length === 0) return resolvedWithoutResources('no-providers', `No providers found for Compact ID '${raw}'`);
 
   const filterByProvider = providerCode !== null && hasText(providerCode);
   let count = resources.length;
@@ -96,6 +99,7 @@ export function resolveCompactId(raw: string, snapshot: RegistrySnapshot, option
     for (const resource of resources) if (resource.providerCode === providerCode) count++;
     if (count === 0) {
       return resolvedWithoutResources(
+        'no-provider-with-code',
         `For Compact ID '${raw}', prefix '${parsed.namespace}', NO RESOURCES FOUND with PROVIDER CODE '${providerCode}'`,
       );
     }
@@ -133,29 +137,22 @@ export function resolveCompactId(raw: string, snapshot: RegistrySnapshot, option
   return found(resolved, parsed, namespace);
 }
 
-function found(resolvedResources: ResolvedResource[], parsedCompactIdentifier: ParsedCompactId, namespace?: NamespaceEntry): ResolveResult {
-  return {
-    status: 200,
-    body: { apiVersion: '1.0', errorMessage: null, payload: { resolvedResources, parsedCompactIdentifier } },
-    namespace,
-  };
+function found(
+  resolvedResources: ResolvedResource[],
+  parsedCompactIdentifier: ParsedCompactId,
+  namespace: NamespaceEntry | undefined,
+): Resolved {
+  return { kind: 'resolved', resolvedResources, parsedCompactIdentifier, namespace };
 }
 
-/** Neither resolver succeeded: the reference joins both error messages. */
-function notResolved(raw: string, compactIdMessage: string): ResolveResult {
-  return {
-    status: 400,
-    body: {
-      apiVersion: '1.0',
-      errorMessage: `Resolution request '${raw}' is NOT A NAMESPACE; ${compactIdMessage}`,
-      payload: EMPTY_PAYLOAD,
-    },
-  };
+/** Neither resolver succeeded: the reference joins both messages. */
+function notResolved(raw: string, reason: UnresolvedReason, compactIdMessage: string): Unresolved {
+  return { kind: 'unresolved', reason, message: `Resolution request '${raw}' is NOT A NAMESPACE; ${compactIdMessage}` };
 }
 
 /** The compact-id resolver succeeded with nothing to offer: only its own message is shown. */
-function resolvedWithoutResources(message: string): ResolveResult {
-  return { status: 404, body: { apiVersion: '1.0', errorMessage: message, payload: EMPTY_PAYLOAD } };
+function resolvedWithoutResources(reason: UnresolvedReason, message: string): Unresolved {
+  return { kind: 'unresolved', reason, message };
 }
 
 const NAMESPACE_PAGE_EXPLANATION = 'Namespace resolution to identifiers.org Central Registry';

@@ -1,7 +1,7 @@
 /**
  * Reverse lookup: from a provider URL back to a Compact Identifier (resolver-behaviour.md §3), answered from
- * a ReverseIndex. Pure functions; the routes validate with parseReverseLookupPayload, call one of the two
- * lookups and wrap the result in the envelope.
+ * a ReverseIndex. Pure functions; reading a lookup request and writing its answer are the resolver's
+ * (src/resolver/reverse.routes.ts).
  */
 import { editDistance } from './edit-distance.js';
 import { matchesLuiPattern } from './lui-pattern.js';
@@ -18,7 +18,7 @@ import {
 export { editDistance } from './edit-distance.js';
 export { findNearestEntries, SIMILARITY_WORK_LIMIT, type NearEntry } from './nearest-entries.js';
 
-/** The wire record of interface.md §2.4; the field order is part of the contract. */
+/** The record of interface.md §2.4; the field order is part of the contract. */
 export interface ReverseMatch {
   prefix: string;
   possible_resolver_url: string | null;
@@ -42,65 +42,7 @@ export interface ReverseLookupOptions {
   maxResults?: number;
 }
 
-export type ReverseLookupEndpoint = 'byPrefix' | 'bySimilarity';
-
-export const MAX_URL_LENGTH = 4096;
-/**
- * bySimilarity compares the URL with every provider's URL, at a cost that grows with the URL's length: its
- * URLs are held well under MAX_URL_LENGTH (provider URLs in the registry are under 200 characters).
- */
-export const MAX_SIMILARITY_URL_LENGTH = 2048;
-export const MAX_ACCESSION_LENGTH = 1024;
 export const DEFAULT_SIMILARITY_RESULTS = 5;
-
-/** A request the client got wrong; `status` lets the shared error translator answer 400 with this message. */
-export class ReverseLookupPayloadError extends Error {
-  readonly status = 400;
-  readonly expose = true;
-
-  constructor(message: string) {
-    super(message);
-    this.name = 'ReverseLookupPayloadError';
-  }
-}
-
-// The two endpoints of the reference word the same failure differently.
-const MISSING_URL_MESSAGE: Record<ReverseLookupEndpoint, string> = {
-  byPrefix: 'Invalid payload, HTTP url must be provided',
-  bySimilarity: 'Invalid payload, url must be provided',
-};
-
-/** Checks the envelope's `payload` (§3.1) and returns it typed; throws ReverseLookupPayloadError. */
-export function parseReverseLookupPayload(payload: unknown, endpoint: ReverseLookupEndpoint): ReverseLookupQuery {
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-    throw new ReverseLookupPayloadError(MISSING_URL_MESSAGE[endpoint]);
-  }
-  const { url, accession, forceUrls } = payload as Record<string, unknown>;
-  if (typeof url !== 'string' || isBlank(url) || !/^http/i.test(url)) {
-    throw new ReverseLookupPayloadError(MISSING_URL_MESSAGE[endpoint]);
-  }
-  // Bounds keep the edit distances and the LUI regexes cheap whatever a client sends.
-  if (endpoint === 'bySimilarity' && url.length > MAX_SIMILARITY_URL_LENGTH) {
-    throw new ReverseLookupPayloadError(
-      `Invalid payload, url must be at most ${MAX_SIMILARITY_URL_LENGTH} characters long for a similarity lookup`,
-    );
-  }
-  if (url.length > MAX_URL_LENGTH) {
-    throw new ReverseLookupPayloadError(`Invalid payload, url must be at most ${MAX_URL_LENGTH} characters long`);
-  }
-  if (accession !== undefined && accession !== null && typeof accession !== 'string') {
-    throw new ReverseLookupPayloadError('Invalid payload, accession must be a string');
-  }
-  if (typeof accession === 'string' && accession.length > MAX_ACCESSION_LENGTH) {
-    throw new ReverseLookupPayloadError(
-      `Invalid payload, accession must be at most ${MAX_ACCESSION_LENGTH} characters long`,
-    );
-  }
-  if (forceUrls !== undefined && forceUrls !== null && typeof forceUrls !== 'boolean') {
-    throw new ReverseLookupPayloadError('Invalid payload, forceUrls must be true or false');
-  }
-  return { url, accession: accession ?? null, forceUrls: forceUrls === true };
-}
 
 /**
  * The reference's guess (§3.3), on the URL as sent: the text after the last `=`, `/` or `#`, ignoring one
@@ -112,7 +54,7 @@ export function guessAccession(rawUrl: string): string | null {
   return at === -1 ? null : url.slice(at + 1);
 }
 
-/** The one match for a URL whose pattern is known (§3.4), or null (the endpoint's 204). */
+/** The one match for a URL whose pattern is known (§3.4), or null when no provider's URL fits it. */
 export function reverseByPrefix(
   index: ReverseIndex,
   query: ReverseLookupQuery,
@@ -329,25 +271,11 @@ function stripSuffix(remainder: string, suffix: string): string {
     : remainder;
 }
 
-// Java's StringUtils.isBlank decides what counts as "not given".
-function isBlank(text: string): boolean {
+/** Java's StringUtils.isBlank, which decides what counts as "not given". */
+export function isBlank(text: string): boolean {
   return text.trim() === '';
 }
 
 function nonBlank(text: string | null | undefined): string | null {
   return typeof text === 'string' && !isBlank(text) ? text : null;
-}
-
-/**
- * A match as JSON text, byte for byte what JSON.stringify gives for it, written field by field: on the
- * byPrefix hot path the generic serialiser of this five-field object costs about as much as parsing the
- * request.
- */
-export function reverseMatchJson(match: ReverseMatch): string {
-  const url = match.possible_resolver_url === null ? 'null' : JSON.stringify(match.possible_resolver_url);
-  const curie = match.possible_resolver_curie === null ? 'null' : JSON.stringify(match.possible_resolver_curie);
-  return (
-    `{"prefix":${JSON.stringify(match.prefix)},"possible_resolver_url":${url},"possible_resolver_curie":${curie},` +
-    `"lui_pattern_match":${match.lui_pattern_match},"similarity_score":${JSON.stringify(match.similarity_score)}}`
-  );
 }

@@ -1,3 +1,4 @@
+import { ENVELOPE_JSON_HEAD } from '../http/envelope.js';
 import { formatReferenceDate } from '../lib/dates.js';
 import { rewriteForEmbeddedPrefix } from './dataset-rewrite.js';
 
@@ -55,7 +56,7 @@ export interface DatasetResourceRow {
 }
 
 // The envelope around the namespace list; the build writes the namespaces between the two halves.
-export const DATASET_HEAD = '{"apiVersion":"1.0","errorMessage":null,"payload":{"namespaces":[';
+export const DATASET_HEAD = `${ENVELOPE_JSON_HEAD}{"namespaces":[`;
 export const DATASET_TAIL = ']}}';
 
 /**

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
 import type { Logger } from '../lib/logger.js';
-import { openCors } from './cors.js';
+import { openCors, PUBLIC_CORS } from './cors.js';
 import { errorTranslator } from './error-translator.js';
 import { healthEndpoints, healthMethodsAt, type DependencyCheck, type ReadinessPolicy } from './health.js';
 import { guardRequestPath } from './input-guard.js';
@@ -52,16 +52,7 @@ export function createBaseApp(options: BaseAppOptions): Koa {
   app.use(errorTranslator(options.logger));
   const areaMethodsAt = options.servedMethods;
   app.use(answerUnservedMethods(areaMethodsAt ? (path) => healthMethodsAt(path) ?? areaMethodsAt(path) : healthMethodsAt));
-  app.use(
-    openCors({
-      methods: options.corsMethods ?? ['GET', 'HEAD', 'OPTIONS'],
-      // Authorization is not among them: the only bearer is the curator token, and a page on another origin
-      // has no business sending it (a preflight asking for it fails, so the browser never sends the token).
-      allowHeaders: ['Content-Type', 'Accept', 'X-Request-Id', 'If-None-Match', 'If-Modified-Since', 'Idempotency-Key'],
-      exposeHeaders: ['X-Request-Id', 'ETag', 'Last-Modified', 'Retry-After', 'Location'],
-      maxAgeSeconds: 86400,
-    }),
-  );
+  app.use(openCors({ ...PUBLIC_CORS, methods: options.corsMethods ?? ['GET', 'HEAD', 'OPTIONS'] }));
   app.use(healthEndpoints(options.checks, options.readinessPolicy));
   app.use(guardRequestPath());
   return app;

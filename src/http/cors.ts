@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
 
 export interface CorsOptions {
@@ -6,6 +7,17 @@ export interface CorsOptions {
   exposeHeaders: string[];
   maxAgeSeconds: number;
 }
+
+/** What both areas let a page on another origin send and read. */
+export const PUBLIC_CORS: Omit<CorsOptions, 'methods'> = {
+  // Authorization is not among them: the only bearer is the curator token, and a page on another origin
+  // has no business sending it (a preflight asking for it fails, so the browser never sends the token).
+  allowHeaders: ['Content-Type', 'Accept', 'X-Request-Id', 'If-None-Match', 'If-Modified-Since', 'Idempotency-Key'],
+  exposeHeaders: ['X-Request-Id', 'ETag', 'Last-Modified', 'Retry-After', 'Location'],
+  maxAgeSeconds: 86400,
+};
+
+const PUBLIC_EXPOSE_HEADERS = PUBLIC_CORS.exposeHeaders.join(',');
 
 /**
  * CORS for public APIs without cookies: any origin, no credentials. Written out instead of @koa/cors
@@ -31,4 +43,11 @@ export function openCors(options: CorsOptions): Middleware {
     ctx.set('Access-Control-Expose-Headers', exposeHeaders);
     return next();
   };
+}
+
+/** openCors with PUBLIC_CORS for a request answered on the bare Node response (never a preflight). */
+export function setOpenCors(origin: string | undefined, res: ServerResponse): void {
+  if (!origin) return;
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Expose-Headers', PUBLIC_EXPOSE_HEADERS);
 }

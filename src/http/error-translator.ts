@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { DomainError, type DomainErrorKind } from '../core/domain-error.js';
 import { isDatabaseUnavailable } from '../db/connection-errors.js';
 import type { Logger } from '../lib/logger.js';
 import { errorEnvelope } from './envelope.js';
@@ -12,6 +13,32 @@ interface KoaLikeError {
   message?: string;
 }
 
+/** How an error is answered: the status, its headers, and the envelope's errorMessage and payload. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  message: string;
+  payload: unknown;
+}
+
+/** The request an error ended, as the log lines and the 500 message name it. */
+export interface FailedRequest {
+  requestId: string;
+  method: string;
+  url: string;
+  path: string;
+}
+
+const STATUS_OF_KIND: Readonly<Record<DomainErrorKind, number>> = {
+  invalid: 400,
+  'not-found': 404,
+  conflict: 409,
+  busy: 429,
+  unavailable: 503,
+};
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
 // Messages for errors raised by libraries (raw-body, koa) whose own wording is terse or absent.
 function messageForLibraryError(status: number, error: KoaLikeError, path: string): string {
   if (error.type === 'entity.too.large') return 'Request body is too large';
@@ -24,11 +51,63 @@ function messageForLibraryError(status: number, error: KoaLikeError, path: strin
 export const DATABASE_UNAVAILABLE_MESSAGE = 'The registry database is unavailable; retry in a few seconds';
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
+const DATABASE_UNAVAILABLE: ErrorAnswer = Object.freeze({
+  status: 503,
+  headers: Object.freeze({ 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) }),
+  message: DATABASE_UNAVAILABLE_MESSAGE,
+  payload: null,
+});
+
 /**
- * The one place that turns a thrown error into an answer: the envelope with the right status for every
- * error a client caused; 503 with Retry-After while the database cannot be reached; a generic 500 (logged
- * with the request id) for everything else, so that no internal detail leaks. Unknown routes get a 404 in
- * the same envelope.
+ * The answer to an error whose message is meant for the client (a domain error, an HttpError, a library's
+ * 4xx); undefined for any other. Needs no request, so an answer sent again and again can be worked out once.
+ */
+export function clientErrorAnswer(error: unknown, path: string): ErrorAnswer | undefined {
+  if (error instanceof HttpError) {
+    return { status: error.status, headers: error.headers, message: error.message, payload: error.payload };
+  }
+  if (error instanceof DomainError) {
+    const retryAfter = error.retryAfterSeconds;
+    const headers = retryAfter === undefined ? NO_HEADERS : { 'Retry-After': String(retryAfter) };
+    return { status: STATUS_OF_KIND[error.kind], headers, message: error.message, payload: null };
+  }
+  const { status: given, statusCode } = (error ?? {}) as KoaLikeError;
+  const status = given ?? statusCode;
+  if (status && status >= 400 && status < 500) {
+    return { status, headers: NO_HEADERS, message: messageForLibraryError(status, error as KoaLikeError, path), payload: null };
+  }
+  return undefined;
+}
+
+/**
+ * The one place that turns a thrown error into an answer, for the Koa applications and for the resolver's
+ * front handler alike: the client's errors with their status and message; 503 with Retry-After while the
+ * database cannot be reached; a generic 500 (logged with the request id) for everything else, so that no
+ * internal detail leaks.
+ */
+export function answerForError(error: unknown, request: FailedRequest, logger: Logger): ErrorAnswer {
+  const answer = clientErrorAnswer(error, request.path);
+  if (answer) return answer;
+  const { requestId, method, url } = request;
+  if (isDatabaseUnavailable(error)) {
+    // One line per failed request during an outage, at warn: the outage is not the request's fault.
+    logger.warn({ requestId, method, url, reason: (error as Error).message }, 'database unavailable');
+    return DATABASE_UNAVAILABLE;
+  }
+  logger.error({ err: error, requestId, method, url }, 'request failed');
+  const { status: given, statusCode } = (error ?? {}) as KoaLikeError;
+  const status = given ?? statusCode;
+  return {
+    status: status && status >= 500 && status < 600 ? status : 500,
+    headers: NO_HEADERS,
+    message: `Internal server error (request id ${requestId})`,
+    payload: null,
+  };
+}
+
+/**
+ * Koa middleware: every thrown error answered by answerForError, in the envelope, never cached. Unknown
+ * routes get a 404 in the same envelope.
  */
 export function errorTranslator(logger: Logger): Middleware {
   return async function translateErrors(ctx, next) {
@@ -39,32 +118,13 @@ export function errorTranslator(logger: Logger): Middleware {
         ctx.status = 404;
         ctx.body = errorEnvelope(`No such endpoint: ${ctx.method} ${ctx.path}`);
       }
-    } catch (caught) {
-      const error = caught as KoaLikeError & Error;
+    } catch (error) {
+      const request = { requestId: String(ctx.state.requestId), method: ctx.method, url: ctx.url, path: ctx.path };
+      const answer = answerForError(error, request, logger);
       ctx.set('Cache-Control', 'no-store');
-      if (error instanceof HttpError) {
-        ctx.status = error.status;
-        ctx.set(error.headers);
-        ctx.body = errorEnvelope(error.message);
-        return;
-      }
-      const status = error.status ?? error.statusCode;
-      if (status && status >= 400 && status < 500) {
-        ctx.status = status;
-        ctx.body = errorEnvelope(messageForLibraryError(status, error, ctx.path));
-        return;
-      }
-      if (isDatabaseUnavailable(error)) {
-        // One line per failed request during an outage, at warn: the outage is not the request's fault.
-        logger.warn({ requestId: ctx.state.requestId, method: ctx.method, url: ctx.url, reason: error.message }, 'database unavailable');
-        ctx.status = 503;
-        ctx.set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
-        ctx.body = errorEnvelope(DATABASE_UNAVAILABLE_MESSAGE);
-        return;
-      }
-      logger.error({ err: error, requestId: ctx.state.requestId, method: ctx.method, url: ctx.url }, 'request failed');
-      ctx.status = status && status >= 500 && status < 600 ? status : 500;
-      ctx.body = errorEnvelope(`Internal server error (request id ${String(ctx.state.requestId)})`);
+      ctx.status = answer.status;
+      ctx.set(answer.headers as Record<string, string>);
+      ctx.body = errorEnvelope(answer.message, answer.payload);
     }
   };
 }

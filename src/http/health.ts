@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { envelope, errorEnvelope } from './envelope.js';
 import { HEAD_AND_GET } from './unserved-methods.js';
 
 export interface DependencyCheck {
@@ -60,16 +61,12 @@ export function healthEndpoints(checks: DependencyCheck[], policy: ReadinessPoli
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     ctx.set('Cache-Control', 'no-store');
     if (ctx.path === '/health/live') {
-      ctx.body = { apiVersion: '1.0', errorMessage: null, payload: { status: 'ok' } };
+      ctx.body = envelope({ status: 'ok' });
       return;
     }
     const { results, failures } = await runChecks(checks);
     const verdict = policy(failures, results);
     ctx.status = verdict.status === 'unavailable' ? 503 : 200;
-    ctx.body = {
-      apiVersion: '1.0',
-      errorMessage: verdict.status === 'unavailable' ? `Not ready: ${verdict.reason ?? ''}` : null,
-      payload: verdict,
-    };
+    ctx.body = verdict.status === 'unavailable' ? errorEnvelope(`Not ready: ${verdict.reason ?? ''}`, verdict) : envelope(verdict);
   };
 }

@@ -11,8 +11,7 @@ import { batchRoutes } from './batch.routes.js';
 import { createFrontHandler, resolverMethodsAt } from './front-handler.js';
 import { HeavyWork } from './heavy-work.js';
 import { registryLinksRoutes } from './registry-links.routes.js';
-import { ReverseIndexCache } from './reverse-index-cache.js';
-import { reverseRoutes } from './reverse.routes.js';
+import { reverseLookups } from './reverse.routes.js';
 import type { SnapshotSource } from './snapshot-source.js';
 import type { UsageRecorder } from '../statistics/usage-recorder.js';
 
@@ -42,7 +41,6 @@ function resolverReadiness(registry: SnapshotSource): ReadinessPolicy {
 /** The resolver area: resolution, redirects, MIR ids, reverse lookup and batches. */
 export function createResolverApp(deps: ResolverAppDeps): Koa {
   const { config, registry } = deps;
-  const reverseIndexes = new ReverseIndexCache(registry);
   const snapshot = () => registry.snapshot;
   const urls = { publicResolverUrl: config.PUBLIC_RESOLVER_URL, publicRegistryUrl: config.PUBLIC_REGISTRY_URL };
   const usage = deps.usage;
@@ -50,6 +48,13 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
   const heavy = new HeavyWork({
     perClient: config.RESOLVER_HEAVY_REQUESTS_PER_CLIENT,
     onError: (error) => deps.logger.error({ err: error }, 'heavy request work failed'),
+  });
+  const reverse = reverseLookups({
+    registry,
+    publicResolverUrl: config.PUBLIC_RESOLVER_URL,
+    heavy,
+    logger: deps.logger,
+    trustProxy: config.TRUST_PROXY,
   });
   const app = createBaseApp({
     logger: deps.logger,
@@ -63,7 +68,7 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
     servedMethods: resolverMethodsAt,
     front: createFrontHandler({
       snapshot,
-      reverseIndexes,
+      reverse,
       ...urls,
       logger: deps.logger,
       logSampleRate: config.LOG_REQUEST_SAMPLE_RATE,
@@ -74,7 +79,6 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
   });
   app.proxy = config.TRUST_PROXY;
   app.use(registryLinksRoutes({ snapshot, publicRegistryUrl: config.PUBLIC_REGISTRY_URL }));
-  const reverse = reverseRoutes({ reverseIndexes, publicResolverUrl: config.PUBLIC_RESOLVER_URL, heavy });
   app.use(reverse.wrongMethod);
   app.use(reverse.router.routes()).use(reverse.router.allowedMethods());
   const batch = batchRoutes({ registry, ...urls, count, heavy, logger: deps.logger });

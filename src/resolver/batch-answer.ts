@@ -1,11 +1,14 @@
 import { Readable } from 'node:stream';
 import type { RegistrySnapshot } from '../core/registry-snapshot.js';
 import { resolveCompactId } from '../core/resolve.js';
-import { resolvedResourcesJson } from '../core/resolve-json.js';
+import { ENVELOPE_JSON_HEAD } from '../http/envelope.js';
 import { MAX_ITEM_LENGTH } from './batch-request.js';
 import { HEAVY_UNIT_MS, type HeavyWork } from './heavy-work.js';
+import { resolutionErrorMessage, resolutionStatus } from './resolution.presenter.js';
+import { resolvedResourcesJson } from './resolve-json.js';
 
-const HEAD = '{"apiVersion":"1.0","errorMessage":null,"payload":{"results":[';
+const HEAD = `${ENVELOPE_JSON_HEAD}{"results":[`;
+// Closes the list, the payload and the envelope.
 const TAIL = ']}}';
 
 export interface BatchAnswerOptions {
@@ -79,13 +82,13 @@ export class BatchAnswer extends Readable {
       });
     }
     const { snapshot, countResolution } = this.#options;
-    const result = resolveCompactId(item, snapshot, this.#resolveOptions);
-    const { status, body } = result;
-    const namespace = body.payload.parsedCompactIdentifier?.namespace;
+    const resolution = resolveCompactId(item, snapshot, this.#resolveOptions);
+    const parsed = resolution.kind === 'resolved' ? resolution.parsedCompactIdentifier : null;
+    const namespace = parsed?.namespace;
     // Each identifier of a batch is a resolution of its namespace, as if it had been asked alone.
-    if (countResolution && status === 200 && namespace) {
+    if (countResolution && namespace) {
       countResolution(snapshot.namespacesByPrefix.get(namespace.toLowerCase())?.prefix ?? namespace);
     }
-    return `{"compactIdentifier":${JSON.stringify(item)},"status":${status},"errorMessage":${JSON.stringify(body.errorMessage)},"resolvedResources":${resolvedResourcesJson(result)},"parsedCompactIdentifier":${JSON.stringify(body.payload.parsedCompactIdentifier)}}`;
+    return `{"compactIdentifier":${JSON.stringify(item)},"status":${resolutionStatus(resolution)},"errorMessage":${JSON.stringify(resolutionErrorMessage(resolution))},"resolvedResources":${resolvedResourcesJson(resolution)},"parsedCompactIdentifier":${JSON.stringify(parsed)}}`;
   }
 }

@@ -8,6 +8,7 @@
  *    whatever else has arrived, so a single resolution waits a few milliseconds at most.
  */
 import type { Middleware } from 'koa';
+import { prepareErrorAnswer, type PreparedErrorAnswer } from '../http/bare-request.js';
 import { HttpError } from '../http/http-error.js';
 
 export interface HeavyWorkOptions {
@@ -33,6 +34,8 @@ export class HeavyWork {
    * capture a stack trace nobody reads.
    */
   readonly refusal: HttpError;
+  /** The refusal as the bare handlers send it, its body written once. */
+  readonly refusalAnswer: PreparedErrorAnswer;
   readonly #turnMs: number;
   readonly #onError: (error: unknown) => void;
   readonly #underWay = new Map<string, number>();
@@ -46,6 +49,7 @@ export class HeavyWork {
     }
     this.perClient = options.perClient;
     this.refusal = tooManyHeavyRequests(options.perClient);
+    this.refusalAnswer = prepareErrorAnswer(this.refusal);
     this.#turnMs = options.turnMs ?? DEFAULT_TURN_MS;
     this.#onError = options.onError ?? (() => undefined);
   }

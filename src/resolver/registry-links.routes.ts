@@ -43,12 +43,12 @@ export function registryLinksRoutes(deps: RegistryLinksDeps): Middleware {
 
   const landing = (prefix: string, render: typeof renderDeprecatedLanding) => (ctx: Context) => {
     const raw = decodeRawRequest(ctx.path, prefix.length);
-    const result = resolveCompactId(raw, deps.snapshot(), options);
-    const { resolvedResources, parsedCompactIdentifier } = result.body.payload;
-    if (result.status !== 200 || !resolvedResources || !parsedCompactIdentifier) {
-      sendHtml(ctx, 404, renderResolutionFailed(raw, result.body.errorMessage ?? 'Resolution failed'));
+    const resolution = resolveCompactId(raw, deps.snapshot(), options);
+    if (resolution.kind !== 'resolved') {
+      sendHtml(ctx, 404, renderResolutionFailed(raw, resolution.message));
       return;
     }
+    const { resolvedResources, parsedCompactIdentifier } = resolution;
     const page = parsedCompactIdentifier.namespace ? registryPage(parsedCompactIdentifier.namespace) : null;
     sendHtml(ctx, 200, render({ parsed: parsedCompactIdentifier, resources: resolvedResources, registryPageUrl: page }));
   };

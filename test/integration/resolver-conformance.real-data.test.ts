@@ -11,9 +11,9 @@ import request from 'supertest';
 import { loadConfig } from '../../src/config.js';
 import type { RegistrySnapshot } from '../../src/core/registry-snapshot.js';
 import { resolveCompactId } from '../../src/core/resolve.js';
-import { serializeResolveResult } from '../../src/core/resolve-json.js';
 import { buildReverseIndex, type ReverseIndex } from '../../src/core/reverse-index.js';
 import { reverseByPrefix } from '../../src/core/reverse-lookup.js';
+import { presentResolution, resolutionJson } from '../../src/resolver/resolution.presenter.js';
 import { importRegistry } from '../../src/importer/import-registry.js';
 import { validateNamespaces } from '../../src/importer/read-dataset.js';
 import { createLogger } from '../../src/lib/logger.js';
@@ -152,10 +152,10 @@ describeRequiring([datasetFile], 'resolver conformance on the real identifiers.o
     let resolved = 0;
     for (const ns of records) {
       const { curie, lui, urlId } = sampleOf(ns);
-      const result = resolveCompactId(curie, snapshot, options);
-      const { status, body } = result;
+      const resolution = resolveCompactId(curie, snapshot, options);
+      const { status, body } = presentResolution(resolution);
       // The service writes the answer from cached fragments; it must be the very text JSON.stringify gives.
-      if (serializeResolveResult(result) !== JSON.stringify(body)) problems.push(`${curie}: serialised text differs`);
+      if (resolutionJson(resolution) !== JSON.stringify(body)) problems.push(`${curie}: serialised text differs`);
       if (ns.prefix in SAMPLE_ID_MISMATCHES) {
         const expected = `Resolution request '${curie}' is NOT A NAMESPACE; For namespace '${ns.prefix}', provided local ID '${lui}' DOES NOT MATCH local IDs definition pattern '${ns.pattern}'`;
         if (status !== 400 || body.errorMessage !== expected) problems.push(`${curie}: expected the known 400, got ${status} ${body.errorMessage}`);
@@ -222,7 +222,7 @@ describeRequiring([datasetFile], 'resolver conformance on the real identifiers.o
     const sample = records.filter((_, position) => position % 10 === 0);
     for (const ns of sample) {
       const { curie } = sampleOf(ns);
-      const core = resolveCompactId(curie, snapshot, options);
+      const core = presentResolution(resolveCompactId(curie, snapshot, options));
       const res = await request(app).get(`/${encodeURIComponent(curie)}`);
       expect({ curie, status: res.status }).toEqual({ curie, status: core.status });
       expect(res.body).toEqual(JSON.parse(JSON.stringify(core.body)));

@@ -1,11 +1,12 @@
 import { chooseBestProvider } from '../../src/core/best-provider.js';
 import { resolveCompactId } from '../../src/core/resolve.js';
+import { presentResolution } from '../../src/resolver/resolution.presenter.js';
 import { buildSampleSnapshot } from '../factories/snapshot.factory.js';
 
 const snapshot = buildSampleSnapshot();
 
 function bestFor(raw: string) {
-  const { status, body } = resolveCompactId(raw, snapshot, { publicRegistryUrl: 'https://registry.example.org' });
+  const { status, body } = presentResolution(resolveCompactId(raw, snapshot, { publicRegistryUrl: 'https://registry.example.org' }));
   expect(status).toBe(200);
   const { resolvedResources, parsedCompactIdentifier } = body.payload;
   if (resolvedResources === null || parsedCompactIdentifier === null) throw new Error('resolution carried no payload');

@@ -1,5 +1,5 @@
-import { serializeResolveResult } from '../../src/core/resolve-json.js';
 import { resolveCompactId } from '../../src/core/resolve.js';
+import { presentResolution, resolutionJson as serializeResolveResult } from '../../src/resolver/resolution.presenter.js';
 import { buildSampleSnapshot } from '../factories/snapshot.factory.js';
 
 const snapshot = buildSampleSnapshot();
@@ -23,14 +23,14 @@ describe('the JSON text of a resolution', () => {
 
   it.each(identifiers)('is exactly what JSON.stringify writes for %s', (raw) => {
     const result = resolveCompactId(raw, snapshot, options);
-    expect(serializeResolveResult(result)).toBe(JSON.stringify(result.body));
+    expect(serializeResolveResult(result)).toBe(JSON.stringify(presentResolution(result).body));
   });
 
   it('stays exact when the same resource is resolved again with another identifier', () => {
     const first = resolveCompactId('taxonomy:9606', snapshot, options);
     serializeResolveResult(first);
     const second = resolveCompactId('taxonomy:10090', snapshot, options);
-    expect(serializeResolveResult(second)).toBe(JSON.stringify(second.body));
+    expect(serializeResolveResult(second)).toBe(JSON.stringify(presentResolution(second).body));
     expect(serializeResolveResult(second)).toContain('10090');
   });
 });

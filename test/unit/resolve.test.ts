@@ -1,9 +1,10 @@
-import { resolveCompactId, type ResolveResult } from '../../src/core/resolve.js';
+import { resolveCompactId } from '../../src/core/resolve.js';
+import { presentResolution, type ResolutionAnswer as ResolveResult } from '../../src/resolver/resolution.presenter.js';
 import { buildSampleSnapshot, DEPRECATION_DATE, EBI_INSTITUTION } from '../factories/snapshot.factory.js';
 
 const snapshot = buildSampleSnapshot();
 const REGISTRY = 'https://registry.example.org';
-const resolve = (raw: string): ResolveResult => resolveCompactId(raw, snapshot, { publicRegistryUrl: REGISTRY });
+const resolve = (raw: string): ResolveResult => presentResolution(resolveCompactId(raw, snapshot, { publicRegistryUrl: REGISTRY }));
 const urls = (result: ResolveResult) => result.body.payload.resolvedResources?.map((r) => r.compactIdentifierResolvedUrl);
 const ids = (result: ResolveResult) => result.body.payload.resolvedResources?.map((r) => r.id);
 
@@ -153,10 +154,10 @@ describe('resolveCompactId', () => {
     });
 
     it('uses the reliability lookup when given', () => {
-      const result = resolveCompactId('taxonomy:9606', snapshot, {
+      const result = presentResolution(resolveCompactId('taxonomy:9606', snapshot, {
         publicRegistryUrl: REGISTRY,
         reliabilityOf: (id) => (id === 32 ? 100 : 0),
-      });
+      }));
       expect(result.body.payload.resolvedResources?.map((r) => r.recommendation.recommendationIndex)).toEqual([55, 5, 40]);
     });
 
@@ -345,7 +346,7 @@ describe('resolveCompactId', () => {
     });
 
     it('does not double the slash when the registry URL ends with one', () => {
-      const result = resolveCompactId('taxonomy', snapshot, { publicRegistryUrl: 'https://registry.example.org/' });
+      const result = presentResolution(resolveCompactId('taxonomy', snapshot, { publicRegistryUrl: 'https://registry.example.org/' }));
       expect(urls(result)).toEqual(['https://registry.example.org/registry/taxonomy']);
       expect(result.body.payload.resolvedResources?.[0]?.resourceHomeUrl).toBe('https://registry.example.org');
     });

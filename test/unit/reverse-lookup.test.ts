@@ -1,14 +1,7 @@
 import { buildSnapshot } from '../../src/core/registry-snapshot.js';
 import { buildReverseIndex } from '../../src/core/reverse-index.js';
-import {
-  guessAccession,
-  parseReverseLookupPayload,
-  reverseByPrefix,
-  ReverseLookupPayloadError,
-  reverseMatchJson,
-  type ReverseLookupQuery,
-  type ReverseMatch,
-} from '../../src/core/reverse-lookup.js';
+import { guessAccession, reverseByPrefix, type ReverseLookupQuery, type ReverseMatch } from '../../src/core/reverse-lookup.js';
+import { parseReverseLookupPayload, ReverseLookupPayloadError, reverseMatchJson } from '../../src/resolver/reverse.routes.js';
 import {
   buildReverseSnapshot,
   reverseNamespace,

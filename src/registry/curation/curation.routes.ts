@@ -1,7 +1,7 @@
 import { Router } from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Db } from '../../db/knex.js';
-import { envelope, errorEnvelope } from '../../http/envelope.js';
+import { envelope } from '../../http/envelope.js';
 import { badRequest, notFound } from '../../http/http-error.js';
 import { jsonBody } from '../../http/json-body.js';
 import type { EventName, RequestKind } from '../registration/submission/registration-records.js';
@@ -137,17 +137,11 @@ export function curationRoutes(deps: CurationRouteDeps): Router {
 
   function answerOperation(kind: RequestKind, operation: Operation): Middleware {
     return async (ctx) => {
-      try {
-        const sessionId = parseSessionId(kind, operation, ctx.params.sessionId ?? '');
-        const body = checkSessionEventBody(kind, operation === 'amend', ctx.request.body);
-        if (!body.ok) throw new CurationError(400, body.message, true);
-        await runOperation(kind, operation, sessionId, readSessionEventPayload(body.payload));
-        ctx.body = envelope({ comment: null });
-      } catch (error) {
-        if (!(error instanceof CurationError) || !error.commentPayload) throw error;
-        ctx.status = error.status;
-        ctx.body = errorEnvelope(error.message, { comment: null });
-      }
+      const sessionId = parseSessionId(kind, operation, ctx.params.sessionId ?? '');
+      const body = checkSessionEventBody(kind, operation === 'amend', ctx.request.body);
+      if (!body.ok) throw new CurationError(400, body.message, true);
+      await runOperation(kind, operation, sessionId, readSessionEventPayload(body.payload));
+      ctx.body = envelope({ comment: null });
     };
   }
 

@@ -40,7 +40,7 @@ export class CurationError extends HttpError {
     readonly commentPayload = false,
     headers: Record<string, string> = {},
   ) {
-    super(status, message, headers);
+    super(status, message, headers, commentPayload ? { comment: null } : null);
     this.name = 'CurationError';
   }
 }

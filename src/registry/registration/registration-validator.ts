@@ -3,7 +3,8 @@ import type { Db } from '../../db/knex.js';
 import type { RegexTest, UrlCheck } from './checks.js';
 import type { RequestKind } from './request-kind.js';
 import { validateRequest } from './submission/checked-validation.js';
-import { validateForEndpoint, type ValidationEndpoint } from './validation/endpoints.js';
+import type { ValidationEndpoint } from './validation/endpoints.js';
+import { validateField, type FieldVerdict } from './validation/field-validation.js';
 import type { RegistrationPayload } from './validation/payload.js';
 import { CachedRegistryLookups, directLookups } from './validation/registry-lookups.js';
 import type { RegistrationDeps } from './validation/validation-context.js';
@@ -47,8 +48,8 @@ export class RegistrationValidator {
     return validateRequest(kind, payload, client === undefined ? this.current : { ...this.current, client });
   }
 
-  /** The first failure message of a field validator endpoint, or null when the field(s) pass. */
-  validateField(target: ValidationEndpoint, kind: RequestKind, payload: RegistrationPayload, client: string): Promise<string | null> {
-    return validateForEndpoint(target, kind, payload, { ...this.cached, client });
+  /** A field validator endpoint's verdict on a request body (see field-validation.ts). */
+  validateField(target: ValidationEndpoint, kind: RequestKind, body: unknown, client: string): Promise<FieldVerdict> {
+    return validateField(target, kind, body, { ...this.cached, client });
   }
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.js';
-import { notFound, type HttpError } from '../../http/http-error.js';
+import { notFound, type DomainError } from '../../core/domain-error.js';
 import { namespaceNotFound } from './namespaces.service.js';
 import { parseId, quote } from './query-values.js';
 import { resourceNotFound } from './resources.service.js';
@@ -10,7 +10,7 @@ const PERSON_COLUMNS = ['p.id', 'p.email', 'p.fullName', 'p.created', 'p.modifie
 const OWNERS = {
   namespaces: { label: 'Namespace', notFound: namespaceNotFound },
   resources: { label: 'Resource', notFound: resourceNotFound },
-} as const satisfies Record<string, { label: string; notFound: (id: string) => HttpError }>;
+} as const satisfies Record<string, { label: string; notFound: (id: string) => DomainError }>;
 
 export type ContactPersonOwner = keyof typeof OWNERS;
 

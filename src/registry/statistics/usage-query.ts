@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { DomainError } from '../../core/domain-error.js';
 import type { Db } from '../../db/knex.js';
 import { usageKeys } from '../../statistics/usage-keys.js';
 
@@ -23,6 +24,14 @@ export function daysBetween(from: string, to: string): string[] {
   return days;
 }
 
+/** Unique visitors are counted by merging HyperLogLogs in Redis; without Redis there is no honest figure. */
+function usageUnavailable(error: unknown): never {
+  throw new DomainError('unavailable', `Usage statistics are unavailable right now (Redis: ${(error as Error).message})`, {
+    retryAfterSeconds: 30,
+    cause: error,
+  });
+}
+
 /**
  * Visits and unique visitors of one namespace over a span of days. Rolled-up days come from Postgres, the
  * others (today, or a day the nightly rollup has not reached yet) from the live Redis counters. Unique
@@ -41,7 +50,7 @@ export async function usageOver(db: Db, redis: Redis, prefix: string, days: stri
   let visits = rows.reduce((sum, r) => sum + Number(r.visits), 0);
   const pipeline = redis.pipeline();
   for (const day of liveDays) pipeline.hget(usageKeys.visits(day), prefix);
-  const liveVisits = liveDays.length ? ((await pipeline.exec()) ?? []) : [];
+  const liveVisits = liveDays.length ? ((await pipeline.exec().catch(usageUnavailable)) ?? []) : [];
   for (const [, value] of liveVisits) visits += Number(value ?? 0);
 
   const temp = `usage:tmp:${randomBytes(8).toString('hex')}`;
@@ -52,7 +61,7 @@ export async function usageOver(db: Db, redis: Redis, prefix: string, days: stri
   merge.pfmerge(temp, ...sources);
   merge.pfcount(temp);
   merge.del(temp, ...tempKeys);
-  const answers = (await merge.exec()) ?? [];
+  const answers = (await merge.exec().catch(usageUnavailable)) ?? [];
   const unique = Number(answers[answers.length - 2]?.[1] ?? 0);
   return { nb_uniq_visitors: unique, nb_visits: visits };
 }

@@ -5,6 +5,7 @@
  * check that has not answered. So the checks are watched here, and a request whose checks did not all
  * answer is neither refused nor stored: the caller answers 503 with Retry-After.
  */
+import { DomainError, type DomainErrorKind } from '../../../core/domain-error.js';
 import { CheckBusyError, CheckStillRunningError, CheckUnavailableError, type RegexTest, type UrlCheck } from '../checks.js';
 import { validateAll, type RegistrationDeps, type RegistrationPayload, type RequestKind } from '../validation/run-chains.js';
 
@@ -17,7 +18,7 @@ export const STILL_RUNNING_RETRY_AFTER_SECONDS = 5;
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
 
 /** The checks did not all answer: no verdict on the request, which the client should send again. */
-export class ChecksIncompleteError extends Error {
+export class ChecksIncompleteError extends DomainError {
   override name = 'ChecksIncompleteError';
 
   constructor(
@@ -25,6 +26,7 @@ export class ChecksIncompleteError extends Error {
     options?: { cause?: unknown },
   ) {
     super(
+      'unavailable',
       options?.cause instanceof CheckBusyError
         ? `Nothing was stored: ${options.cause.message.charAt(0).toLowerCase()}${options.cause.message.slice(1)}`
         : reason === 'still-running'
@@ -34,12 +36,12 @@ export class ChecksIncompleteError extends Error {
     );
   }
 
-  /** 429 when the requester has too many checks under way, else 503. */
-  get status(): 429 | 503 {
-    return this.cause instanceof CheckBusyError ? this.cause.status : 503;
+  /** Busy when the requester has too many checks under way, else unavailable. */
+  override get kind(): DomainErrorKind {
+    return this.cause instanceof CheckBusyError && this.cause.status === 429 ? 'busy' : 'unavailable';
   }
 
-  get retryAfterSeconds(): number {
+  override get retryAfterSeconds(): number {
     if (this.cause instanceof CheckBusyError) return this.cause.retryAfterSeconds;
     return this.reason === 'still-running' ? STILL_RUNNING_RETRY_AFTER_SECONDS : UNAVAILABLE_RETRY_AFTER_SECONDS;
   }

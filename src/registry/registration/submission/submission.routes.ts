@@ -4,7 +4,6 @@ import { errorEnvelope } from '../../../http/envelope.js';
 import { HttpError } from '../../../http/http-error.js';
 import { jsonBody } from '../../../http/json-body.js';
 import { PAYLOAD_REQUIRED } from '../validation/validation.presenter.js';
-import type { ChecksIncompleteError } from './checked-validation.js';
 import { KEY_REUSED_MESSAGE, readIdempotencyKey, type RecordedAnswer } from './idempotency.js';
 import type { RequestKind } from './registration-records.js';
 import { acceptedAnswer, presentStatus, submissionRefused, UNKNOWN_TOKEN_MESSAGE } from './submission.presenter.js';
@@ -18,14 +17,6 @@ const AREAS: readonly { kind: RequestKind; base: string; submit: string }[] = [
   { kind: 'prefix', base: '/prefixRegistrationApi', submit: 'registerPrefix' },
   { kind: 'resource', base: '/resourceManagementApi', submit: 'registerResource' },
 ];
-
-/**
- * Turns a check that did not answer into 503 (429 when the requester has too many checks under way) with
- * Retry-After: nothing was stored; the client sends again.
- */
-export function checksIncomplete(error: ChecksIncompleteError): HttpError {
-  return new HttpError(error.status, error.message, { 'Retry-After': String(error.retryAfterSeconds) });
-}
 
 /**
  * POST /prefixRegistrationApi/registerPrefix and /resourceManagementApi/registerResource (public): every
@@ -70,7 +61,8 @@ async function submit(ctx: Context, kind: RequestKind, endpoint: string, submiss
     case 'refused':
       return sendRefusal(ctx, kind, outcome);
     case 'incomplete':
-      throw checksIncomplete(outcome.error);
+      // No verdict (a check did not answer): the error mapping answers 503 or 429 with Retry-After.
+      throw outcome.error;
   }
 }
 

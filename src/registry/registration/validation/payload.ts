@@ -5,6 +5,7 @@
  * UI sends numbers for some texts. Unknown fields are ignored, as the reference's
  * `@JsonIgnoreProperties(ignoreUnknown = true)` does.
  */
+import { DomainError } from '../../../core/domain-error.js';
 
 export interface RegistrationRequester {
   name: string | null;
@@ -56,8 +57,12 @@ export interface NormaliseOptions {
 }
 
 /** A field of the payload has a type no client sends for it (an object where a text is expected, ...). */
-export class InvalidPayloadError extends Error {
+export class InvalidPayloadError extends DomainError {
   override name = 'InvalidPayloadError';
+
+  constructor(message: string) {
+    super('invalid', message);
+  }
 }
 
 type Raw = Record<string, unknown>;

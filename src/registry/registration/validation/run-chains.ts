@@ -10,8 +10,8 @@
  * Errors: a URL check that is still running becomes a failure message of its chain
  * (`<Label>: the URL check is still running; please retry in a few seconds`), so the request is refused
  * and the client retries; CheckUnavailableError (the queue or the regex workers cannot be reached) is NOT a
- * message: the returned promise rejects with it, and the caller answers 503 (see checksUnavailable() in
- * validation.presenter.ts). Database errors reject as well.
+ * message: the returned promise rejects with it, and the caller answers 503 (see validateField in
+ * field-validation.ts). Database errors reject as well.
  */
 import { chainFor, CHAINS, type Chain, type ChainKey } from './chains.js';
 import type { RegistrationPayload } from './payload.js';

@@ -1,5 +1,4 @@
 import { errorEnvelope, envelope, type Envelope } from '../../../http/envelope.js';
-import { HttpError } from '../../../http/http-error.js';
 import type { RequestKind } from './validation-context.js';
 
 /** Prefix endpoints answer the reference's ServiceResponseRegisterPrefixPayload (token always ''). */
@@ -32,19 +31,6 @@ export function validationFailed(kind: RequestKind, message: string): Validation
     message,
     kind === 'prefix' ? { comment: 'VALIDATION FAILED', token: '' } : { comment: 'VALIDATION FAILED' },
   );
-}
-
-/** Seconds a client should wait before retrying when the checks cannot be queued. */
-export const CHECKS_RETRY_AFTER_SECONDS = 30;
-
-/**
- * The answer when a URL check or regex test could not even be started (CheckUnavailableError): 503 with
- * Retry-After, in the error envelope: it is no verdict on the request, which the client should send again.
- */
-export function checksUnavailable(): HttpError {
-  return new HttpError(503, 'The URL and pattern checks are temporarily unavailable; please retry in a moment', {
-    'Retry-After': String(CHECKS_RETRY_AFTER_SECONDS),
-  });
 }
 
 export const PAYLOAD_REQUIRED = 'Payload is required';

@@ -2,13 +2,10 @@ import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { errorEnvelope } from '../../../http/envelope.js';
 import { jsonBody } from '../../../http/json-body.js';
-import { HttpError } from '../../../http/http-error.js';
-import { CheckBusyError, CheckUnavailableError } from '../checks.js';
 import type { RegistrationValidator } from '../registration-validator.js';
 import type { RequestKind } from '../request-kind.js';
 import { PREFIX_VALIDATION_ENDPOINTS, RESOURCE_VALIDATION_ENDPOINTS, type ValidationEndpoint } from './endpoints.js';
-import { InvalidPayloadError, normaliseRegistrationPayload, readEnvelopePayload } from './payload.js';
-import { checksUnavailable, PAYLOAD_REQUIRED, validationFailed, validationOkJson } from './validation.presenter.js';
+import { PAYLOAD_REQUIRED, validationFailed, validationOkJson } from './validation.presenter.js';
 
 const AREAS: readonly [RequestKind, string, readonly ValidationEndpoint[]][] = [
   ['prefix', '/prefixRegistrationApi', PREFIX_VALIDATION_ENDPOINTS],
@@ -33,27 +30,15 @@ export function validationRoutes(validator: RegistrationValidator): Router {
 }
 
 async function answerValidation(ctx: Context, kind: RequestKind, target: ValidationEndpoint, validator: RegistrationValidator): Promise<void> {
-  let message: string | null;
-  try {
-    const raw = readEnvelopePayload(ctx.request.body);
-    if (raw === null) {
-      ctx.status = 400;
-      ctx.body = errorEnvelope(PAYLOAD_REQUIRED);
-      return;
-    }
-    const payload = normaliseRegistrationPayload(raw, target.normalise);
-    message = await validator.validateField(target, kind, payload, ctx.ip);
-  } catch (error) {
-    if (error instanceof InvalidPayloadError) message = error.message;
-    else if (error instanceof CheckBusyError) throw new HttpError(error.status, error.message, { 'Retry-After': String(error.retryAfterSeconds) });
-    else if (error instanceof CheckUnavailableError) throw checksUnavailable();
-    else throw error;
-  }
-  if (message === null) {
+  const verdict = await validator.validateField(target, kind, ctx.request.body, ctx.ip);
+  if (verdict.kind === 'payload-required') {
+    ctx.status = 400;
+    ctx.body = errorEnvelope(PAYLOAD_REQUIRED);
+  } else if (verdict.kind === 'passed') {
     ctx.type = 'application/json';
     ctx.body = validationOkJson(kind);
   } else {
     ctx.status = 400;
-    ctx.body = validationFailed(kind, message);
+    ctx.body = validationFailed(kind, verdict.message);
   }
 }

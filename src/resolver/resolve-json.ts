@@ -1,8 +1,8 @@
-import type { InstitutionView, ResourceEntry } from './registry-snapshot.js';
-import type { ResolvedResource, ResolveResult } from './resolve.js';
+import type { InstitutionView, ResourceEntry } from '../core/registry-snapshot.js';
+import type { Resolution, ResolvedResource } from '../core/resolve.js';
 
 /**
- * Writes a resolution answer as JSON text, byte for byte what JSON.stringify(result.body) gives, but
+ * Writes the resources of a resolution as JSON text, byte for byte what JSON.stringify gives, but
  * without serialising the unchanging parts of each resolved resource (institution with its long
  * description, location, flags) on every request: they are serialised once per snapshot entry and
  * reused. Only the provider URL and the recommendation, which depend on the identifier, are written
@@ -65,10 +65,10 @@ function fragmentsOf(entry: ResourceEntry, resolved: ResolvedResource): Fragment
 }
 
 /** The `resolvedResources` array of a resolution as JSON text ("null" when there is none). */
-export function resolvedResourcesJson(result: ResolveResult): string {
-  const resolved = result.body.payload.resolvedResources;
-  const namespace = result.namespace;
-  if (!resolved) return 'null';
+export function resolvedResourcesJson(resolution: Resolution): string {
+  if (resolution.kind !== 'resolved') return 'null';
+  const resolved = resolution.resolvedResources;
+  const namespace = resolution.namespace;
   if (!namespace) return JSON.stringify(resolved);
   const entries = namespace.resources;
   let json = '[';
@@ -87,10 +87,4 @@ export function resolvedResourcesJson(result: ResolveResult): string {
       f.beforeRecommendation + JSON.stringify(r.recommendation) + f.afterRecommendation;
   }
   return json + ']';
-}
-
-export function serializeResolveResult(result: ResolveResult): string {
-  const { body } = result;
-  if (result.status !== 200 || !body.payload.resolvedResources) return JSON.stringify(body);
-  return `{"apiVersion":"1.0","errorMessage":null,"payload":{"resolvedResources":${resolvedResourcesJson(result)},"parsedCompactIdentifier":${JSON.stringify(body.payload.parsedCompactIdentifier)}}}`;
 }

@@ -1,0 +1,40 @@
+/**
+ * What went wrong, as the code that found out can say it without knowing how it will be answered: the one
+ * error mapping (src/http/error-translator.ts) gives each kind its status.
+ *  - invalid: the request cannot be served as sent
+ *  - not-found: what it names does not exist
+ *  - conflict: it contradicts the current state (an operation on a closed session, say)
+ *  - busy: the requester has as much under way as it may; later, the same request may succeed
+ *  - unavailable: something the answer needs cannot be reached now; later, the same request may succeed
+ */
+export type DomainErrorKind = 'invalid' | 'not-found' | 'conflict' | 'busy' | 'unavailable';
+
+export interface DomainErrorOptions {
+  /** For busy and unavailable: when the requester may try again. */
+  retryAfterSeconds?: number;
+  cause?: unknown;
+}
+
+/** A failure whose message is meant for the requester. Subclasses may work out their kind and wait. */
+export class DomainError extends Error {
+  readonly #kind: DomainErrorKind;
+  readonly #retryAfterSeconds: number | undefined;
+
+  constructor(kind: DomainErrorKind, message: string, options: DomainErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'DomainError';
+    this.#kind = kind;
+    this.#retryAfterSeconds = options.retryAfterSeconds;
+  }
+
+  get kind(): DomainErrorKind {
+    return this.#kind;
+  }
+
+  get retryAfterSeconds(): number | undefined {
+    return this.#retryAfterSeconds;
+  }
+}
+
+export const invalid = (message: string): DomainError => new DomainError('invalid', message);
+export const notFound = (message: string): DomainError => new DomainError('not-found', message);
