@@ -3,11 +3,10 @@ import type { Db } from '../../../db/knex.js';
 import type { RegexTest, RegexVerdict, UrlCheck } from '../checks.js';
 import type { RegistrationPayload } from './payload.js';
 import { directLookups, type NamespaceFacts, type RegistryLookups } from './registry-lookups.js';
+import type { RequestKind } from './request-kind.js';
 
 export type { NamespaceFacts } from './registry-lookups.js';
-
-/** A prefix registration request (a new namespace) or a resource registration request (a new provider). */
-export type RequestKind = 'prefix' | 'resource';
+export type { RequestKind } from './request-kind.js';
 
 /** What validation needs from the outside world; built once per app (see createRegistryApp). */
 export interface RegistrationDeps {
