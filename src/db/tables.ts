@@ -221,10 +221,12 @@ type Table<Row, Defaulted extends keyof Row> = Knex.CompositeTableType<Row, Inse
 
 type Stamped = 'created' | 'modified';
 
-/** A registration request as inserted: jsonb columns take their JSON text (pg would send an array as a Postgres array). */
-type PrefixRequestInsert = Omit<Insertable<PrefixRequestRow, 'id' | 'created' | 'protectedUrls' | 'renderProtectedLanding'>, 'supportingReferences'> & {
-  supportingReferences: string;
-};
+type RequestDefaults = 'id' | 'created' | 'protectedUrls' | 'renderProtectedLanding';
+
+/** A prefix request as inserted: jsonb columns take their JSON text (pg would send an array as a Postgres array). */
+export type PrefixRequestInsert = Omit<Insertable<PrefixRequestRow, RequestDefaults>, 'supportingReferences'> & { supportingReferences: string };
+
+export type ResourceRequestInsert = Insertable<ResourceRequestRow, RequestDefaults>;
 
 declare module 'knex/types/tables.js' {
   interface Tables {
@@ -272,7 +274,7 @@ declare module 'knex/types/tables.js' {
     >;
     usage_daily: Table<UsageDailyRow, 'visitorsHll' | 'rolledUpAt'>;
     prefix_registration_requests: Knex.CompositeTableType<PrefixRequestRow, PrefixRequestInsert, Partial<PrefixRequestInsert>>;
-    resource_registration_requests: Table<ResourceRequestRow, 'id' | 'created' | 'protectedUrls' | 'renderProtectedLanding'>;
+    resource_registration_requests: Table<ResourceRequestRow, RequestDefaults>;
     prefix_registration_sessions: Table<SessionRow, 'id' | Stamped | 'closed'>;
     resource_registration_sessions: Table<SessionRow, 'id' | Stamped | 'closed'>;
     prefix_registration_session_events: Table<EventRow, 'id' | 'created' | 'comment' | 'rejectionReason' | 'acceptanceReason'>;

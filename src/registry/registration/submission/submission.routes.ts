@@ -1,6 +1,5 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import type { Db } from '../../../db/knex.js';
 import { errorEnvelope } from '../../../http/envelope.js';
 import { HttpError } from '../../../http/http-error.js';
 import { jsonBody } from '../../../http/json-body.js';
@@ -10,7 +9,6 @@ import type { RegistrationDeps, RegistrationPayload } from '../validation/run-ch
 import { PAYLOAD_REQUIRED } from '../validation/validation.presenter.js';
 import { ChecksIncompleteError, validateRequest } from './checked-validation.js';
 import {
-  findStoredAnswer,
   hashRequestBody,
   jsonAnswer,
   KEY_REUSED_MESSAGE,
@@ -20,10 +18,10 @@ import {
 } from './idempotency.js';
 import { isTokenShaped, newSessionToken, type RequestKind } from './registration-records.js';
 import { presentStatus, submissionAccepted, submissionRefused, UNKNOWN_TOKEN_MESSAGE } from './submission.presenter.js';
-import { readRegistrationStatus, storeRegistration } from './submission.service.js';
+import type { SubmissionStore } from './submission.service.js';
 
 export interface SubmissionRouteDeps {
-  db: Db;
+  submissions: SubmissionStore;
   registration: RegistrationDeps;
   notifications: NotificationSettings;
 }
@@ -76,7 +74,7 @@ async function submit(ctx: Context, kind: RequestKind, endpoint: string, deps: S
   const body: unknown = ctx.request.body;
   const requestHash = key === undefined ? '' : hashRequestBody(body);
   if (key !== undefined) {
-    const stored = await findStoredAnswer(deps.db, endpoint, key);
+    const stored = await deps.submissions.findStoredAnswer(endpoint, key);
     if (stored) return sendStored(ctx, stored, requestHash);
   }
 
@@ -112,14 +110,14 @@ async function submit(ctx: Context, kind: RequestKind, endpoint: string, deps: S
 
   const token = newSessionToken();
   const answer = jsonAnswer(200, submissionAccepted(token));
-  const outcome = await storeRegistration(deps.db, kind, payload, {
+  const outcome = await deps.submissions.storeRegistration(kind, payload, {
     token,
     notifications: deps.notifications,
     idempotency: key === undefined ? undefined : { claim: { endpoint, key, requestHash }, answer },
   });
   if (!outcome.stored) {
     // A concurrent submission with the same key committed first: answer as its retry would be answered.
-    const stored = key === undefined ? undefined : await findStoredAnswer(deps.db, endpoint, key);
+    const stored = key === undefined ? undefined : await deps.submissions.findStoredAnswer(endpoint, key);
     if (!stored) throw new Error('idempotency key taken but not found');
     return sendStored(ctx, stored, requestHash);
   }
@@ -129,7 +127,7 @@ async function submit(ctx: Context, kind: RequestKind, endpoint: string, deps: S
 async function answerStatus(ctx: Context, kind: RequestKind, deps: SubmissionRouteDeps): Promise<void> {
   ctx.set('Cache-Control', 'no-store');
   const token = ctx.params.token ?? '';
-  const status = isTokenShaped(token) ? await readRegistrationStatus(deps.db, kind, token) : undefined;
+  const status = isTokenShaped(token) ? await deps.submissions.readRegistrationStatus(kind, token) : undefined;
   if (!status) throw new HttpError(404, UNKNOWN_TOKEN_MESSAGE);
   ctx.body = presentStatus(status);
 }

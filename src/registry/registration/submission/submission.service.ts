@@ -6,7 +6,7 @@
 import type { Db } from '../../../db/knex.js';
 import { startMessages, writeOutbox, type NotificationSettings } from '../../curation/notification-outbox.js';
 import type { RegistrationPayload } from '../validation/run-chains.js';
-import { claimIdempotencyKey, type IdempotencyClaim, type RecordedAnswer } from './idempotency.js';
+import { claimIdempotencyKey, findStoredAnswer, type IdempotencyClaim, type RecordedAnswer, type StoredAnswer } from './idempotency.js';
 import {
   insertEvent,
   insertRequest,
@@ -15,8 +15,6 @@ import {
   statusFromEvents,
   type EventRow,
   type RequestKind,
-  type RequestRow,
-  type SessionRow,
   type SessionStatus,
 } from './registration-records.js';
 
@@ -50,7 +48,7 @@ export async function storeRegistration(db: Db, kind: RequestKind, payload: Regi
         throw new KeyTaken();
       }
       const request = await insertRequest(trx, kind, payload);
-      const [session] = (await trx(tables.sessions).insert({ token: options.token, requestId: request.id }).returning('id')) as { id: number }[];
+      const [session] = await trx(tables.sessions).insert({ token: options.token, requestId: request.id }).returning('id');
       const id = session!.id;
       await insertEvent(trx, kind, {
         sessionId: id,
@@ -89,11 +87,11 @@ export interface RegistrationStatus {
 /** The session behind a requester's token, or undefined. */
 export async function readRegistrationStatus(db: Db, kind: RequestKind, token: string): Promise<RegistrationStatus | undefined> {
   const tables = REGISTRATION_TABLES[kind];
-  const session = (await db(tables.sessions).first('*').where({ token })) as SessionRow | undefined;
+  const session = await db(tables.sessions).first('*').where({ token });
   if (!session) return undefined;
   const [request, events] = await Promise.all([
-    db(tables.requests).first('*').where({ id: session.requestId }) as Promise<RequestRow>,
-    db(tables.events).select('eventName', 'created', 'comment', 'rejectionReason', 'acceptanceReason').where({ sessionId: session.id }).orderBy('id') as Promise<EventRow[]>,
+    db(tables.requests).first('*').where({ id: session.requestId }),
+    db(tables.events).select('eventName', 'created', 'comment', 'rejectionReason', 'acceptanceReason').where({ sessionId: session.id }).orderBy('id'),
   ]);
   return {
     kind,
@@ -107,5 +105,20 @@ export async function readRegistrationStatus(db: Db, kind: RequestKind, token: s
       if (event.eventName === 'ACCEPT') shown.acceptanceReason = event.acceptanceReason;
       return shown;
     }),
+  };
+}
+
+/** What the submission routes are given: submissions, their stored answers and their status, on the registry's database. */
+export interface SubmissionStore {
+  findStoredAnswer(endpoint: string, key: string): Promise<StoredAnswer | undefined>;
+  storeRegistration(kind: RequestKind, payload: RegistrationPayload, options: StoreRegistrationOptions): Promise<StoreOutcome>;
+  readRegistrationStatus(kind: RequestKind, token: string): Promise<RegistrationStatus | undefined>;
+}
+
+export function createSubmissionStore(db: Db): SubmissionStore {
+  return {
+    findStoredAnswer: (endpoint, key) => findStoredAnswer(db, endpoint, key),
+    storeRegistration: (kind, payload, options) => storeRegistration(db, kind, payload, options),
+    readRegistrationStatus: (kind, token) => readRegistrationStatus(db, kind, token),
   };
 }
