@@ -12,18 +12,7 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_RETRY_MS);
 }
 
-export interface OutboxRow {
-  id: number;
-  kind: string;
-  recipient: string;
-  subject: string;
-  body: string;
-  created: Date;
-  sentAt: Date | null;
-  attempts: number;
-  lastError: string | null;
-  nextAttemptAt: Date;
-}
+export type { OutboxRow } from '../../src/db/tables.js';
 
 export interface NotificationsDeps {
   db: Db;
@@ -52,14 +41,14 @@ export async function sendDueNotifications(deps: NotificationsDeps): Promise<Not
   const outcome: NotificationsOutcome = { sent: 0, failed: 0 };
   for (let i = 0; i < limit; i++) {
     const step = await db.transaction(async (trx): Promise<Step> => {
-      const row = (await trx('notificationOutbox')
+      const row = await trx('notification_outbox')
         .first('*')
         .whereNull('sentAt')
         .where('attempts', '<', MAX_ATTEMPTS)
         .where('nextAttemptAt', '<=', trx.fn.now())
         .orderBy([{ column: 'nextAttemptAt' }, { column: 'id' }])
         .forUpdate()
-        .skipLocked()) as OutboxRow | undefined;
+        .skipLocked();
       if (!row) return 'none';
       const attempts = row.attempts + 1;
       try {
@@ -67,7 +56,7 @@ export async function sendDueNotifications(deps: NotificationsDeps): Promise<Not
       } catch (error) {
         const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
         const delay = retryDelayMs(attempts);
-        await trx('notificationOutbox')
+        await trx('notification_outbox')
           .update({ attempts, lastError: message, nextAttemptAt: trx.raw(`now() + (? * interval '1 millisecond')`, [delay]) })
           .where({ id: row.id });
         if (attempts >= MAX_ATTEMPTS) {
@@ -77,7 +66,7 @@ export async function sendDueNotifications(deps: NotificationsDeps): Promise<Not
         }
         return 'failed';
       }
-      await trx('notificationOutbox').update({ attempts, sentAt: trx.fn.now(), lastError: null }).where({ id: row.id });
+      await trx('notification_outbox').update({ attempts, sentAt: trx.fn.now(), lastError: null }).where({ id: row.id });
       return 'sent';
     });
     if (step === 'none') break;

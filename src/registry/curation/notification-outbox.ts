@@ -145,5 +145,5 @@ export function acceptanceMessages(kind: RequestKind, request: RequestRow, reaso
 /** Writes the messages in the caller's transaction: they are sent only if it commits. */
 export async function writeOutbox(trx: Knex, messages: readonly OutboxMessage[]): Promise<void> {
   if (messages.length === 0) return;
-  await trx('notificationOutbox').insert(messages.map((m) => ({ kind: m.kind, recipient: m.recipient, subject: m.subject, body: m.body })));
+  await trx('notification_outbox').insert(messages.map((m) => ({ kind: m.kind, recipient: m.recipient, subject: m.subject, body: m.body })));
 }
