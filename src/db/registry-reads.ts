@@ -5,7 +5,7 @@
  * lock) reads inside its own transaction.
  */
 import type { Knex } from 'knex';
-import type { InstitutionRow, LocationRow, NamespaceRow, PersonRow } from './tables.js';
+import type { InstitutionRow, LocationRow, NamespaceRow, PersonRow, ResourceRow } from './tables.js';
 
 /** The columns of a namespace that the registration checks and acceptance decide on. */
 export type NamespaceFacts = Pick<NamespaceRow, 'id' | 'prefix' | 'pattern' | 'deprecated'>;
@@ -33,36 +33,15 @@ export async function providerCodeTaken(db: Knex, namespaceId: number, code: str
 }
 
 /** A resource row with its institution and both locations (the resource's own and its institution's). */
-export interface ResourceWithInstitutionRow {
-  id: number;
-  namespaceId: number;
-  mirId: string;
-  urlPattern: string;
-  name: string;
-  description: string | null;
-  official: boolean;
-  providerCode: string;
-  sampleId: string | null;
-  resourceHomeUrl: string;
-  deprecated: boolean;
-  deprecationDate: Date | null;
-  deprecationOfflineDate: Date | null;
-  renderDeprecatedLanding: boolean;
-  deprecationStatement: string | null;
-  protectedUrls: boolean;
-  renderProtectedLanding: boolean;
-  authHelpUrl: string | null;
-  authHelpDescription: string | null;
-  locationCountryCode: string;
+export type ResourceWithInstitutionRow = Omit<ResourceRow, 'contactPersonId' | 'created' | 'modified'> & {
   locationCountryName: string;
-  institutionId: number;
   institutionName: string;
   institutionHomeUrl: string;
   institutionDescription: string;
   institutionRorId: string | null;
   institutionCountryCode: string;
   institutionCountryName: string;
-}
+};
 
 const RESOURCE_WITH_INSTITUTION_COLUMNS = [
   'r.id', 'r.namespaceId', 'r.mirId', 'r.urlPattern', 'r.name', 'r.description', 'r.official', 'r.providerCode',
