@@ -1,8 +1,10 @@
 /**
- * The reads of the registry tables that more than one part of the service makes: the resolver's snapshot
- * and the dataset build, the registration checks and curation, the browse API and the small APIs beside it.
- * Each takes the knex instance or a transaction of it, so a caller that needs one consistent view (or a
- * lock) reads inside its own transaction.
+ * The reads of the registry tables that several parts make, and the joins the APIs follow: the prefix
+ * lookup and the provider-code check (registration checks, acceptance, statistics, the namespace page), the
+ * resource with its institution (the resolver's snapshot and the dataset build), the registry version (the
+ * snapshot, the browse and lookup caches), the associations of the browse API, persons and ROR ids. Each
+ * takes the knex instance or a transaction of it, so a caller that needs one consistent view (or a lock)
+ * reads inside its own transaction.
  */
 import type { Knex } from 'knex';
 import type { InstitutionRow, LocationRow, NamespaceRow, PersonRow, ResourceRow } from './tables.js';
