@@ -9,7 +9,7 @@ export async function up(knex: Knex): Promise<void> {
     t.string('country_name', 255).notNullable().index();
     t.specificType('created', 'timestamptz(3)').notNullable().defaultTo(knex.fn.now());
   });
-  await knex('locations').insert(countries.map(([code, name]) => ({ country_code: code, country_name: name })));
+  await knex<{ country_code: string; country_name: string }>('locations').insert(countries.map(([code, name]) => ({ country_code: code, country_name: name })));
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, describeConfig, loadConfig, type Config } from './config.js';
 import { ensureDatabase } from './db/ensure-database.js';
 import { migrateToLatest } from './db/knex.js';
-import { seedSampleRegistryIfEmpty } from './db/seed-sample.js';
+import { seedSampleRegistryIfEmpty } from './importer/seed-sample.js';
 import { connectPostgres, connectRedis } from './bootstrap/connect.js';
 import { printHelp, wantsHelp } from './lib/cli-help.js';
 import { postgresFailureMessage } from './db/postgres-failure.js';

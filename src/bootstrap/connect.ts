@@ -1,12 +1,11 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { createDb, type Db } from '../db/knex.js';
-import { BaseModel } from '../db/models/index.js';
 import { createProducerRedis, pingRedis, redisUnreachableMessage } from '../queue/connections.js';
 import { pingPostgres, postgresFailureMessage } from '../db/postgres-failure.js';
 import { StartupError } from './process-runner.js';
 
-/** Opens Postgres, binds the models to it, and fails start-up with a message naming the cause when it cannot. */
+/** Opens Postgres; fails start-up with a message naming the cause when it cannot. */
 export async function connectPostgres(config: Pick<Config, 'DATABASE_URL'>, pool?: { min?: number; max?: number }): Promise<Db> {
   const db = createDb(config.DATABASE_URL, pool);
   try {
@@ -15,7 +14,6 @@ export async function connectPostgres(config: Pick<Config, 'DATABASE_URL'>, pool
     await db.destroy();
     throw new StartupError(postgresFailureMessage(config.DATABASE_URL, error));
   }
-  BaseModel.knex(db);
   return db;
 }
 

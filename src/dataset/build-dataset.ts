@@ -8,6 +8,7 @@ import type { Writable } from 'node:stream';
 import { createGzip, type Gzip } from 'node:zlib';
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
+import { selectResourcesWithInstitution } from '../db/registry-reads.js';
 import {
   DATASET_FORMAT_VERSION,
   MANIFEST_FILE,
@@ -86,30 +87,17 @@ function readNamespacePage(trx: Knex.Transaction, afterId: number, limit: number
     .where('n.id', '>', afterId)
     .orderBy('n.id')
     .limit(limit)
-    .select(
+    .select<DatasetNamespaceRow[]>(
       'n.id', 'n.prefix', 'n.mirId', 'n.name', 'n.pattern', 'n.description', 'n.created', 'n.modified', 'n.sampleId',
       'n.namespaceEmbeddedInLui', 'n.deprecated', 'n.deprecationDate', 'n.deprecationOfflineDate',
       'n.renderDeprecatedLanding', 'n.deprecationStatement', 'n.infoOnPostmortemAccess', 's.prefix as successorPrefix',
-    ) as Promise<DatasetNamespaceRow[]>;
+    );
 }
 
 function readResources(trx: Knex.Transaction, fromId: number, toId: number): Promise<DatasetResourceRow[]> {
-  return trx('resources as r')
-    .join('institutions as i', 'i.id', 'r.institutionId')
-    .join('locations as l', 'l.countryCode', 'r.locationCountryCode')
-    .join('locations as il', 'il.countryCode', 'i.locationCountryCode')
+  return selectResourcesWithInstitution(trx)
     .whereBetween('r.namespaceId', [fromId, toId])
-    .orderBy([{ column: 'r.namespaceId' }, { column: 'r.id' }])
-    .select(
-      'r.id', 'r.namespaceId', 'r.mirId', 'r.urlPattern', 'r.name', 'r.description', 'r.official', 'r.providerCode',
-      'r.sampleId', 'r.resourceHomeUrl', 'r.deprecated', 'r.deprecationDate', 'r.deprecationOfflineDate',
-      'r.renderDeprecatedLanding', 'r.deprecationStatement', 'r.protectedUrls', 'r.renderProtectedLanding',
-      'r.authHelpUrl', 'r.authHelpDescription',
-      'l.countryCode as locationCountryCode', 'l.countryName as locationCountryName',
-      'i.id as institutionId', 'i.name as institutionName', 'i.homeUrl as institutionHomeUrl',
-      'i.description as institutionDescription', 'i.rorId as institutionRorId',
-      'il.countryCode as institutionCountryCode', 'il.countryName as institutionCountryName',
-    ) as Promise<DatasetResourceRow[]>;
+    .orderBy([{ column: 'r.namespaceId' }, { column: 'r.id' }]);
 }
 
 async function writeTo(target: Writable, chunk: Buffer): Promise<void> {

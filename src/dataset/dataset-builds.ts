@@ -1,22 +1,9 @@
 import os from 'node:os';
 import type { Db } from '../db/knex.js';
+import type { DatasetBuildRow } from '../db/tables.js';
 import { buildDataset, type BuildDatasetOptions, type BuildDatasetResult } from './build-dataset.js';
 
-export type DatasetBuildStatus = 'running' | 'succeeded' | 'failed' | 'skipped';
-
-export interface DatasetBuildRow {
-  id: number;
-  startedAt: Date;
-  finishedAt: Date | null;
-  status: DatasetBuildStatus;
-  reason: string;
-  registryVersion: number | null;
-  namespaceCount: number | null;
-  resourceCount: number | null;
-  bytes: number | null;
-  error: string | null;
-  worker: string;
-}
+export type { DatasetBuildRow, DatasetBuildStatus } from '../db/tables.js';
 
 export interface RecordedBuildOptions extends Omit<BuildDatasetOptions, 'buildId'> {
   reason: string;
@@ -49,14 +36,14 @@ export async function runRecordedBuild(db: Db, options: RecordedBuildOptions): P
     // Waits while another build runs; this one then starts from a snapshot taken after it.
     await db.raw('SELECT pg_advisory_lock(?)', [BUILD_LOCK_KEY]).connection(lock);
     try {
-      await db('datasetBuilds').where({ status: 'running' }).update({ status: 'failed', error: 'abandoned', finishedAt: db.fn.now() });
-      const [row] = (await db('datasetBuilds').insert({ reason: options.reason, worker, status: 'running' }).returning('id')) as { id: number }[];
+      await db('dataset_builds').where({ status: 'running' }).update({ status: 'failed', error: 'abandoned', finishedAt: db.fn.now() });
+      const [row] = await db('dataset_builds').insert({ reason: options.reason, worker, status: 'running' }).returning('id');
       const buildId = row!.id;
       try {
         // Holding the lock, this is the only build writing into the directory (see BuildDatasetOptions.exclusive).
         const result = await buildDataset({ ...options, buildId, exclusive: true });
         const { manifest } = result;
-        await db('datasetBuilds')
+        await db('dataset_builds')
           .where({ id: buildId })
           .update({
             status: result.status === 'built' ? 'succeeded' : 'skipped',
@@ -69,7 +56,7 @@ export async function runRecordedBuild(db: Db, options: RecordedBuildOptions): P
         await pruneBuildRows(db);
         return { ...result, buildId };
       } catch (error) {
-        await db('datasetBuilds')
+        await db('dataset_builds')
           .where({ id: buildId })
           .update({ status: 'failed', finishedAt: db.fn.now(), error: String((error as Error).message ?? error).slice(0, 10_000) })
           .catch(() => undefined);
@@ -84,12 +71,12 @@ export async function runRecordedBuild(db: Db, options: RecordedBuildOptions): P
 }
 
 async function pruneBuildRows(db: Db): Promise<void> {
-  await db('datasetBuilds')
-    .where('id', '<=', db('datasetBuilds').select('id').orderBy('id', 'desc').offset(KEEP_ROWS).limit(1))
+  await db('dataset_builds')
+    .where('id', '<=', db('dataset_builds').select('id').orderBy('id', 'desc').offset(KEEP_ROWS).limit(1))
     .delete();
 }
 
 /** The most recent builds, newest first. */
 export function recentBuilds(db: Db, limit = 20): Promise<DatasetBuildRow[]> {
-  return db('datasetBuilds').orderBy('id', 'desc').limit(limit) as Promise<DatasetBuildRow[]>;
+  return db('dataset_builds').orderBy('id', 'desc').limit(limit);
 }

@@ -1,59 +1,14 @@
+import type { ResourceWithInstitutionRow as DatasetResourceRow } from '../db/registry-reads.js';
+import type { NamespaceRow } from '../db/tables.js';
 import { ENVELOPE_JSON_HEAD } from '../http/envelope.js';
 import { formatReferenceDate } from '../lib/dates.js';
 import { rewriteForEmbeddedPrefix } from './dataset-rewrite.js';
 
-/** A namespace row as the build reads it (camelCase through the knex mappers). */
-export interface DatasetNamespaceRow {
-  id: number;
-  prefix: string;
-  mirId: string;
-  name: string;
-  pattern: string;
-  description: string;
-  created: Date;
-  modified: Date;
-  sampleId: string;
-  namespaceEmbeddedInLui: boolean;
-  deprecated: boolean;
-  deprecationDate: Date | null;
-  deprecationOfflineDate: Date | null;
-  renderDeprecatedLanding: boolean;
-  deprecationStatement: string | null;
-  infoOnPostmortemAccess: string | null;
-  successorPrefix: string | null;
-}
+/** A namespace row as the build reads it, with its successor's prefix instead of its id. */
+export type DatasetNamespaceRow = Omit<NamespaceRow, 'successorId' | 'contactPersonId'> & { successorPrefix: string | null };
 
-/** A resource row joined with its institution and both locations. */
-export interface DatasetResourceRow {
-  id: number;
-  namespaceId: number;
-  mirId: string;
-  urlPattern: string;
-  name: string;
-  description: string | null;
-  official: boolean;
-  providerCode: string;
-  sampleId: string | null;
-  resourceHomeUrl: string;
-  deprecated: boolean;
-  deprecationDate: Date | null;
-  deprecationOfflineDate: Date | null;
-  renderDeprecatedLanding: boolean;
-  deprecationStatement: string | null;
-  protectedUrls: boolean;
-  renderProtectedLanding: boolean;
-  authHelpUrl: string | null;
-  authHelpDescription: string | null;
-  locationCountryCode: string;
-  locationCountryName: string;
-  institutionId: number;
-  institutionName: string;
-  institutionHomeUrl: string;
-  institutionDescription: string;
-  institutionRorId: string | null;
-  institutionCountryCode: string;
-  institutionCountryName: string;
-}
+/** A resource row joined with its institution and both locations (db/registry-reads.ts). */
+export type { DatasetResourceRow };
 
 // The envelope around the namespace list; the build writes the namespaces between the two halves.
 export const DATASET_HEAD = `${ENVELOPE_JSON_HEAD}{"namespaces":[`;

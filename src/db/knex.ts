@@ -1,7 +1,9 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import { knexSnakeCaseMappers } from 'objection';
 import { migrationSource } from '../../migrations/index.js';
+import { knexSnakeCaseMappers } from './snake-case-mappers.js';
+// The table row types (knex/types/tables), for every file that queries through a Db.
+import type {} from './tables.js';
 
 // bigint ids come back as numbers: every id of the registry fits well inside 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number.parseInt(value, 10));

@@ -135,7 +135,7 @@ async function upsertRows(
   progress: Progress,
 ): Promise<Upserted> {
   const { table, keyColumn, keyOf } = target;
-  const stored = (await trx(table).select('*')) as StoredRow[];
+  const stored = await trx(table).select<StoredRow[]>('*');
   const { matched, absent } = matchRows(target, stored, wanted);
   const takenIds = new Set(stored.map((row) => row.id));
   const ids = new Map<string, number>();
@@ -169,7 +169,7 @@ async function upsertRows(
   }
   const insert = async (rows: Row[]) => {
     for (const chunk of chunks(rows)) {
-      const inserted = (await trx(table).insert(chunk).returning(['id', keyColumn])) as StoredRow[];
+      const inserted = await trx(table).insert(chunk).returning<StoredRow[]>(['id', keyColumn]);
       for (const row of inserted) ids.set(keyOf(row), row.id);
       progress.add(chunk.length);
     }
@@ -197,7 +197,7 @@ async function renameLocations(trx: Knex.Transaction, namespaces: DatasetNamespa
       for (const location of [r.location, r.institution.location]) wanted.set(location.countryCode, location.countryName);
     }
   }
-  const stored = (await trx('locations').select('countryCode', 'countryName')) as { countryCode: string; countryName: string }[];
+  const stored = await trx('locations').select('countryCode', 'countryName');
   const names = new Map(stored.map((l) => [l.countryCode, l.countryName]));
   const summary = { updated: 0, unchanged: 0 };
   for (const [countryCode, countryName] of wanted) {
@@ -286,7 +286,7 @@ function successorPrefix(ns: DatasetNamespace, byReferenceId: Map<number, string
 /** Sets successor_id once every namespace has an id; a successor change alone makes a namespace updated. */
 async function linkSuccessors(trx: Knex.Transaction, namespaces: DatasetNamespace[], upserted: Upserted): Promise<void> {
   const byReferenceId = new Map(namespaces.flatMap((ns) => (ns.id === undefined ? [] : [[ns.id, ns.prefix] as const])));
-  const stored = (await trx('namespaces').select('id', 'prefix')) as { id: number; prefix: string }[];
+  const stored = await trx('namespaces').select('id', 'prefix');
   const idByPrefix = new Map(stored.map((row) => [row.prefix.toLowerCase(), row.id]));
   for (const [index, ns] of namespaces.entries()) {
     const key = ns.prefix.toLowerCase();
@@ -317,7 +317,7 @@ const absentIds = (upserted: Upserted): number[] => upserted.absent.map((row) =>
 async function prune(trx: Knex.Transaction, namespaces: Upserted, resources: Upserted, institutions: Upserted): Promise<void> {
   resources.summary.deleted = await deleteByIds(trx, 'resources', absentIds(resources));
   namespaces.summary.deleted = await deleteByIds(trx, 'namespaces', absentIds(namespaces));
-  const referenced = new Set(((await trx('resources').distinct('institutionId')) as { institutionId: number }[]).map((r) => r.institutionId));
+  const referenced = new Set((await trx('resources').distinct('institutionId')).map((r) => r.institutionId));
   institutions.summary.deleted = await deleteByIds(trx, 'institutions', absentIds(institutions).filter((id) => !referenced.has(id)));
 }
 

@@ -13,22 +13,11 @@ export interface OutboxMessage {
   body: string;
 }
 
-/** A row of notification_outbox. */
-export interface OutboxRow {
-  id: number;
-  kind: string;
-  recipient: string;
-  subject: string;
-  body: string;
-  created: Date;
-  sentAt: Date | null;
-  attempts: number;
-  lastError: string | null;
-  nextAttemptAt: Date;
-}
+/** A row of notification_outbox (its type is the table's, src/db/tables.ts). */
+export type { OutboxRow } from '../db/tables.js';
 
 /** Writes the messages in the caller's transaction: they are sent only if it commits. */
 export async function writeOutbox(trx: Knex, messages: readonly OutboxMessage[]): Promise<void> {
   if (messages.length === 0) return;
-  await trx('notificationOutbox').insert(messages.map((m) => ({ kind: m.kind, recipient: m.recipient, subject: m.subject, body: m.body })));
+  await trx('notification_outbox').insert(messages.map((m) => ({ kind: m.kind, recipient: m.recipient, subject: m.subject, body: m.body })));
 }

@@ -8,15 +8,22 @@ import { pingRedis } from '../queue/connections.js';
 import type { Logger } from '../lib/logger.js';
 import { datasetRoutes } from './dataset/dataset.routes.js';
 import { namespacePageRoutes } from './namespace-page/namespace-page.routes.js';
-import type { RegistryVersionSource } from './rest-api/registry-version.js';
+import { createNamespacePageService } from './namespace-page/namespace-page.service.js';
+import { RestApiCaches, RestApiData } from './rest-api/page-query.js';
+import { RegistryVersionSource } from './rest-api/registry-version.js';
 import { personRoutes } from './rest-api/persons.routes.js';
+import { createPersonsService } from './rest-api/persons.service.js';
 import { restApiRoutes } from './rest-api/rest-api.routes.js';
 import { statisticsRoutes } from './statistics/statistics.routes.js';
+import { createStatisticsService } from './statistics/statistics.service.js';
 import { schemaOrgRoutes } from './schema-org/schema-org.routes.js';
+import { createSchemaOrgService } from './schema-org/schema-org.service.js';
 import type { RegexTest, UrlCheck } from './registration/checks.js';
 import { rorRoutes } from './registration/ror/ror.routes.js';
 import { RegistrationValidator } from './registration/registration-validator.js';
+import { createRorService } from './registration/ror/ror.service.js';
 import { validationRoutes } from './registration/validation/validation.routes.js';
+import { createCurationActions } from './curation/curation-actions.js';
 import { curationRoutes } from './curation/curation.routes.js';
 import { submissionRoutes } from './registration/submission/submission.routes.js';
 import { SubmissionService } from './registration/submission/submission.service.js';
@@ -38,7 +45,10 @@ export interface RegistryAppDeps {
   registryVersions?: RegistryVersionSource;
 }
 
-/** The registry area: browse, dataset, registration and statistics (each feature adds its routes here). */
+/**
+ * The registry area: browse, dataset, registration and statistics (each feature adds its routes here). The
+ * routes are given services built here on the database; they never query it themselves.
+ */
 export function createRegistryApp(deps: RegistryAppDeps): Koa {
   const app = createBaseApp({
     logger: deps.logger,
@@ -51,7 +61,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   });
   // The regex checks are shared fairly between clients by ctx.ip, which behind a proxy is X-Forwarded-For.
   app.proxy = deps.config.TRUST_PROXY;
-  const namespacePage = namespacePageRoutes({ db: deps.db, publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL });
+  const namespacePage = namespacePageRoutes({ namespaces: createNamespacePageService(deps.db), publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL });
   app.use(namespacePage.routes()).use(namespacePage.allowedMethods());
   const dataset = datasetRoutes({ config: deps.config, redis: deps.redis, logger: deps.logger });
   app.use(dataset.routes()).use(dataset.allowedMethods());
@@ -64,11 +74,9 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   };
   const validator = deps.registration && new RegistrationValidator(deps.config, deps.db, deps.registration);
   const curation = curationRoutes({
-    db: deps.db,
+    curation: createCurationActions(deps.db, { notifications, validator }),
     curatorToken: deps.config.CURATOR_TOKEN,
     publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL,
-    notifications,
-    validator,
   });
   app.use(curation.routes()).use(curation.allowedMethods());
   if (validator) {
@@ -76,20 +84,29 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     app.use(submission.routes()).use(submission.allowedMethods());
   }
   // Ahead of /restApi too: a person's answer depends on the caller, and the browse API's cache on the URL only.
-  const persons = personRoutes({ db: deps.db, publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL, curatorToken: deps.config.CURATOR_TOKEN });
-  app.use(persons.routes()).use(persons.allowedMethods());
-  const restApi = restApiRoutes({
-    db: deps.db,
+  const persons = personRoutes({
+    persons: createPersonsService(deps.db),
     publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL,
-    versions: deps.registryVersions,
+    curatorToken: deps.config.CURATOR_TOKEN,
+  });
+  app.use(persons.routes()).use(persons.allowedMethods());
+  const versions = deps.registryVersions ?? new RegistryVersionSource(deps.db);
+  const restApi = restApiRoutes({
+    data: new RestApiData(deps.db, new RestApiCaches(versions.maxAgeMs)),
+    publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL,
+    versions,
     answerCacheBytes: deps.config.REGISTRY_CACHE_MAX_MB * 1024 * 1024,
   });
   app.use(restApi.routes()).use(restApi.allowedMethods());
-  const statistics = statisticsRoutes({ db: deps.db, redis: deps.redis });
+  const statistics = statisticsRoutes({ statistics: createStatisticsService(deps.db, deps.redis) });
   app.use(statistics.routes()).use(statistics.allowedMethods());
-  const schemaOrg = schemaOrgRoutes({ db: deps.db, publicResolverUrl: deps.config.PUBLIC_RESOLVER_URL, publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL });
+  const schemaOrg = schemaOrgRoutes({
+    namespaces: createSchemaOrgService(deps.db),
+    publicResolverUrl: deps.config.PUBLIC_RESOLVER_URL,
+    publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL,
+  });
   app.use(schemaOrg.routes()).use(schemaOrg.allowedMethods());
-  const ror = rorRoutes({ db: deps.db });
+  const ror = rorRoutes({ ror: createRorService(deps.db) });
   app.use(ror.routes()).use(ror.allowedMethods());
   if (validator) {
     const validation = validationRoutes(validator);

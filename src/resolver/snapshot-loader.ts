@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
+import { readRegistryVersion, selectResourcesWithInstitution, type ResourceWithInstitutionRow } from '../db/registry-reads.js';
+import type { NamespaceRow, RegistryChangeRow } from '../db/tables.js';
 import { formatReferenceDate } from '../lib/dates.js';
 import {
   buildSnapshot,
@@ -20,54 +22,13 @@ export interface LoadedRegistry {
   appliedVersions: ReadonlySet<number>;
 }
 
-interface NamespaceRow {
-  id: number;
-  prefix: string;
-  mirId: string;
-  name: string;
-  pattern: string;
-  sampleId: string;
-  namespaceEmbeddedInLui: boolean;
-  deprecated: boolean;
-  deprecationDate: Date | null;
-  renderDeprecatedLanding: boolean;
-}
+/** The columns of a namespace the snapshot holds. */
+type NamespaceColumns = Pick<
+  NamespaceRow,
+  'id' | 'prefix' | 'mirId' | 'name' | 'pattern' | 'sampleId' | 'namespaceEmbeddedInLui' | 'deprecated' | 'deprecationDate' | 'renderDeprecatedLanding'
+>;
 
-interface ResourceRow {
-  id: number;
-  namespaceId: number;
-  mirId: string;
-  urlPattern: string;
-  name: string;
-  description: string | null;
-  official: boolean;
-  providerCode: string;
-  sampleId: string | null;
-  resourceHomeUrl: string;
-  deprecated: boolean;
-  deprecationDate: Date | null;
-  renderDeprecatedLanding: boolean;
-  protectedUrls: boolean;
-  renderProtectedLanding: boolean;
-  authHelpUrl: string | null;
-  authHelpDescription: string | null;
-  locationCountryCode: string;
-  locationCountryName: string;
-  institutionId: number;
-  institutionName: string;
-  institutionHomeUrl: string;
-  institutionDescription: string;
-  institutionRorId: string | null;
-  institutionCountryCode: string;
-  institutionCountryName: string;
-}
-
-interface ChangeRow {
-  version: number;
-  entity: 'namespace' | 'institution' | 'location';
-  entityId: string;
-  txid: string;
-}
+type ChangeRow = Pick<RegistryChangeRow, 'version' | 'entity' | 'entityId' | 'txid'>;
 
 // Bulk reads in one consistent view: the version log and the rows it describes must agree.
 const readOptions: Knex.TransactionConfig = { isolationLevel: 'repeatable read', readOnly: true };
@@ -76,15 +37,16 @@ const readOptions: Knex.TransactionConfig = { isolationLevel: 'repeatable read',
 const CHUNK_ROWS = 5000;
 
 /**
- * Reads a query's rows in chunks ordered by `key`, handing each chunk over before the next is read. A
- * whole-registry load at 100,000 namespaces would otherwise hold every row object at once, about 300 MB
- * that outlives the load in the old generation (V8 may not collect it for minutes, and meanwhile every
- * young-generation collection pays for the extra pages); row objects of one chunk die young.
+ * Reads rows in chunks of CHUNK_ROWS (`readAfter`: those after an id, in id order), handing each chunk over
+ * before the next is read. A whole-registry load at 100,000 namespaces would otherwise hold every row
+ * object at once, about 300 MB that outlives the load in the old generation (V8 may not collect it for
+ * minutes, and meanwhile every young-generation collection pays for the extra pages); row objects of one
+ * chunk die young.
  */
-async function forEachChunk<T extends { id: number }>(build: () => Knex.QueryBuilder, key: string, each: (rows: T[]) => void): Promise<void> {
+async function forEachChunk<T extends { id: number }>(readAfter: (id: number) => PromiseLike<T[]>, each: (rows: T[]) => void): Promise<void> {
   let after = 0;
   for (;;) {
-    const rows = (await build().where(key, '>', after).orderBy(key).limit(CHUNK_ROWS)) as T[];
+    const rows = await readAfter(after);
     if (rows.length === 0) return;
     each(rows);
     if (rows.length < CHUNK_ROWS) return;
@@ -98,20 +60,7 @@ async function readNamespaces(trx: Knex.Transaction, ids?: number[]): Promise<Na
       'id', 'prefix', 'mirId', 'name', 'pattern', 'sampleId', 'namespaceEmbeddedInLui', 'deprecated',
       'deprecationDate', 'renderDeprecatedLanding',
     );
-  const resQuery = () =>
-    trx('resources as r')
-      .join('institutions as i', 'i.id', 'r.institutionId')
-      .join('locations as l', 'l.countryCode', 'r.locationCountryCode')
-      .join('locations as il', 'il.countryCode', 'i.locationCountryCode')
-      .select(
-        'r.id', 'r.namespaceId', 'r.mirId', 'r.urlPattern', 'r.name', 'r.description', 'r.official', 'r.providerCode',
-        'r.sampleId', 'r.resourceHomeUrl', 'r.deprecated', 'r.deprecationDate', 'r.renderDeprecatedLanding',
-        'r.protectedUrls', 'r.renderProtectedLanding', 'r.authHelpUrl', 'r.authHelpDescription',
-        'l.countryCode as locationCountryCode', 'l.countryName as locationCountryName',
-        'i.id as institutionId', 'i.name as institutionName', 'i.homeUrl as institutionHomeUrl',
-        'i.description as institutionDescription', 'i.rorId as institutionRorId',
-        'il.countryCode as institutionCountryCode', 'il.countryName as institutionCountryName',
-      );
+  const resQuery = () => selectResourcesWithInstitution(trx);
 
   // Shared objects: one location and one institution object however many resources point at them.
   const locations = new Map<string, LocationView>();
@@ -122,7 +71,7 @@ async function readNamespaces(trx: Knex.Transaction, ids?: number[]): Promise<Na
   };
   const institutions = new Map<number, InstitutionView>();
   const resourcesByNamespace = new Map<number, ResourceEntry[]>();
-  const addResources = (rows: ResourceRow[]) => {
+  const addResources = (rows: ResourceWithInstitutionRow[]) => {
     for (const row of rows) {
       let institution = institutions.get(row.institutionId);
       if (!institution) {
@@ -162,21 +111,21 @@ async function readNamespaces(trx: Knex.Transaction, ids?: number[]): Promise<Na
     }
   };
   const namespaces: NamespaceEntry[] = [];
-  const addNamespaces = (rows: NamespaceRow[]) => {
+  const addNamespaces = (rows: NamespaceColumns[]) => {
     for (const row of rows) namespaces.push(namespaceEntry(row, resourcesByNamespace.get(row.id) ?? []));
   };
   // Dataset order: resources by id within their namespace.
   if (ids) {
-    addResources((await resQuery().whereIn('r.namespaceId', ids).orderBy('r.id')) as ResourceRow[]);
-    addNamespaces((await nsQuery().whereIn('id', ids)) as NamespaceRow[]);
+    addResources(await resQuery().whereIn('r.namespaceId', ids).orderBy('r.id'));
+    addNamespaces(await nsQuery().whereIn('id', ids));
   } else {
-    await forEachChunk<ResourceRow>(resQuery, 'r.id', addResources);
-    await forEachChunk<NamespaceRow>(nsQuery, 'id', addNamespaces);
+    await forEachChunk((after) => resQuery().where('r.id', '>', after).orderBy('r.id').limit(CHUNK_ROWS), addResources);
+    await forEachChunk((after) => nsQuery().where('id', '>', after).orderBy('id').limit(CHUNK_ROWS), addNamespaces);
   }
   return namespaces;
 }
 
-function namespaceEntry(row: NamespaceRow, resources: ResourceEntry[]): NamespaceEntry {
+function namespaceEntry(row: NamespaceColumns, resources: ResourceEntry[]): NamespaceEntry {
   return {
     id: row.id,
     prefix: row.prefix,
@@ -210,16 +159,11 @@ function versionsAtOrAbove(changes: ChangeRow[], watermark: string): Set<number>
   return new Set(changes.filter((c) => BigInt(c.txid) >= floor).map((c) => c.version));
 }
 
-async function currentVersion(trx: Knex.Transaction): Promise<number> {
-  const row = (await trx('registry_changes').max('version as version').first()) as { version: number | null } | undefined;
-  return row?.version ?? 0;
-}
-
 /** Reads the whole registry into a fresh snapshot. */
 export async function loadRegistry(db: Db): Promise<LoadedRegistry> {
   return db.transaction(async (trx) => {
     const watermark = await readWatermark(trx);
-    const version = await currentVersion(trx);
+    const version = await readRegistryVersion(trx);
     const namespaces = await readNamespaces(trx);
     const recent = await readChangesSince(trx, watermark);
     return {
@@ -258,13 +202,13 @@ export async function refreshRegistry(db: Db, current: LoadedRegistry): Promise<
       else reloadAll = true;
     }
     if (institutionIds.length && !reloadAll) {
-      const rows = (await trx('resources').distinct('namespaceId').whereIn('institutionId', institutionIds)) as { namespaceId: number }[];
+      const rows = await trx('resources').distinct('namespaceId').whereIn('institutionId', institutionIds);
       for (const row of rows) affected.add(row.namespaceId);
     }
     if (affected.size > INCREMENTAL_LIMIT) reloadAll = true;
     const recent = await readChangesSince(trx, watermark);
     const bookkeeping = { txidWatermark: watermark, appliedVersions: versionsAtOrAbove(recent, watermark) };
-    const version = await currentVersion(trx);
+    const version = await readRegistryVersion(trx);
     if (reloadAll) {
       const namespaces = await readNamespaces(trx);
       return {

@@ -16,7 +16,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 async function daysToRollUp(db: Db, redis: Redis, today: string): Promise<string[]> {
   const finished = (await redis.smembers(usageKeys.days)).filter((d) => DAY.test(d) && d < today);
   if (finished.length === 0) return [];
-  const stored = (await db('usage_daily').distinct('day').whereIn('day', finished)) as { day: string }[];
+  const stored = await db('usage_daily').distinct('day').whereIn('day', finished);
   const done = new Set(stored.map((row) => row.day));
   const missing = finished.filter((d) => !done.has(d)).sort();
   const pipeline = redis.pipeline();

@@ -441,7 +441,7 @@ describe('curation', () => {
       expect(ms).toBeLessThan(2000);
       expect(resolved.body.payload.resolvedResources[0].compactIdentifierResolvedUrl).toBe(sites.url(`/${prefix}/items/4711`));
 
-      const namespace = await t.db('namespaces').where({ prefix }).first();
+      const namespace = (await t.db('namespaces').where({ prefix }).first())!;
       expect(namespace).toMatchObject({
         mirId: `MIR:${String(highest + 2).padStart(8, '0')}`,
         name: payload.name,
@@ -451,7 +451,7 @@ describe('curation', () => {
         namespaceEmbeddedInLui: false,
         deprecated: false,
       });
-      const resource = await t.db('resources').where({ namespaceId: namespace.id }).first();
+      const resource = (await t.db('resources').where({ namespaceId: namespace.id }).first())!;
       expect(resource).toMatchObject({
         mirId: `MIR:${String(highest + 1).padStart(8, '0')}`,
         urlPattern: payload.providerUrlPattern,
@@ -467,8 +467,8 @@ describe('curation', () => {
       });
       // Matched by ROR id: the existing institution, unchanged, and no new one.
       expect(await count('institutions')).toBe(institutions);
-      expect((await t.db('institutions').where({ id: ebi.id }).first()).name).toBe(ebi.name);
-      const person = await t.db('persons').where({ email: 'carla@example.org' }).first();
+      expect((await t.db('institutions').where({ id: ebi.id }).first())!.name).toBe(ebi.name);
+      const person = (await t.db('persons').where({ email: 'carla@example.org' }).first())!;
       expect(person).toMatchObject({ fullName: 'Carla Curated' });
       expect(namespace.contactPersonId).toBe(person.id);
       expect(resource.contactPersonId).toBe(person.id);
@@ -652,7 +652,7 @@ describe('curation', () => {
         urlPattern: payload.providerUrlPattern,
         locationCountryCode: 'JP',
       });
-      expect((await t.db('namespaces').where({ id: ncbigene.id }).first()).mirId).toBe(ncbigene.mirId);
+      expect((await t.db('namespaces').where({ id: ncbigene.id }).first())!.mirId).toBe(ncbigene.mirId);
       expect(await t.db('resourceRegistrationSessions').where({ id: first.sessionId }).first()).toMatchObject({ closed: true });
       const status = await request(app).get(`/resourceManagementApi/status/${first.token}`);
       expect(status.body.payload).toMatchObject({ namespacePrefix: 'ncbigene', status: 'accepted' });

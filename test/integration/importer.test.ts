@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from '../../src/db/knex.js';
-import type { Institution, Location, Namespace, Resource } from '../../src/db/models/index.js';
+import type { InstitutionRow as Institution, LocationRow as Location, NamespaceRow as Namespace, ResourceRow as Resource } from '../../src/db/tables.js';
 import type { DatasetNamespace } from '../../src/importer/dataset.schema.js';
 import { formatSummary } from '../../src/importer/format-summary.js';
 import { importRegistry } from '../../src/importer/import-registry.js';
@@ -186,7 +186,7 @@ describe('registry importer', () => {
     expect(summary.institutions).toEqual({ created: 0, updated: 0, unchanged: 4 });
     expect(await storedDataset(t.db)).toEqual(edited);
     const after = await t.db('resources').orderBy('id').select('id', 'modified');
-    const changed = after.filter((row, i) => row.modified.getTime() !== before[i].modified.getTime());
+    const changed = after.filter((row, i) => row.modified.getTime() !== before[i]!.modified.getTime());
     expect(changed.map((row) => row.id)).toEqual([4]);
   });
 

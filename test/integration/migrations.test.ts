@@ -20,7 +20,7 @@ describe('migrations', () => {
     expect(await tables()).toEqual(expect.arrayContaining(['institutions', 'locations', 'namespaces', 'persons', 'resources']));
     const [{ count }] = (await t.db('locations').count('* as count')) as [{ count: string }];
     expect(Number(count)).toBe(249);
-    const gb = await t.db('locations').where({ countryCode: 'GB' }).first();
+    const gb = (await t.db('locations').where({ countryCode: 'GB' }).first())!;
     expect(gb.countryName).toBe('United Kingdom');
   });
 

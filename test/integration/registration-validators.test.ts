@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { loadConfig } from '../../src/config.js';
-import { SAMPLE_REGISTRY_FILE } from '../../src/db/seed-sample.js';
+import { SAMPLE_REGISTRY_FILE } from '../../src/importer/seed-sample.js';
 import { importRegistry } from '../../src/importer/import-registry.js';
 import { validateNamespaces } from '../../src/importer/read-dataset.js';
 import { createLogger } from '../../src/lib/logger.js';

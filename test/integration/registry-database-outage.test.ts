@@ -14,7 +14,7 @@ import request from 'supertest';
 import { loadConfig } from '../../src/config.js';
 import { ensureDatabase } from '../../src/db/ensure-database.js';
 import { createDb, migrateToLatest, type Db } from '../../src/db/knex.js';
-import { SAMPLE_REGISTRY_FILE } from '../../src/db/seed-sample.js';
+import { SAMPLE_REGISTRY_FILE } from '../../src/importer/seed-sample.js';
 import { importRegistry } from '../../src/importer/import-registry.js';
 import { validateNamespaces } from '../../src/importer/read-dataset.js';
 import { createLogger } from '../../src/lib/logger.js';

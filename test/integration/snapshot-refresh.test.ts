@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { SAMPLE_REGISTRY_FILE } from '../../src/db/seed-sample.js';
+import { SAMPLE_REGISTRY_FILE } from '../../src/importer/seed-sample.js';
 import { importRegistry } from '../../src/importer/import-registry.js';
 import { validateNamespaces } from '../../src/importer/read-dataset.js';
 import { loadRegistry, refreshRegistry, type LoadedRegistry } from '../../src/resolver/snapshot-loader.js';

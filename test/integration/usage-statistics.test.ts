@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { loadConfig } from '../../src/config.js';
-import { SAMPLE_REGISTRY_FILE } from '../../src/db/seed-sample.js';
+import { SAMPLE_REGISTRY_FILE } from '../../src/importer/seed-sample.js';
 import { importRegistry } from '../../src/importer/import-registry.js';
 import { validateNamespaces } from '../../src/importer/read-dataset.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createProducerRedis } from '../../src/queue/connections.js';
 import { statisticsRoutes } from '../../src/registry/statistics/statistics.routes.js';
+import { createStatisticsService } from '../../src/registry/statistics/statistics.service.js';
 import { createBaseApp } from '../../src/http/base-app.js';
 import { createResolverApp } from '../../src/resolver/app.js';
 import { loadRegistry } from '../../src/resolver/snapshot-loader.js';
@@ -53,7 +54,7 @@ describe('usage statistics', () => {
 
   const statisticsApp = (now: Date) => {
     const app = createBaseApp({ logger, logSampleRate: 0, checks: [] });
-    const routes = statisticsRoutes({ db: t.db, redis, now: () => now });
+    const routes = statisticsRoutes({ statistics: createStatisticsService(t.db, redis), now: () => now });
     app.use(routes.routes());
     return app.callback();
   };

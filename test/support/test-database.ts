@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createDb, migrateToLatest, type Db } from '../../src/db/knex.js';
-import { BaseModel } from '../../src/db/models/index.js';
 
 /** The shared Postgres of this machine (or CI); each test file gets a database of its own on it. */
 export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -32,8 +31,8 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 }
 
 /**
- * Creates an empty database named after the test file (plus a random suffix), optionally migrated, and
- * binds the Objection models to it. Call drop() in afterAll.
+ * Creates an empty database named after the test file (plus a random suffix), optionally migrated. Call
+ * drop() in afterAll.
  */
 export async function createTestDatabase(label: string, options: { migrate?: boolean } = {}): Promise<TestDatabase> {
   const name = `test_${label.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;
@@ -41,7 +40,6 @@ export async function createTestDatabase(label: string, options: { migrate?: boo
   const url = urlFor(name);
   const db = createDb(url, { max: 5 });
   if (options.migrate !== false) await migrateToLatest(db);
-  BaseModel.knex(db);
   return {
     db,
     url,

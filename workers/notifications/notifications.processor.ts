@@ -1,6 +1,5 @@
 import type { Db } from '../../src/db/knex.js';
 import type { Logger } from '../../src/lib/logger.js';
-import type { OutboxRow } from '../../src/notifications/outbox.js';
 import type { NotificationsOutcome } from '../../src/queue/notifications.queue.js';
 import type { Mailer } from './mailer.js';
 
@@ -36,14 +35,14 @@ export async function sendDueNotifications(deps: NotificationsDeps): Promise<Not
   const outcome: NotificationsOutcome = { sent: 0, failed: 0 };
   for (let i = 0; i < limit; i++) {
     const step = await db.transaction(async (trx): Promise<Step> => {
-      const row = (await trx('notificationOutbox')
+      const row = await trx('notification_outbox')
         .first('*')
         .whereNull('sentAt')
         .where('attempts', '<', MAX_ATTEMPTS)
         .where('nextAttemptAt', '<=', trx.fn.now())
         .orderBy([{ column: 'nextAttemptAt' }, { column: 'id' }])
         .forUpdate()
-        .skipLocked()) as OutboxRow | undefined;
+        .skipLocked();
       if (!row) return 'none';
       const attempts = row.attempts + 1;
       try {
@@ -51,7 +50,7 @@ export async function sendDueNotifications(deps: NotificationsDeps): Promise<Not
       } catch (error) {
         const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
         const delay = retryDelayMs(attempts);
-        await trx('notificationOutbox')
+        await trx('notification_outbox')
           .update({ attempts, lastError: message, nextAttemptAt: trx.raw(`now() + (? * interval '1 millisecond')`, [delay]) })
           .where({ id: row.id });
         if (attempts >= MAX_ATTEMPTS) {
@@ -61,7 +60,7 @@ export async function sendDueNotifications(deps: NotificationsDeps): Promise<Not
         }
         return 'failed';
       }
-      await trx('notificationOutbox').update({ attempts, sentAt: trx.fn.now(), lastError: null }).where({ id: row.id });
+      await trx('notification_outbox').update({ attempts, sentAt: trx.fn.now(), lastError: null }).where({ id: row.id });
       return 'sent';
     });
     if (step === 'none') break;

@@ -11,6 +11,7 @@
  */
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.js';
+import { findNamespaceByPrefixIgnoringCase, providerCodeTaken } from '../../db/registry-reads.js';
 import { findInstitutionByRorId, rorIdForms } from '../registration/ror/ror.service.js';
 import {
   insertEvent,
@@ -62,16 +63,10 @@ async function mintMirIds(trx: Knex, count: number): Promise<string[]> {
          FROM (SELECT mir_id FROM namespaces UNION ALL SELECT mir_id FROM resources) AS existing)))`);
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const { rows } = (await trx.raw("SELECT nextval('mir_ids') AS value")) as { rows: { value: string | number }[] };
+    const { rows } = await trx.raw<{ rows: { value: string | number }[] }>("SELECT nextval('mir_ids') AS value");
     ids.push(formatMirId(Number(rows[0]!.value)));
   }
   return ids;
-}
-
-async function namespaceByPrefix(trx: Knex, prefix: string, lock = false): Promise<{ id: number; prefix: string; deprecated: boolean } | undefined> {
-  const query = trx('namespaces').first('id', 'prefix', 'deprecated').whereRaw('lower(prefix) = lower(?)', [prefix]);
-  if (lock) void query.forUpdate();
-  return (await query) as { id: number; prefix: string; deprecated: boolean } | undefined;
 }
 
 async function requireLocation(trx: Knex, code: string): Promise<string> {
@@ -82,10 +77,11 @@ async function requireLocation(trx: Knex, code: string): Promise<string> {
 }
 
 async function findOrCreatePerson(trx: Knex, email: string, fullName: string): Promise<number> {
-  const inserted = (await trx('persons').insert({ email, fullName }).onConflict('email').ignore().returning('id')) as { id: number }[];
+  const inserted = await trx('persons').insert({ email, fullName }).onConflict('email').ignore().returning('id');
   if (inserted[0]) return inserted[0].id;
-  const existing = (await trx('persons').first('id').where({ email })) as { id: number };
-  return existing.id;
+  // Nothing inserted: the e-mail is taken by the row read here.
+  const existing = await trx('persons').first('id').where({ email });
+  return existing!.id;
 }
 
 /** The ROR id in the form the registry stores (`https://ror.org/<id>`) when it parses as one. */
@@ -105,23 +101,21 @@ async function findOrCreateInstitution(trx: Knex, request: RequestRow, locationC
     if (byRor) return byRor.id;
   }
   const name = request.institutionName.trim();
-  const byName = (await trx('institutions').first('id', 'rorId').whereRaw('lower(name) = lower(?)', [name]).orderBy('id')) as
-    | { id: number; rorId: string | null }
-    | undefined;
+  const byName = await trx('institutions').first('id', 'rorId').whereRaw('lower(name) = lower(?)', [name]).orderBy('id');
   if (byName) {
     if (rorId && !byName.rorId) await trx('institutions').update({ rorId, modified: trx.fn.now() }).where({ id: byName.id });
     return byName.id;
   }
-  const [created] = (await trx('institutions')
+  const [created] = await trx('institutions')
     .insert({ name, homeUrl: request.institutionHomeUrl, description: request.institutionDescription, rorId, locationCountryCode: locationCode })
-    .returning('id')) as { id: number }[];
+    .returning('id');
   return created!.id;
 }
 
 /** A provider code never equals a prefix, whatever the case (`{code}/{prefix}:{id}` must stay unambiguous). */
 async function refuseCodeEqualToPrefix(trx: Knex, providerCode: string): Promise<void> {
   if (!hasText(providerCode)) return;
-  if (await namespaceByPrefix(trx, providerCode)) {
+  if (await findNamespaceByPrefixIgnoringCase(trx, providerCode)) {
     throw new AcceptanceRefused(`Provider codes must be DIFFERENT from existing prefixes! Namespace '${providerCode}' exists.`);
   }
 }
@@ -142,7 +136,7 @@ function resourceColumns(request: RequestRow) {
 }
 
 async function createNamespace(trx: Knex, request: PrefixRequestRow): Promise<AcceptanceResult> {
-  if (await namespaceByPrefix(trx, request.requestedPrefix)) {
+  if (await findNamespaceByPrefixIgnoringCase(trx, request.requestedPrefix)) {
     throw new AcceptanceRefused(`CANNOT register namespace '${request.requestedPrefix}', because IT IS ALREADY REGISTERED`);
   }
   await refuseCodeEqualToPrefix(trx, request.providerCode);
@@ -152,7 +146,7 @@ async function createNamespace(trx: Knex, request: PrefixRequestRow): Promise<Ac
   const [resourceMirId, namespaceMirId] = (await mintMirIds(trx, 2)) as [string, string];
   const personId = await findOrCreatePerson(trx, request.requesterEmail, request.requesterName);
   const institutionId = await findOrCreateInstitution(trx, request, institutionLocation);
-  const [namespace] = (await trx('namespaces')
+  const [namespace] = await trx('namespaces')
     .insert({
       prefix: request.requestedPrefix,
       mirId: namespaceMirId,
@@ -163,8 +157,8 @@ async function createNamespace(trx: Knex, request: PrefixRequestRow): Promise<Ac
       namespaceEmbeddedInLui: request.namespaceEmbeddedInLui,
       contactPersonId: personId,
     })
-    .returning('id')) as { id: number }[];
-  const [resource] = (await trx('resources')
+    .returning('id');
+  const [resource] = await trx('resources')
     .insert({
       ...resourceColumns(request),
       mirId: resourceMirId,
@@ -174,21 +168,20 @@ async function createNamespace(trx: Knex, request: PrefixRequestRow): Promise<Ac
       locationCountryCode: providerLocation,
       contactPersonId: personId,
     })
-    .returning('id')) as { id: number }[];
+    .returning('id');
   return { namespaceId: namespace!.id, namespaceMirId, resourceId: resource!.id, resourceMirId, institutionId, personId };
 }
 
 async function appendResource(trx: Knex, request: ResourceRequestRow): Promise<AcceptanceResult> {
   // Locked: two acceptances for one namespace check provider codes one after the other.
-  const namespace = await namespaceByPrefix(trx, request.namespacePrefix, true);
+  const namespace = await findNamespaceByPrefixIgnoringCase(trx, request.namespacePrefix, { forUpdate: true });
   if (!namespace) {
     throw new AcceptanceRefused(`Namespace '${request.namespacePrefix}' NOT FOUND!!! When appending resource with name '${request.providerName}'`);
   }
   if (namespace.deprecated) throw new AcceptanceRefused(`Prefix '${namespace.prefix}' is DEPRECATED, new resources are not allowed`);
   await refuseCodeEqualToPrefix(trx, request.providerCode);
   if (hasText(request.providerCode)) {
-    const clash = await trx('resources').first('id').where({ namespaceId: namespace.id }).whereRaw('lower(provider_code) = lower(?)', [request.providerCode]);
-    if (clash) {
+    if (await providerCodeTaken(trx, namespace.id, request.providerCode)) {
       throw new AcceptanceRefused(
         `Namespace '${namespace.prefix}', CANNOT REGISTER resource '${request.providerName}' with provider code '${request.providerCode}', because that PROVIDER CODE ALREADY EXISTS`,
       );
@@ -199,7 +192,7 @@ async function appendResource(trx: Knex, request: ResourceRequestRow): Promise<A
   const [resourceMirId] = (await mintMirIds(trx, 1)) as [string];
   const personId = await findOrCreatePerson(trx, request.requesterEmail, request.requesterName);
   const institutionId = await findOrCreateInstitution(trx, request, institutionLocation);
-  const [resource] = (await trx('resources')
+  const [resource] = await trx('resources')
     .insert({
       ...resourceColumns(request),
       mirId: resourceMirId,
@@ -209,7 +202,7 @@ async function appendResource(trx: Knex, request: ResourceRequestRow): Promise<A
       locationCountryCode: providerLocation,
       contactPersonId: personId,
     })
-    .returning('id')) as { id: number }[];
+    .returning('id');
   return { namespaceId: namespace.id, resourceId: resource!.id, resourceMirId, institutionId, personId };
 }
 

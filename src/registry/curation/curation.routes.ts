@@ -1,42 +1,22 @@
 import { Router } from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import type { Db } from '../../db/knex.js';
 import { envelope } from '../../http/envelope.js';
 import { badRequest, notFound } from '../../http/http-error.js';
 import { jsonBody } from '../../http/json-body.js';
 import type { EventName, RequestKind } from '../registration/submission/registration-records.js';
-import type { RegistrationValidator } from '../registration/registration-validator.js';
 import { HalPresenter } from '../rest-api/hal.presenter.js';
 import { parsePageRequest, requireParam } from '../rest-api/paging.js';
-import { acceptSession } from './acceptance.service.js';
 import { CURATION_NAMES, CurationPresenter, eventRel } from './curation.presenter.js';
 import { checkSessionEventBody } from './curation.schemas.js';
-import {
-  amendSession,
-  commentOnSession,
-  CurationError,
-  findEvent,
-  findRequest,
-  findSession,
-  listOpenSessions,
-  listSessionEvents,
-  parseSessionId,
-  readSessionEventPayload,
-  rejectSession,
-  type Operation,
-  type SessionEventPayload,
-} from './curation.service.js';
+import type { CurationActions } from './curation-actions.js';
+import { CurationError, parseSessionId, readSessionEventPayload, type Operation } from './curation.service.js';
 import { requireCurator } from './curator-auth.js';
-import type { NotificationSettings } from '../registration/notification-messages.js';
 
 export interface CurationRouteDeps {
-  db: Db;
+  curation: CurationActions;
   /** CURATOR_TOKEN; empty: every curation endpoint answers 404. */
   curatorToken: string;
   publicRegistryUrl: string;
-  notifications: NotificationSettings;
-  /** What an amendment is validated with; without it amendments answer 503. */
-  validator?: RegistrationValidator;
 }
 
 const HAL_JSON = 'application/hal+json';
@@ -100,35 +80,35 @@ export function curationRoutes(deps: CurationRouteDeps): Router {
     });
     router.get(`/restApi/${names.sessions}/search/findByClosedFalse`, curator, async (ctx) => {
       const request = parsePageRequest(ctx.query, SESSION_SORT);
-      const found = await listOpenSessions(deps.db, kind, request);
+      const found = await deps.curation.listOpenSessions(kind, request);
       sendHal(ctx, present.openSessions(kind, { ...found, request }, selfHref(ctx)));
     });
     router.get(`/restApi/${names.sessions}/:id`, curator, async (ctx) => {
-      const session = await findSession(deps.db, kind, itemId(ctx));
+      const session = await deps.curation.findSession(kind, itemId(ctx));
       if (!session) throw notFound(ENTITY_NOT_FOUND);
       sendHal(ctx, present.session(kind, session));
     });
     router.get(`/restApi/${names.sessions}/:id/${names.requestRel}`, curator, async (ctx) => {
-      const session = await findSession(deps.db, kind, itemId(ctx));
-      const request = session && (await findRequest(deps.db, kind, session.requestId));
+      const session = await deps.curation.findSession(kind, itemId(ctx));
+      const request = session && (await deps.curation.findRequest(kind, session.requestId));
       if (!request) throw notFound(ENTITY_NOT_FOUND);
       sendHal(ctx, present.request(kind, request));
     });
     router.get(`/restApi/${names.requests}/:id`, curator, async (ctx) => {
-      const request = await findRequest(deps.db, kind, itemId(ctx));
+      const request = await deps.curation.findRequest(kind, itemId(ctx));
       if (!request) throw notFound(ENTITY_NOT_FOUND);
       sendHal(ctx, present.request(kind, request));
     });
     router.get(`/restApi/${names.events}/search/${names.eventsSearch}`, curator, async (ctx) => {
       const given = requireParam(ctx.query, ['id']).value;
       if (!ID.test(given)) throw badRequest(`Parameter 'id' must be a session id (a whole number)`);
-      sendHal(ctx, present.events(kind, await listSessionEvents(deps.db, kind, Number(given)), selfHref(ctx)));
+      sendHal(ctx, present.events(kind, await deps.curation.listSessionEvents(kind, Number(given)), selfHref(ctx)));
     });
     // One event, from the collection of all events or from its type's (`...SessionEventComments/12`).
     for (const eventName of [undefined, ...EVENT_NAMES]) {
       const collection = eventName === undefined ? names.events : `${eventRel(kind, eventName)}s`;
       router.get(`/restApi/${collection}/:id`, curator, async (ctx) => {
-        const event = await findEvent(deps.db, kind, itemId(ctx), eventName);
+        const event = await deps.curation.findEvent(kind, itemId(ctx), eventName);
         if (!event) throw notFound(ENTITY_NOT_FOUND);
         sendHal(ctx, present.event(kind, event));
       });
@@ -140,26 +120,9 @@ export function curationRoutes(deps: CurationRouteDeps): Router {
       const sessionId = parseSessionId(kind, operation, ctx.params.sessionId ?? '');
       const body = checkSessionEventBody(kind, operation === 'amend', ctx.request.body);
       if (!body.ok) throw new CurationError(400, body.message, true);
-      await runOperation(kind, operation, sessionId, readSessionEventPayload(body.payload));
+      await deps.curation.run(kind, operation, sessionId, readSessionEventPayload(body.payload));
       ctx.body = envelope({ comment: null });
     };
-  }
-
-  async function runOperation(kind: RequestKind, operation: Operation, sessionId: number, payload: SessionEventPayload): Promise<void> {
-    switch (operation) {
-      case 'comment':
-        return commentOnSession(deps.db, kind, sessionId, payload);
-      case 'reject':
-        return rejectSession(deps.db, kind, sessionId, payload);
-      case 'accept':
-        await acceptSession(deps.db, kind, sessionId, payload, deps.notifications);
-        return;
-      case 'amend':
-        if (!deps.validator) {
-          throw new CurationError(503, 'Amendments cannot be validated right now (the registration checks are not configured)', false, { 'Retry-After': '30' });
-        }
-        return amendSession(deps.db, deps.validator, kind, sessionId, payload);
-    }
   }
 
   return router;

@@ -77,10 +77,10 @@ export interface LockedSession {
 /** Locks an OPEN session for the rest of the transaction; 400 when unknown, 409 when closed. */
 export async function lockOpenSession(trx: Knex, kind: RequestKind, operation: Operation, sessionId: number): Promise<LockedSession> {
   const tables = REGISTRATION_TABLES[kind];
-  const session = (await trx(tables.sessions).first('*').where({ id: sessionId }).forUpdate()) as SessionRow | undefined;
+  const session = await trx(tables.sessions).first('*').where({ id: sessionId }).forUpdate();
   if (!session) throw new CurationError(400, unknownSessionMessage(kind, operation, String(sessionId)), true);
   if (session.closed) throw new CurationError(409, closedSessionMessage(kind, operation));
-  const request = (await trx(tables.requests).first('*').where({ id: session.requestId })) as RequestRow;
+  const request = await trx(tables.requests).first('*').where({ id: session.requestId });
   return { session, request };
 }
 
@@ -220,26 +220,26 @@ export async function listOpenSessions(db: Db, kind: RequestKind, page: { page: 
   for (const order of page.sort) void query.orderBy(order.column, order.direction);
   void query.orderBy('id', 'asc');
   const [items, counted] = await Promise.all([
-    query as Promise<SessionRow[]>,
-    db(table).count({ count: '*' }).where({ closed: false }).first() as Promise<{ count: string | number } | undefined>,
+    query,
+    db(table).count({ count: '*' }).where({ closed: false }).first(),
   ]);
   return { items, totalElements: Number(counted?.count ?? 0) };
 }
 
 export async function findSession(db: Db, kind: RequestKind, id: number): Promise<SessionRow | undefined> {
-  return (await db(REGISTRATION_TABLES[kind].sessions).first('*').where({ id })) as SessionRow | undefined;
+  return db(REGISTRATION_TABLES[kind].sessions).first('*').where({ id });
 }
 
 export async function findRequest(db: Db, kind: RequestKind, id: number): Promise<RequestRow | undefined> {
-  return (await db(REGISTRATION_TABLES[kind].requests).first('*').where({ id })) as RequestRow | undefined;
+  return db(REGISTRATION_TABLES[kind].requests).first('*').where({ id });
 }
 
 export async function listSessionEvents(db: Db, kind: RequestKind, sessionId: number): Promise<EventRow[]> {
-  return (await db(REGISTRATION_TABLES[kind].events).select('*').where({ sessionId }).orderBy('id')) as EventRow[];
+  return db(REGISTRATION_TABLES[kind].events).select('*').where({ sessionId }).orderBy('id');
 }
 
 export async function findEvent(db: Db, kind: RequestKind, id: number, eventName?: EventName): Promise<EventRow | undefined> {
   const query = db(REGISTRATION_TABLES[kind].events).first('*').where({ id });
   if (eventName) void query.where({ eventName });
-  return (await query) as EventRow | undefined;
+  return query;
 }

@@ -1,9 +1,9 @@
 import { Router } from '@koa/router';
-import type { Db } from '../../db/knex.js';
 import { notFound } from '../../http/http-error.js';
+import type { NamespacePageService } from './namespace-page.service.js';
 
 export interface NamespacePageDeps {
-  db: Db;
+  namespaces: NamespacePageService;
   publicRegistryUrl: string;
 }
 
@@ -15,10 +15,10 @@ export function namespacePageRoutes(deps: NamespacePageDeps): Router {
   const router = new Router();
   router.get('/registry/:prefix', async (ctx) => {
     const prefix = ctx.params.prefix ?? '';
-    const row = (await deps.db('namespaces').whereRaw('lower(prefix) = lower(?)', [prefix]).first('id')) as { id: number } | undefined;
-    if (!row) throw notFound(`No namespace with prefix '${prefix}'`);
+    const id = await deps.namespaces.namespaceId(prefix);
+    if (id === undefined) throw notFound(`No namespace with prefix '${prefix}'`);
     ctx.status = 302;
-    ctx.set('Location', `${deps.publicRegistryUrl}/restApi/namespaces/${row.id}`);
+    ctx.set('Location', `${deps.publicRegistryUrl}/restApi/namespaces/${id}`);
     ctx.body = '';
   });
   return router;

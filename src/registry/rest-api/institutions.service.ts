@@ -1,3 +1,4 @@
+import { findInstitutionLocation } from '../../db/registry-reads.js';
 import { notFound } from '../../http/http-error.js';
 import { COLLECTIONS } from './collections.js';
 import { emptyPage, fetchCollectionPage, fetchOne, fetchSearchPage, type Filter, type OrderTerm, type Page, type RestApiStore } from './page-query.js';
@@ -59,14 +60,7 @@ export function findInstitutionsByLocationCountryCode(store: RestApiStore, count
 
 export async function getInstitutionLocation(store: RestApiStore, rawId: string): Promise<LocationRow> {
   const id = parseId(rawId);
-  const row =
-    id === null
-      ? undefined
-      : ((await store
-          .db({ l: 'locations' })
-          .join({ i: 'institutions' }, 'i.locationCountryCode', 'l.countryCode')
-          .where('i.id', id)
-          .first('l.*')) as LocationRow | undefined);
+  const row = id === null ? undefined : await findInstitutionLocation(store.db, id);
   if (!row) throw institutionNotFound(rawId);
   return row;
 }

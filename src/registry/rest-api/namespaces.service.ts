@@ -1,3 +1,4 @@
+import { findNamespaceSuccessor } from '../../db/registry-reads.js';
 import { notFound } from '../../http/http-error.js';
 import { COLLECTIONS } from './collections.js';
 import { emptyPage, fetchCollectionPage, fetchList, fetchOne, fetchSearchPage, type Filter, type OrderTerm, type Page, type RestApiStore } from './page-query.js';
@@ -33,7 +34,7 @@ export async function findNamespaceByPrefix(store: RestApiStore, prefix: string)
 
 export async function namespaceExistsByPrefix(store: RestApiStore, prefix: string): Promise<boolean> {
   if (!canMatch(prefix)) return false;
-  const row = (await store.db('namespaces').where({ prefix }).first('id')) as { id: number } | undefined;
+  const row = await store.db('namespaces').where({ prefix }).first('id');
   return row !== undefined;
 }
 
@@ -67,11 +68,7 @@ export function findNamespacesByPrefixContaining(store: RestApiStore, content: s
 export async function getNamespaceSuccessor(store: RestApiStore, rawId: string): Promise<NamespaceRow> {
   const id = parseId(rawId);
   if (id === null) throw namespaceNotFound(rawId);
-  const row = (await store
-    .db({ s: 'namespaces' })
-    .join({ n: 'namespaces' }, 'n.successorId', 's.id')
-    .where('n.id', id)
-    .first('s.*')) as NamespaceRow | undefined;
+  const row = await findNamespaceSuccessor(store.db, id);
   if (row) return row;
   await getNamespace(store, rawId);
   throw notFound(`Namespace with id ${quote(rawId)} has no successor`);

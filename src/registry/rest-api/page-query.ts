@@ -29,6 +29,21 @@ export interface RestApiStore {
   version: RegistryVersion;
 }
 
+/**
+ * The database and caches behind the rest-api services: what the browse routes are given, which hand each
+ * request's services a store at the registry version the request started with.
+ */
+export class RestApiData {
+  constructor(
+    private readonly db: Db,
+    readonly caches: RestApiCaches,
+  ) {}
+
+  storeAt(version: RegistryVersion): RestApiStore {
+    return { db: this.db, caches: this.caches, version };
+  }
+}
+
 export interface Page<T> {
   items: T[];
   totalElements: number;
@@ -87,15 +102,15 @@ async function fetchPageByKeys<T>(
 ): Promise<Page<T>> {
   const signature = `${collection.name}\u0000${listKey}\u0000${terms.map((t) => `${t.column} ${t.direction}`).join(',')}`;
   const keys = await store.caches.keyLists.get(store.version, signature, async () => {
-    const query = store.db({ k: collection.table }).select(`k.${collection.keyColumn} as key`);
+    const query = store.db({ k: collection.table }).select<{ key: number | string }[]>(`k.${collection.keyColumn} as key`);
     if (filter) filter(query);
     applyOrder(query, collection, terms, 'k');
-    return ((await query) as { key: number | string }[]).map((row) => row.key);
+    return (await query).map((row) => row.key);
   });
   const offset = request.page * request.size;
   const wanted = offset < keys.length ? keys.slice(offset, offset + request.size) : [];
   if (wanted.length === 0) return { items: [], totalElements: keys.length, request };
-  const rows = (await store.db(collection.table).select('*').whereIn(collection.keyColumn, wanted)) as Record<string, unknown>[];
+  const rows = await store.db(collection.table).select<Record<string, unknown>[]>('*').whereIn(collection.keyColumn, wanted);
   const byKey = new Map(rows.map((row) => [row[collection.keyColumn] as number | string, row]));
   // A row deleted since the key list was read is simply missing from the page.
   const items = wanted.flatMap((key) => (byKey.has(key) ? [byKey.get(key) as T] : []));
@@ -130,7 +145,7 @@ export async function fetchSearchPage<T>(store: RestApiStore, collection: Collec
     store.caches.counts.get(store.version, `${collection.name}\u0000${search.countKey}`, async () => {
       const counting = store.db(collection.table).count({ count: '*' });
       filter(counting);
-      const row = (await counting.first()) as { count: number | string } | undefined;
+      const row = await counting.first();
       return Number(row?.count ?? 0);
     });
 

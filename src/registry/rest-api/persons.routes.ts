@@ -1,15 +1,14 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import type { Db } from '../../db/knex.js';
 import { callerIsCurator } from '../curation/curator-auth.js';
 import { HalPresenter } from './hal.presenter.js';
-import { getContactPerson, getPerson, type ContactPersonOwner } from './persons.service.js';
+import type { ContactPersonOwner, PersonsService } from './persons.service.js';
 import type { PersonRow } from './rows.js';
 
 const HAL_JSON = 'application/hal+json';
 
 export interface PersonRouteDeps {
-  db: Db;
+  persons: PersonsService;
   publicRegistryUrl: string;
   /** CURATOR_TOKEN: its bearer sees persons' e-mail addresses and names. */
   curatorToken: string;
@@ -34,13 +33,13 @@ export function personRoutes(deps: PersonRouteDeps): Router {
     ctx.body = hal.person(person, { personal });
   }
   const contactPerson = (owner: ContactPersonOwner) => async (ctx: Context) => {
-    sendPerson(ctx, await getContactPerson(deps.db, owner, ctx.params.id ?? ''));
+    sendPerson(ctx, await deps.persons.getContactPerson(owner, ctx.params.id ?? ''));
   };
 
   router.get('/namespaces/:id/contactPerson', contactPerson('namespaces'));
   router.get('/resources/:id/contactPerson', contactPerson('resources'));
   router.get('/persons/:id', async (ctx) => {
-    const person = await getPerson(deps.db, ctx.params.id ?? '');
+    const person = await deps.persons.getPerson(ctx.params.id ?? '');
     sendPerson(ctx, person, person.modified);
   });
   return router;

@@ -1,11 +1,10 @@
 import type { Db } from '../../db/knex.js';
 import { notFound, type DomainError } from '../../core/domain-error.js';
+import { findContactPerson, findPerson } from '../../db/registry-reads.js';
 import { namespaceNotFound } from './namespaces.service.js';
 import { parseId, quote } from './query-values.js';
 import { resourceNotFound } from './resources.service.js';
 import type { PersonRow } from './rows.js';
-
-const PERSON_COLUMNS = ['p.id', 'p.email', 'p.fullName', 'p.created', 'p.modified'];
 
 const OWNERS = {
   namespaces: { label: 'Namespace', notFound: namespaceNotFound },
@@ -22,19 +21,28 @@ export async function getContactPerson(db: Db, owner: ContactPersonOwner, rawId:
   const { label, notFound: ownerNotFound } = OWNERS[owner];
   const id = parseId(rawId);
   if (id === null) throw ownerNotFound(rawId);
-  // One query answers both questions: the owner's row, with the person's columns null when it has none.
-  const row = (await db({ o: owner })
-    .leftJoin({ p: 'persons' }, 'p.id', 'o.contactPersonId')
-    .where('o.id', id)
-    .first(PERSON_COLUMNS)) as { [K in keyof PersonRow]: PersonRow[K] | null } | undefined;
-  if (!row) throw ownerNotFound(rawId);
-  if (row.id === null) throw notFound(`${label} with id ${quote(rawId)} has no contact person`);
-  return row as PersonRow;
+  const person = await findContactPerson(db, owner, id);
+  if (person === undefined) throw ownerNotFound(rawId);
+  if (person === null) throw notFound(`${label} with id ${quote(rawId)} has no contact person`);
+  return person;
 }
 
 export async function getPerson(db: Db, rawId: string): Promise<PersonRow> {
   const id = parseId(rawId);
-  const row = id === null ? undefined : ((await db({ p: 'persons' }).where('p.id', id).first(PERSON_COLUMNS)) as PersonRow | undefined);
+  const row = id === null ? undefined : await findPerson(db, id);
   if (!row) throw notFound(`Person with id ${quote(rawId)} not found`);
   return row;
+}
+
+/** What the person routes are given: the reads above on the registry's database. */
+export interface PersonsService {
+  getContactPerson(owner: ContactPersonOwner, rawId: string): Promise<PersonRow>;
+  getPerson(rawId: string): Promise<PersonRow>;
+}
+
+export function createPersonsService(db: Db): PersonsService {
+  return {
+    getContactPerson: (owner, rawId) => getContactPerson(db, owner, rawId),
+    getPerson: (rawId) => getPerson(db, rawId),
+  };
 }

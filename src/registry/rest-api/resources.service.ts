@@ -1,3 +1,4 @@
+import { findResourceInstitution, findResourceLocation, findResourceNamespace } from '../../db/registry-reads.js';
 import { notFound } from '../../http/http-error.js';
 import { COLLECTIONS } from './collections.js';
 import { emptyPage, fetchCollectionPage, fetchList, fetchOne, fetchSearchPage, type Filter, type Page, type RestApiStore } from './page-query.js';
@@ -56,29 +57,22 @@ export async function findResourceByMirId(store: RestApiStore, mirId: string): P
   return row;
 }
 
-/** The row a resource points at, in one join; a resource always has one (the foreign keys are NOT NULL). */
-async function resourceTarget<T>(store: RestApiStore, rawId: string, table: string, foreignKey: string, key: string): Promise<T> {
+/** A resource always points at a namespace, institution and location (the foreign keys are NOT NULL). */
+async function resourceTarget<T>(rawId: string, find: (id: number) => Promise<T | undefined>): Promise<T> {
   const id = parseId(rawId);
-  const row =
-    id === null
-      ? undefined
-      : ((await store
-          .db({ t: table })
-          .join({ r: 'resources' }, `r.${foreignKey}`, `t.${key}`)
-          .where('r.id', id)
-          .first('t.*')) as T | undefined);
+  const row = id === null ? undefined : await find(id);
   if (!row) throw resourceNotFound(rawId);
   return row;
 }
 
 export function getResourceNamespace(store: RestApiStore, rawId: string): Promise<NamespaceRow> {
-  return resourceTarget<NamespaceRow>(store, rawId, 'namespaces', 'namespaceId', 'id');
+  return resourceTarget(rawId, (id) => findResourceNamespace(store.db, id));
 }
 
 export function getResourceInstitution(store: RestApiStore, rawId: string): Promise<InstitutionRow> {
-  return resourceTarget<InstitutionRow>(store, rawId, 'institutions', 'institutionId', 'id');
+  return resourceTarget(rawId, (id) => findResourceInstitution(store.db, id));
 }
 
 export function getResourceLocation(store: RestApiStore, rawId: string): Promise<LocationRow> {
-  return resourceTarget<LocationRow>(store, rawId, 'locations', 'locationCountryCode', 'countryCode');
+  return resourceTarget(rawId, (id) => findResourceLocation(store.db, id));
 }

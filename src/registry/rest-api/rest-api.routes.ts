@@ -1,6 +1,5 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import type { Db } from '../../db/knex.js';
 import { notFound } from '../../http/http-error.js';
 import { COLLECTIONS, isCollectionName, sortWhitelist, type CollectionName } from './collections.js';
 import { listCurationWarnings, type CurationWarningOwner } from './curation-warnings.service.js';
@@ -8,27 +7,27 @@ import { HalPresenter, type HalItem } from './hal.presenter.js';
 import * as institutions from './institutions.service.js';
 import * as locations from './locations.service.js';
 import * as namespaces from './namespaces.service.js';
-import { RestApiCaches, type Page, type RestApiStore } from './page-query.js';
+import type { Page, RestApiData, RestApiStore } from './page-query.js';
 import { parsePageRequest, requireParam, type GivenParam, type PageRequest } from './paging.js';
 import { presentProfile, presentProfileIndex } from './profile.presenter.js';
 import { quote } from './query-values.js';
 import * as resources from './resources.service.js';
-import { RegistryVersionSource, type RegistryVersion } from './registry-version.js';
+import type { RegistryVersion, RegistryVersionSource } from './registry-version.js';
 import { answerFromCache, markSelfAsRequestUrl, ResponseCache } from './response-cache.js';
 import type { InstitutionRow, LocationRow, NamespaceRow, ResourceRow } from './rows.js';
 
 const HAL_JSON = 'application/hal+json';
 
 export interface RestApiDeps {
-  db: Db;
+  /** The services' database and their caches of counts and key lists. */
+  data: RestApiData;
   publicRegistryUrl: string;
   /**
-   * What the caches key by; without one, a source that does not listen for changes (cached values then
-   * expire after a few seconds, see registry-version.ts).
+   * What the caches key by; a source that does not listen for changes keeps cached values a few seconds at
+   * most (see registry-version.ts).
    */
-  versions?: RegistryVersionSource;
-  /** The caches (one set per router unless given): counts, key lists, and whole answers per request. */
-  caches?: RestApiCaches;
+  versions: RegistryVersionSource;
+  /** The cache of whole answers per request (one per router unless given). */
   answers?: ResponseCache;
   /** REGISTRY_CACHE_MAX_MB in bytes: the bound of the answer cache made here when `answers` is not given. */
   answerCacheBytes?: number;
@@ -40,8 +39,7 @@ export interface RestApiDeps {
  * hand the result to the HAL presenter.
  */
 export function restApiRoutes(deps: RestApiDeps): Router {
-  const versions = deps.versions ?? new RegistryVersionSource(deps.db);
-  const caches = deps.caches ?? new RestApiCaches(versions.maxAgeMs);
+  const { versions } = deps;
   const hal = new HalPresenter(deps.publicRegistryUrl);
   const whitelists = {
     namespaces: sortWhitelist(COLLECTIONS.namespaces),
@@ -69,11 +67,7 @@ export function restApiRoutes(deps: RestApiDeps): Router {
   const param = (ctx: Context, ...names: [string, ...string[]]): GivenParam => requireParam(ctx.query, names);
   const id = (ctx: Context): string => ctx.params.id ?? '';
   // The registry version answerFromCache read for this request (it runs before every route of this router).
-  const store = (ctx: Context): RestApiStore => ({
-    db: deps.db,
-    caches,
-    version: ctx.state.registryVersion as RegistryVersion,
-  });
+  const store = (ctx: Context): RestApiStore => deps.data.storeAt(ctx.state.registryVersion as RegistryVersion);
 
   function send(ctx: Context, body: unknown, lastModified?: Date): void {
     ctx.type = HAL_JSON;

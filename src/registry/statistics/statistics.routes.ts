@@ -1,14 +1,11 @@
 import { Router } from '@koa/router';
-import type { Redis } from 'ioredis';
-import type { Db } from '../../db/knex.js';
 import { envelope } from '../../http/envelope.js';
 import { notFound } from '../../http/http-error.js';
 import { parseSeriesRequest, previousMonthDays } from './statistics-period.js';
-import { usageOver } from './usage-query.js';
+import type { StatisticsService } from './statistics.service.js';
 
 export interface StatisticsDeps {
-  db: Db;
-  redis: Redis;
+  statistics: StatisticsService;
   now?: () => Date;
 }
 
@@ -21,16 +18,16 @@ export function statisticsRoutes(deps: StatisticsDeps): Router {
   const router = new Router();
   router.get('/statistics/namespace/:prefix', async (ctx) => {
     const asked = ctx.params.prefix ?? '';
-    const row = (await deps.db('namespaces').whereRaw('lower(prefix) = lower(?)', [asked]).first('prefix')) as { prefix: string } | undefined;
-    if (!row) throw notFound(`No namespace with prefix '${asked}'`);
+    const prefix = await deps.statistics.namespacePrefix(asked);
+    if (prefix === undefined) throw notFound(`No namespace with prefix '${asked}'`);
     const series = ctx.query.period !== undefined ? parseSeriesRequest(ctx.query, now()) : null;
     if (!series) {
-      ctx.body = envelope(await usageOver(deps.db, deps.redis, row.prefix, previousMonthDays(now())));
+      ctx.body = envelope(await deps.statistics.usageOver(prefix, previousMonthDays(now())));
       return;
     }
     const points = [];
     for (const bucket of series.buckets) {
-      const figures = await usageOver(deps.db, deps.redis, row.prefix, bucket.days);
+      const figures = await deps.statistics.usageOver(prefix, bucket.days);
       points.push({ [series.period === 'day' ? 'date' : 'month']: bucket.label, ...figures });
     }
     ctx.body = envelope(points);

@@ -9,12 +9,6 @@ export interface UsageFigures {
   nb_visits: number;
 }
 
-interface DailyRow {
-  day: string;
-  visits: number;
-  visitorsHll: Buffer | null;
-}
-
 /** Every UTC day from `from` to `to` inclusive, as YYYY-MM-DD. */
 export function daysBetween(from: string, to: string): string[] {
   const days: string[] = [];
@@ -40,10 +34,10 @@ function usageUnavailable(error: unknown): never {
  */
 export async function usageOver(db: Db, redis: Redis, prefix: string, days: string[]): Promise<UsageFigures> {
   if (days.length === 0) return { nb_uniq_visitors: 0, nb_visits: 0 };
-  const rows = (await db('usage_daily')
+  const rows = await db('usage_daily')
     .where({ prefix })
     .whereBetween('day', [days[0]!, days[days.length - 1]!])
-    .select('day', 'visits', 'visitorsHll')) as DailyRow[];
+    .select('day', 'visits', 'visitorsHll');
   const rolled = new Set(rows.map((r) => r.day));
   const liveDays = days.filter((d) => !rolled.has(d));
 

@@ -1,4 +1,4 @@
-import type { InstitutionRow } from './ror.service.js';
+import type { InstitutionWithLocationRow } from './ror.service.js';
 
 /** The reference's raw Institution JSON (no envelope), fields in its order. */
 export interface InstitutionJson {
@@ -10,7 +10,7 @@ export interface InstitutionJson {
   location: { countryCode: string; countryName: string };
 }
 
-export function institutionJson(row: InstitutionRow): InstitutionJson {
+export function institutionJson(row: InstitutionWithLocationRow): InstitutionJson {
   return {
     id: row.id,
     name: row.name,

@@ -1,9 +1,8 @@
 import { Router } from '@koa/router';
-import type { Db } from '../../../db/knex.js';
 import { HttpError, badRequest } from '../../../http/http-error.js';
 import { jsonBody } from '../../../http/json-body.js';
 import { institutionJson } from './ror.presenter.js';
-import { findInstitutionByRorId } from './ror.service.js';
+import type { RorService } from './ror.service.js';
 
 function readRorId(body: unknown): string {
   const payload = typeof body === 'object' && body !== null ? (body as { payload?: unknown }).payload : undefined;
@@ -20,12 +19,12 @@ function readRorId(body: unknown): string {
  * fields. Unlike the reference, an id the registry does not know is answered 404 rather than looked up at
  * the ROR API (no outbound call from a request).
  */
-export function rorRoutes(deps: { db: Db }): Router {
+export function rorRoutes(deps: { ror: RorService }): Router {
   const router = new Router({ prefix: '/rorIdApi' });
 
   router.post('/getInstitutionForRorId', jsonBody(), async (ctx) => {
     const rorId = readRorId(ctx.request.body);
-    const institution = await findInstitutionByRorId(deps.db, rorId);
+    const institution = await deps.ror.findInstitutionByRorId(rorId);
     if (!institution) throw new HttpError(404, `No institution with ROR ID '${rorId}' in the registry`);
     ctx.body = institutionJson(institution);
   });

@@ -1,14 +1,7 @@
 import type { Db } from '../../../db/knex.js';
+import { findInstitutionByRorIds, type InstitutionWithLocationRow } from '../../../db/registry-reads.js';
 
-export interface InstitutionRow {
-  id: number;
-  name: string;
-  homeUrl: string;
-  description: string;
-  rorId: string | null;
-  countryCode: string;
-  countryName: string;
-}
+export type { InstitutionWithLocationRow } from '../../../db/registry-reads.js';
 
 // A ROR id is `0` + 6 base-32 characters + a 2-digit checksum, alone or as https://ror.org/<id>.
 const ROR_ID = /^(?:https?:\/\/(?:www\.)?ror\.org\/)?(0[a-z0-9]{6}[0-9]{2})\/?$/i;
@@ -29,11 +22,16 @@ export function rorIdForms(rorId: string): string[] {
 }
 
 /** The registry's institution with this ROR id (any of its forms; the exact form first), if any. */
-export async function findInstitutionByRorId(db: Db, rorId: string): Promise<InstitutionRow | undefined> {
+export async function findInstitutionByRorId(db: Db, rorId: string): Promise<InstitutionWithLocationRow | undefined> {
   if (rorId.length > ROR_ID_MAX_LENGTH) return undefined;
-  return (await db('institutions as i')
-    .join('locations as l', 'l.countryCode', 'i.locationCountryCode')
-    .first('i.id', 'i.name', 'i.homeUrl', 'i.description', 'i.rorId', 'l.countryCode', 'l.countryName')
-    .whereIn('i.rorId', rorIdForms(rorId))
-    .orderByRaw('(i.ror_id = ?) DESC, i.id', [rorId])) as InstitutionRow | undefined;
+  return findInstitutionByRorIds(db, rorIdForms(rorId), rorId);
+}
+
+/** What the ROR route is given: the lookup on the registry's database. */
+export interface RorService {
+  findInstitutionByRorId(rorId: string): Promise<InstitutionWithLocationRow | undefined>;
+}
+
+export function createRorService(db: Db): RorService {
+  return { findInstitutionByRorId: (rorId) => findInstitutionByRorId(db, rorId) };
 }

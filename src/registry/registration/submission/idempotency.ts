@@ -63,9 +63,9 @@ export function jsonAnswer(status: number, body: unknown): RecordedAnswer {
 }
 
 export async function findStoredAnswer(db: Knex, endpoint: string, key: string): Promise<StoredAnswer | undefined> {
-  return (await db('idempotencyKeys')
-    .first({ requestHash: 'requestHash', status: 'responseStatus', contentType: 'responseContentType', body: 'responseBody' })
-    .where({ endpoint, key })) as StoredAnswer | undefined;
+  return db('idempotency_keys')
+    .first<StoredAnswer | undefined>({ requestHash: 'requestHash', status: 'responseStatus', contentType: 'responseContentType', body: 'responseBody' })
+    .where({ endpoint, key });
 }
 
 /**
@@ -74,7 +74,7 @@ export async function findStoredAnswer(db: Knex, endpoint: string, key: string):
  * it); the caller then rolls back and answers from the stored row.
  */
 export async function claimIdempotencyKey(trx: Knex, claim: IdempotencyClaim, answer: RecordedAnswer): Promise<boolean> {
-  const inserted = (await trx('idempotencyKeys')
+  const inserted = await trx('idempotency_keys')
     .insert({
       endpoint: claim.endpoint,
       key: claim.key,
@@ -85,7 +85,7 @@ export async function claimIdempotencyKey(trx: Knex, claim: IdempotencyClaim, an
     })
     .onConflict(['endpoint', 'key'])
     .ignore()
-    .returning('key')) as unknown[];
+    .returning('key');
   return inserted.length === 1;
 }
 

@@ -5,97 +5,31 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
+import type { EventName, EventRow, PrefixRequestInsert, PrefixRequestRow, ResourceRequestInsert, ResourceRequestRow } from '../../../db/tables.js';
 import type { RegistrationPayload, RequestKind } from '../validation/run-chains.js';
 import { hasText } from '../validation/validators.js';
 
 export type { RequestKind } from '../validation/run-chains.js';
+export type { EventName, EventRow, PrefixRequestRow, RequestRowBase, ResourceRequestRow, SessionRow } from '../../../db/tables.js';
 
-export type EventName = 'START' | 'AMEND' | 'COMMENT' | 'REJECT' | 'ACCEPT';
-
-/** Table names per kind (camelCase: the knex instance maps them to snake_case). */
-export interface RegistrationTables {
-  requests: string;
-  sessions: string;
-  events: string;
-}
-
-export const REGISTRATION_TABLES: Record<RequestKind, RegistrationTables> = {
+/** The tables of each kind (their rows are db/tables.ts's). */
+export const REGISTRATION_TABLES = {
   prefix: {
-    requests: 'prefixRegistrationRequests',
-    sessions: 'prefixRegistrationSessions',
-    events: 'prefixRegistrationSessionEvents',
+    requests: 'prefix_registration_requests',
+    sessions: 'prefix_registration_sessions',
+    events: 'prefix_registration_session_events',
   },
   resource: {
-    requests: 'resourceRegistrationRequests',
-    sessions: 'resourceRegistrationSessions',
-    events: 'resourceRegistrationSessionEvents',
+    requests: 'resource_registration_requests',
+    sessions: 'resource_registration_sessions',
+    events: 'resource_registration_session_events',
   },
-};
+} as const satisfies Record<RequestKind, { requests: string; sessions: string; events: string }>;
 
 /** What the reference stores for a prefix request sent without additional information. */
 export const NO_ADDITIONAL_INFORMATION = '--- No additional information provided ---';
 
-/** The columns both kinds of request share. */
-export interface RequestRowBase {
-  id: number;
-  providerHomeUrl: string;
-  providerName: string;
-  providerDescription: string;
-  providerLocation: string;
-  providerCode: string;
-  providerUrlPattern: string;
-  sampleId: string;
-  institutionName: string;
-  institutionDescription: string;
-  institutionHomeUrl: string;
-  institutionLocation: string;
-  institutionRorId: string | null;
-  additionalInformation: string | null;
-  requesterName: string;
-  requesterEmail: string;
-  protectedUrls: boolean;
-  renderProtectedLanding: boolean;
-  authHelpUrl: string | null;
-  authHelpDescription: string | null;
-  created: Date;
-}
-
-export interface PrefixRequestRow extends RequestRowBase {
-  requestedPrefix: string;
-  name: string;
-  description: string;
-  idRegexPattern: string;
-  supportingReferences: string[];
-  namespaceEmbeddedInLui: boolean;
-}
-
-export interface ResourceRequestRow extends RequestRowBase {
-  namespacePrefix: string;
-}
-
 export type RequestRow = PrefixRequestRow | ResourceRequestRow;
-
-export interface SessionRow {
-  id: number;
-  token: string;
-  closed: boolean;
-  requestId: number;
-  created: Date;
-  modified: Date;
-}
-
-export interface EventRow {
-  id: number;
-  sessionId: number;
-  requestId: number | null;
-  eventName: EventName;
-  actor: string;
-  additionalInformation: string | null;
-  comment: string | null;
-  rejectionReason: string | null;
-  acceptanceReason: string | null;
-  created: Date;
-}
 
 /** The requester's handle on a session: 32 random bytes, base64url (43 characters). */
 export function newSessionToken(): string {
@@ -118,7 +52,7 @@ const country = (value: string | null): string => text(value).toUpperCase();
  * The request row for a VALID payload (every required field has text). Optional texts that are blank are
  * stored as null; a prefix request without additional information gets the reference's placeholder text.
  */
-export function requestRowFromPayload(kind: RequestKind, payload: RegistrationPayload): Record<string, unknown> {
+export function requestRowFromPayload(kind: RequestKind, payload: RegistrationPayload): PrefixRequestInsert | ResourceRequestInsert {
   const common = {
     providerHomeUrl: text(payload.providerHomeUrl),
     providerName: text(payload.providerName),
@@ -157,7 +91,7 @@ export function requestRowFromPayload(kind: RequestKind, payload: RegistrationPa
 
 /** Inserts a version of a request; resolves to the stored row. */
 export async function insertRequest(trx: Knex, kind: RequestKind, payload: RegistrationPayload): Promise<RequestRow> {
-  const [row] = (await trx(REGISTRATION_TABLES[kind].requests).insert(requestRowFromPayload(kind, payload)).returning('*')) as RequestRow[];
+  const [row] = await trx(REGISTRATION_TABLES[kind].requests).insert(requestRowFromPayload(kind, payload)).returning('*');
   return row!;
 }
 
@@ -173,7 +107,7 @@ export interface NewEvent {
 }
 
 export async function insertEvent(trx: Knex, kind: RequestKind, event: NewEvent): Promise<number> {
-  const [row] = (await trx(REGISTRATION_TABLES[kind].events).insert(event).returning('id')) as { id: number }[];
+  const [row] = await trx(REGISTRATION_TABLES[kind].events).insert(event).returning('id');
   return row!.id;
 }
 

@@ -20,8 +20,6 @@ import {
   statusFromEvents,
   type EventRow,
   type RequestKind,
-  type RequestRow,
-  type SessionRow,
   type SessionStatus,
 } from './registration-records.js';
 
@@ -55,7 +53,7 @@ export async function storeRegistration(db: Db, kind: RequestKind, payload: Regi
         throw new KeyTaken();
       }
       const request = await insertRequest(trx, kind, payload);
-      const [session] = (await trx(tables.sessions).insert({ token: options.token, requestId: request.id }).returning('id')) as { id: number }[];
+      const [session] = await trx(tables.sessions).insert({ token: options.token, requestId: request.id }).returning('id');
       const id = session!.id;
       await insertEvent(trx, kind, {
         sessionId: id,
@@ -94,11 +92,11 @@ export interface RegistrationStatus {
 /** The session behind a requester's token, or undefined. */
 export async function readRegistrationStatus(db: Db, kind: RequestKind, token: string): Promise<RegistrationStatus | undefined> {
   const tables = REGISTRATION_TABLES[kind];
-  const session = (await db(tables.sessions).first('*').where({ token })) as SessionRow | undefined;
+  const session = await db(tables.sessions).first('*').where({ token });
   if (!session) return undefined;
   const [request, events] = await Promise.all([
-    db(tables.requests).first('*').where({ id: session.requestId }) as Promise<RequestRow>,
-    db(tables.events).select('eventName', 'created', 'comment', 'rejectionReason', 'acceptanceReason').where({ sessionId: session.id }).orderBy('id') as Promise<EventRow[]>,
+    db(tables.requests).first('*').where({ id: session.requestId }),
+    db(tables.events).select('eventName', 'created', 'comment', 'rejectionReason', 'acceptanceReason').where({ sessionId: session.id }).orderBy('id'),
   ]);
   return {
     kind,

@@ -5,16 +5,12 @@
  * field validator endpoints, which a registration form calls on every pause in typing.
  */
 import type { Db } from '../../../db/knex.js';
+import { findNamespaceByPrefixIgnoringCase, providerCodeTaken, type NamespaceFacts } from '../../../db/registry-reads.js';
 import { RegistryVersionSource, VERSIONED_CACHE_TTL_MS, type RegistryVersion } from '../../rest-api/registry-version.js';
 import type { RequestKind } from '../request-kind.js';
 
 /** The columns of a namespace that the rules read. */
-export interface NamespaceFacts {
-  id: number;
-  prefix: string;
-  pattern: string;
-  deprecated: boolean;
-}
+export type { NamespaceFacts } from '../../../db/registry-reads.js';
 
 /** The resource a new URL pattern resembles most, and the prefix of its namespace. */
 export interface SimilarResource {
@@ -46,29 +42,25 @@ export function directLookups(db: Db): RegistryLookups {
   return {
     async namespace(prefix) {
       if (prefix.length > NAME_MAX_LENGTH) return undefined;
-      // lower(prefix) is the expression of the unique index namespaces_prefix_lower_unique.
-      return (await db('namespaces')
-        .first('id', 'prefix', 'pattern', 'deprecated')
-        .whereRaw('lower(prefix) = lower(?)', [prefix])) as NamespaceFacts | undefined;
+      return findNamespaceByPrefixIgnoringCase(db, prefix);
     },
 
     async providerCodeTaken(namespaceId, code) {
       if (code.length > NAME_MAX_LENGTH) return false;
-      const row: unknown = await db('resources').first('id').where('namespaceId', namespaceId).whereRaw('lower(provider_code) = lower(?)', [code]);
-      return row !== undefined;
+      return providerCodeTaken(db, namespaceId, code);
     },
 
     async similarResource(pattern, { kind, namespacePrefix, threshold }) {
       const query = db('resources as r')
         .join('namespaces as n', 'n.id', 'r.namespaceId')
-        .first('r.providerCode', 'n.prefix')
+        .first<SimilarResource | undefined>('r.providerCode', 'n.prefix')
         .whereRaw('similarity(r.url_pattern, ?) > ?', [pattern, threshold])
         .orderByRaw('similarity(r.url_pattern, ?) DESC, r.id', [pattern]);
       if (kind === 'resource') {
         query.where('r.deprecated', false).where('n.deprecated', false);
         if (namespacePrefix !== null) query.whereRaw('lower(n.prefix) <> lower(?)', [namespacePrefix]);
       }
-      return (await query) as SimilarResource | undefined;
+      return query;
     },
   };
 }

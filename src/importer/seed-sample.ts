@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Db } from './knex.js';
+import type { Db } from '../db/knex.js';
 import { projectRoot } from '../lib/project-root.js';
-import { importRegistry } from '../importer/import-registry.js';
-import { validateNamespaces } from '../importer/read-dataset.js';
+import { importRegistry } from './import-registry.js';
+import { validateNamespaces } from './read-dataset.js';
 
 export const SAMPLE_REGISTRY_FILE = path.join(projectRoot(), 'seeds', 'sample-registry.json');
 

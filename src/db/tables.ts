@@ -1,0 +1,285 @@
+/**
+ * One row type per table, as the knex instance returns rows (camelCase keys, see snake-case-mappers.ts) and
+ * as the migrations define the columns: bigint ids and counts come back as numbers and calendar days as
+ * 'YYYY-MM-DD' strings (db/knex.ts sets those parsers), timestamps as Dates, jsonb parsed.
+ *
+ * Declared to knex below, so that `db('namespaces').first('id', 'prefix')` is typed without a cast. Tables
+ * are named as in SQL; a query that joins under aliases states its row type where it selects.
+ */
+import type { Knex } from 'knex';
+
+export interface LocationRow {
+  countryCode: string;
+  countryName: string;
+  created: Date;
+}
+
+export interface PersonRow {
+  id: number;
+  fullName: string;
+  email: string;
+  created: Date;
+  modified: Date;
+}
+
+export interface InstitutionRow {
+  id: number;
+  name: string;
+  homeUrl: string;
+  description: string;
+  rorId: string | null;
+  locationCountryCode: string;
+  created: Date;
+  modified: Date;
+}
+
+export interface NamespaceRow {
+  id: number;
+  prefix: string;
+  mirId: string;
+  name: string;
+  pattern: string;
+  description: string;
+  created: Date;
+  modified: Date;
+  sampleId: string;
+  namespaceEmbeddedInLui: boolean;
+  deprecated: boolean;
+  deprecationDate: Date | null;
+  deprecationOfflineDate: Date | null;
+  renderDeprecatedLanding: boolean;
+  deprecationStatement: string | null;
+  infoOnPostmortemAccess: string | null;
+  successorId: number | null;
+  contactPersonId: number | null;
+}
+
+export interface ResourceRow {
+  id: number;
+  mirId: string;
+  urlPattern: string;
+  name: string;
+  description: string | null;
+  official: boolean;
+  providerCode: string;
+  sampleId: string | null;
+  resourceHomeUrl: string;
+  namespaceId: number;
+  institutionId: number;
+  locationCountryCode: string;
+  contactPersonId: number | null;
+  deprecated: boolean;
+  deprecationDate: Date | null;
+  deprecationOfflineDate: Date | null;
+  renderDeprecatedLanding: boolean;
+  deprecationStatement: string | null;
+  protectedUrls: boolean;
+  renderProtectedLanding: boolean;
+  authHelpUrl: string | null;
+  authHelpDescription: string | null;
+  created: Date;
+  modified: Date;
+}
+
+export interface RegistryChangeRow {
+  version: number;
+  entity: 'namespace' | 'institution' | 'location';
+  entityId: string;
+  /** xid8, which pg hands over as text. */
+  txid: string;
+  changedAt: Date;
+}
+
+export interface ServiceSettingRow {
+  name: string;
+  value: string;
+  created: Date;
+}
+
+export type DatasetBuildStatus = 'running' | 'succeeded' | 'failed' | 'skipped';
+
+export interface DatasetBuildRow {
+  id: number;
+  startedAt: Date;
+  finishedAt: Date | null;
+  status: DatasetBuildStatus;
+  reason: string;
+  registryVersion: number | null;
+  namespaceCount: number | null;
+  resourceCount: number | null;
+  bytes: number | null;
+  error: string | null;
+  worker: string;
+}
+
+export interface UsageDailyRow {
+  day: string;
+  prefix: string;
+  visits: number;
+  uniqueVisitors: number;
+  visitorsHll: Buffer | null;
+  rolledUpAt: Date;
+}
+
+/** The columns both kinds of registration request share. */
+export interface RequestRowBase {
+  id: number;
+  providerHomeUrl: string;
+  providerName: string;
+  providerDescription: string;
+  providerLocation: string;
+  providerCode: string;
+  providerUrlPattern: string;
+  sampleId: string;
+  institutionName: string;
+  institutionDescription: string;
+  institutionHomeUrl: string;
+  institutionLocation: string;
+  institutionRorId: string | null;
+  additionalInformation: string | null;
+  requesterName: string;
+  requesterEmail: string;
+  protectedUrls: boolean;
+  renderProtectedLanding: boolean;
+  authHelpUrl: string | null;
+  authHelpDescription: string | null;
+  created: Date;
+}
+
+/** prefix_registration_requests. */
+export interface PrefixRequestRow extends RequestRowBase {
+  requestedPrefix: string;
+  name: string;
+  description: string;
+  idRegexPattern: string;
+  supportingReferences: string[];
+  namespaceEmbeddedInLui: boolean;
+}
+
+/** resource_registration_requests. */
+export interface ResourceRequestRow extends RequestRowBase {
+  namespacePrefix: string;
+}
+
+/** prefix_registration_sessions and resource_registration_sessions. */
+export interface SessionRow {
+  id: number;
+  token: string;
+  closed: boolean;
+  requestId: number;
+  created: Date;
+  modified: Date;
+}
+
+export type EventName = 'START' | 'AMEND' | 'COMMENT' | 'REJECT' | 'ACCEPT';
+
+/** prefix_registration_session_events and resource_registration_session_events. */
+export interface EventRow {
+  id: number;
+  sessionId: number;
+  requestId: number | null;
+  eventName: EventName;
+  actor: string;
+  additionalInformation: string | null;
+  comment: string | null;
+  rejectionReason: string | null;
+  acceptanceReason: string | null;
+  created: Date;
+}
+
+export interface IdempotencyKeyRow {
+  endpoint: string;
+  key: string;
+  requestHash: string;
+  responseStatus: number;
+  responseContentType: string;
+  responseBody: string;
+  created: Date;
+}
+
+/** notification_outbox. */
+export interface OutboxRow {
+  id: number;
+  kind: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  created: Date;
+  sentAt: Date | null;
+  attempts: number;
+  lastError: string | null;
+  nextAttemptAt: Date;
+}
+
+/** Any column may be written as SQL (`db.fn.now()`). */
+type Writable<Values> = { [Column in keyof Values]: Values[Column] | Knex.Raw };
+
+/** What an insert must give: every column but those with a default (or generated), which it may give. */
+type Insertable<Row, Defaulted extends keyof Row> = Writable<Omit<Row, Defaulted> & Partial<Pick<Row, Defaulted>>>;
+
+type Table<Row, Defaulted extends keyof Row> = Knex.CompositeTableType<Row, Insertable<Row, Defaulted>, Partial<Writable<Row>>>;
+
+type Stamped = 'created' | 'modified';
+
+type RequestDefaults = 'id' | 'created' | 'protectedUrls' | 'renderProtectedLanding';
+
+/** A prefix request as inserted: jsonb columns take their JSON text (pg would send an array as a Postgres array). */
+export type PrefixRequestInsert = Omit<Insertable<PrefixRequestRow, RequestDefaults>, 'supportingReferences'> & { supportingReferences: string };
+
+export type ResourceRequestInsert = Insertable<ResourceRequestRow, RequestDefaults>;
+
+declare module 'knex/types/tables.js' {
+  interface Tables {
+    locations: Table<LocationRow, 'created'>;
+    persons: Table<PersonRow, 'id' | Stamped>;
+    institutions: Table<InstitutionRow, 'id' | Stamped | 'rorId'>;
+    namespaces: Table<
+      NamespaceRow,
+      | 'id'
+      | Stamped
+      | 'namespaceEmbeddedInLui'
+      | 'deprecated'
+      | 'deprecationDate'
+      | 'deprecationOfflineDate'
+      | 'renderDeprecatedLanding'
+      | 'deprecationStatement'
+      | 'infoOnPostmortemAccess'
+      | 'successorId'
+      | 'contactPersonId'
+    >;
+    resources: Table<
+      ResourceRow,
+      | 'id'
+      | Stamped
+      | 'description'
+      | 'official'
+      | 'providerCode'
+      | 'sampleId'
+      | 'contactPersonId'
+      | 'deprecated'
+      | 'deprecationDate'
+      | 'deprecationOfflineDate'
+      | 'renderDeprecatedLanding'
+      | 'deprecationStatement'
+      | 'protectedUrls'
+      | 'renderProtectedLanding'
+      | 'authHelpUrl'
+      | 'authHelpDescription'
+    >;
+    registry_changes: Table<RegistryChangeRow, 'version' | 'txid' | 'changedAt'>;
+    service_settings: Table<ServiceSettingRow, 'created'>;
+    dataset_builds: Table<
+      DatasetBuildRow,
+      'id' | 'startedAt' | 'finishedAt' | 'status' | 'registryVersion' | 'namespaceCount' | 'resourceCount' | 'bytes' | 'error'
+    >;
+    usage_daily: Table<UsageDailyRow, 'visitorsHll' | 'rolledUpAt'>;
+    prefix_registration_requests: Knex.CompositeTableType<PrefixRequestRow, PrefixRequestInsert, Partial<PrefixRequestInsert>>;
+    resource_registration_requests: Table<ResourceRequestRow, RequestDefaults>;
+    prefix_registration_sessions: Table<SessionRow, 'id' | Stamped | 'closed'>;
+    resource_registration_sessions: Table<SessionRow, 'id' | Stamped | 'closed'>;
+    prefix_registration_session_events: Table<EventRow, 'id' | 'created' | 'comment' | 'rejectionReason' | 'acceptanceReason'>;
+    resource_registration_session_events: Table<EventRow, 'id' | 'created' | 'comment' | 'rejectionReason' | 'acceptanceReason'>;
+    idempotency_keys: Table<IdempotencyKeyRow, 'created' | 'responseContentType'>;
+    notification_outbox: Table<OutboxRow, 'id' | 'created' | 'sentAt' | 'attempts' | 'lastError' | 'nextAttemptAt'>;
+  }
+}

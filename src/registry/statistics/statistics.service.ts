@@ -1,0 +1,20 @@
+import type { Redis } from 'ioredis';
+import type { Db } from '../../db/knex.js';
+import { findNamespaceByPrefixIgnoringCase } from '../../db/registry-reads.js';
+import { usageOver, type UsageFigures } from './usage-query.js';
+
+/** What the statistics route reads (built by the registry app on its database and Redis). */
+export interface StatisticsService {
+  /** The stored prefix of the namespace whose prefix is this one whatever its case, if any. */
+  namespacePrefix(asked: string): Promise<string | undefined>;
+  /** A namespace's figures over the days (usage-query.ts); 503 with Retry-After when Redis cannot give them. */
+  usageOver(prefix: string, days: string[]): Promise<UsageFigures>;
+}
+
+export function createStatisticsService(db: Db, redis: Redis): StatisticsService {
+  return {
+    namespacePrefix: async (asked) => (await findNamespaceByPrefixIgnoringCase(db, asked))?.prefix,
+    // Redis failures are the query's own domain error (503 with Retry-After), Postgres's the error mapping's.
+    usageOver: (prefix, days) => usageOver(db, redis, prefix, days),
+  };
+}
