@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
 
 export interface CorsOptions {
@@ -45,9 +44,5 @@ export function openCors(options: CorsOptions): Middleware {
   };
 }
 
-/** openCors with PUBLIC_CORS for a request answered on the bare Node response (never a preflight). */
-export function setOpenCors(origin: string | undefined, res: ServerResponse): void {
-  if (!origin) return;
-  res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Expose-Headers', PUBLIC_EXPOSE_HEADERS);
-}
+/** openCors's headers with PUBLIC_CORS, name and value in turn, for an answer on the bare Node response (never a preflight). */
+export const OPEN_CORS_HEADERS: readonly string[] = ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', PUBLIC_EXPOSE_HEADERS];

@@ -4,7 +4,7 @@ import { chooseBestProvider } from '../core/best-provider.js';
 import type { RegistrySnapshot } from '../core/registry-snapshot.js';
 import { resolveCompactId, type Resolution } from '../core/resolve.js';
 import { asciiLocation } from '../http/ascii-location.js';
-import { clientAddressOf, failBare, JSON_CONTENT_TYPE, sendBare, sendErrorAnswer, startBareRequest } from '../http/bare-request.js';
+import { addBareHeader, clientAddressOf, failBare, JSON_CONTENT_TYPE, sendBare, sendErrorAnswer, startBareRequest } from '../http/bare-request.js';
 import { AccessLog } from '../http/request-context.js';
 import { HEAD_AND_GET } from '../http/unserved-methods.js';
 import type { Logger } from '../lib/logger.js';
@@ -129,7 +129,7 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
       choice.kind === 'provider'
         ? choice.url
         : landingUrl(deps.publicResolverUrl, choice.kind === 'deprecated-landing' ? DEPRECATED_LANDING : PROTECTED_LANDING, raw);
-    res.setHeader('Location', asciiLocation(location));
+    addBareHeader(res, 'Location', asciiLocation(location));
     sendBare(res, 302, null, '');
   }
 

@@ -10,7 +10,7 @@ import type { Middleware } from 'koa';
 import type { RegistrySnapshot } from '../core/registry-snapshot.js';
 import { buildReverseIndex, type ReverseIndex } from '../core/reverse-index.js';
 import { isBlank, reverseByPrefix, SimilarityLookup, type ReverseLookupQuery, type ReverseMatch } from '../core/reverse-lookup.js';
-import { answerJsonBody, clientAddressOf, failBare, JSON_CONTENT_TYPE, sendBare, sendErrorAnswer } from '../http/bare-request.js';
+import { answerJsonBody, clientAddressOf, failBare, JSON_CONTENT_TYPE, sendBare, sendBareEmpty, sendErrorAnswer } from '../http/bare-request.js';
 import { envelope, envelopeJson } from '../http/envelope.js';
 import { HttpError } from '../http/http-error.js';
 import { BATCH_JSON_LIMIT, jsonBody } from '../http/json-body.js';
@@ -117,11 +117,7 @@ function similarityJson(matches: ReverseMatch[]): string | null {
 
 /** A single lookup's answer: 200 with the payload's JSON text in the envelope, or 204 with no body. */
 function sendLookupAnswer(res: ServerResponse, payloadJson: string | null): void {
-  if (payloadJson === null) {
-    res.statusCode = 204;
-    res.end();
-    return;
-  }
+  if (payloadJson === null) return sendBareEmpty(res, 204);
   sendBare(res, 200, JSON_CONTENT_TYPE, envelopeJson(payloadJson));
 }
 
