@@ -1,14 +1,14 @@
 // The layering rules of the README's Layout section, checked on the import graph of src/ and workers/, so a
 // newcomer who adds an import across a boundary learns it from a failing test rather than from review.
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
     .map((entry) => relative(root, join(entry.parentPath, entry.name)));
 }
 
@@ -17,15 +17,15 @@ const importPattern = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["
 /** Project-relative file → the project files it imports, and the packages it imports. */
 function importGraph(): Map<string, { files: string[]; packages: string[] }> {
   const graph = new Map<string, { files: string[]; packages: string[] }>();
-  for (const file of [...sourceFiles("src"), ...sourceFiles("workers"), ...sourceFiles("migrations")]) {
-    const text = readFileSync(join(root, file), "utf8");
+  for (const file of [...sourceFiles('src'), ...sourceFiles('workers'), ...sourceFiles('migrations')]) {
+    const text = readFileSync(join(root, file), 'utf8');
     const files: string[] = [];
     const packages: string[] = [];
     for (const match of text.matchAll(importPattern)) {
       const specifier = match[1] ?? match[2];
       if (specifier === undefined) continue;
-      if (specifier.startsWith(".")) {
-        files.push(relative(root, resolve(root, dirname(file), specifier)).replace(/\.js$/, ".ts"));
+      if (specifier.startsWith('.')) {
+        files.push(relative(root, resolve(root, dirname(file), specifier)).replace(/\.js$/, '.ts'));
       } else {
         packages.push(specifier);
       }
@@ -84,59 +84,70 @@ function importLoops(): string[][] {
   return loops;
 }
 
-describe("the import graph of src/ and workers/", () => {
-  test("every import names a file that exists", () => {
+describe('the import graph of src/ and workers/', () => {
+  test('every import names a file that exists', () => {
     const missing = importsOf(() => true).filter(([, target]) => !graph.has(target));
     expect(missing).toEqual([]);
   });
 
-  test("has no import loop", () => {
+  test('has no import loop', () => {
     expect(importLoops()).toEqual([]);
   });
 
-  test("src/lib holds leaves: its files import nothing of the project outside src/lib", () => {
-    const outward = importsOf((file) => file.startsWith("src/lib/")).filter(([, target]) => !target.startsWith("src/lib/"));
+  test('src/lib holds leaves: its files import nothing of the project outside src/lib', () => {
+    const outward = importsOf((file) => file.startsWith('src/lib/')).filter(([, target]) => !target.startsWith('src/lib/'));
     expect(outward).toEqual([]);
   });
 
-  test("src/core is pure: nothing of src/http, src/db, the envelope or a framework", () => {
-    const inward = importsOf((file) => file.startsWith("src/core/")).filter(
-      ([, target]) => !target.startsWith("src/core/") && !target.startsWith("src/lib/"),
+  test('src/core is pure: nothing of src/http, src/db, the envelope or a framework', () => {
+    const inward = importsOf((file) => file.startsWith('src/core/')).filter(
+      ([, target]) => !target.startsWith('src/core/') && !target.startsWith('src/lib/'),
     );
     expect(inward).toEqual([]);
     const frameworks = [...graph]
-      .filter(([file]) => file.startsWith("src/core/"))
+      .filter(([file]) => file.startsWith('src/core/'))
       .flatMap(([file, { packages }]) =>
         packages.filter((name) => /^(koa|@koa\/|knex|objection|pg|ioredis|bullmq)/.test(name)).map((name) => [file, name]),
       );
     expect(frameworks).toEqual([]);
   });
 
-  test("src/db imports nothing above it (only src/db, src/lib, src/core, migrations and the configuration)", () => {
-    const upward = importsOf((file) => file.startsWith("src/db/")).filter(
+  test('src/db imports nothing above it (only src/db, src/lib, src/core, migrations and the configuration)', () => {
+    const upward = importsOf((file) => file.startsWith('src/db/')).filter(
       ([, target]) =>
-        !target.startsWith("src/db/") && !target.startsWith("src/lib/") && !target.startsWith("src/core/") &&
-        !target.startsWith("migrations/") &&
-        target !== "src/config.ts",
+        !target.startsWith('src/db/') && !target.startsWith('src/lib/') && !target.startsWith('src/core/') &&
+        !target.startsWith('migrations/') &&
+        target !== 'src/config.ts',
     );
     expect(upward).toEqual([]);
   });
 
-  test("no route file imports knex, objection or a database module", () => {
+  test('no route file imports knex, objection or a database module', () => {
     const queries = [...graph]
-      .filter(([file]) => file.endsWith(".routes.ts"))
+      .filter(([file]) => file.endsWith('.routes.ts'))
       .flatMap(([file, { files, packages }]) => [
-        ...packages.filter((name) => name === "knex" || name === "objection").map((name) => [file, name]),
-        ...files.filter((target) => target.startsWith("src/db/")).map((target) => [file, target]),
+        ...packages.filter((name) => name === 'knex' || name === 'objection').map((name) => [file, name]),
+        ...files.filter((target) => target.startsWith('src/db/')).map((target) => [file, target]),
       ]);
     expect(queries).toEqual([]);
   });
 
-  test("workers import only src/queue, src/dataset, src/db, src/lib, src/bootstrap, the configuration and their own folder", () => {
-    const allowed = ["src/queue/", "src/dataset/", "src/db/", "src/lib/", "src/bootstrap/", "src/core/", "src/statistics/", "src/notifications/", "workers/"];
-    const reaching = importsOf((file) => file.startsWith("workers/")).filter(
-      ([, target]) => target !== "src/config.ts" && !allowed.some((prefix) => target.startsWith(prefix)),
+  test('workers import only src/queue, src/dataset, src/db, src/lib, src/bootstrap, the configuration and their own folder', () => {
+    const allowed = ['src/queue/', 'src/dataset/', 'src/db/', 'src/lib/', 'src/bootstrap/', 'src/core/', 'src/statistics/', 'src/notifications/', 'workers/'];
+    const reaching = importsOf((file) => file.startsWith('workers/')).filter(
+      ([, target]) => target !== 'src/config.ts' && !allowed.some((prefix) => target.startsWith(prefix)),
     );
     expect(reaching).toEqual([]);
+  });
+
+  test("the README's Layout section names every folder of src/ and the top level, and no folder that is gone", () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const layout = /## Layout\n+```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const listed = [...layout.matchAll(/^(\s*)([a-z-]+)\/\s/gm)].map((m) => (m[1] === '' ? m[2]! : `src/${m[2]!}`));
+    const srcFolders = readdirSync(join(root, 'src'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `src/${entry.name}`);
+    for (const folder of [...srcFolders, 'workers', 'migrations', 'test', 'bench']) expect(listed).toContain(folder);
+    for (const folder of listed) expect(existsSync(join(root, folder))).toBe(true);
   });
 });
