@@ -24,10 +24,11 @@ import { createLogger } from '../../src/lib/logger.js';
 import { createProducerRedis } from '../../src/queue/connections.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { createRegistryApp } from '../../src/registry/app.js';
-import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { freePort, spawnNode, type Spawned } from '../support/processes.js';
 import { describeRequiring, registryDataset } from '../support/requirements.js';
 import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 const realDataset = registryDataset();
 const dataset = realDataset.file;
@@ -174,7 +175,7 @@ describeRequiring([realDataset], 'a flood of browse GETs with made-up parameters
     });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      await waitFor(async () => ((await get(agent, port, '/health/live')).status === 200 ? true : undefined), 30_000, 'the registry listening');
+      await waitFor(async () => (await get(agent, port, '/health/live')).status === 200, { timeoutMs: 30_000, what: 'the registry listening' });
     } finally {
       agent.destroy();
     }

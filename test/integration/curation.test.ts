@@ -27,10 +27,11 @@ import { createResolverApp } from '../../src/resolver/app.js';
 import { SnapshotStore } from '../../src/resolver/snapshot-store.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
-import { spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { spawnNode, type Spawned } from '../support/processes.js';
 import { pollUntil, SAMPLE_REGISTRY } from '../support/resolver-app.js';
 import { startSites, type Sites } from '../support/fixture-sites.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 const LONG = 120_000;
 const REGISTRY_URL = 'https://registry.test';
@@ -168,7 +169,7 @@ describe('curation', () => {
     const inspector = createWorkerRedis(TEST_REDIS_URL);
     const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, inspector, queuePrefix);
     try {
-      await waitFor(async () => ((await queue.getWorkersCount()) >= 1 ? true : undefined), 30_000, 'the worker connecting');
+      await waitFor(async () => (await queue.getWorkersCount()) >= 1, { timeoutMs: 30_000, what: 'the worker connecting' });
     } finally {
       await queue.close();
       inspector.disconnect();
@@ -428,13 +429,12 @@ describe('curation', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ apiVersion: '1.0', errorMessage: null, payload: { comment: null } });
       const prefix = payload.requestedPrefix;
-      const resolved = await pollUntil(
+      const resolved = await waitFor(
         async () => {
           const answer = await request(resolver).get(`/${prefix}:4711`);
           return answer.status === 200 ? answer : undefined;
         },
-        5000,
-        'the accepted namespace resolving',
+        { timeoutMs: 5000, what: 'the accepted namespace resolving' },
       );
       const ms = performance.now() - started;
       console.info(`curation: accepted namespace resolved ${Math.round(ms)} ms after the accept request started`);
@@ -550,13 +550,12 @@ describe('curation', () => {
       expect(sessionId).toBeDefined();
       expect((await operate('prefix', 'accept', sessionId!, { acceptanceReason: 'Looks right' })).status).toBe(200);
 
-      const resolved = await pollUntil(
+      const resolved = await waitFor(
         async () => {
           const answer = await request(resolver).get(`/${form.requestedPrefix}:4711`);
           return answer.status === 200 ? answer : undefined;
         },
-        5000,
-        'the accepted namespace resolving',
+        { timeoutMs: 5000, what: 'the accepted namespace resolving' },
       );
       expect(resolved.body.payload.resolvedResources[0].compactIdentifierResolvedUrl).toBe(sites.url(`/${form.requestedPrefix}/items/4711`));
       expect((await request(app).get(`/prefixRegistrationApi/status/${token}`)).body.payload.status).toBe('accepted');
@@ -656,14 +655,13 @@ describe('curation', () => {
       expect(await t.db('resourceRegistrationSessions').where({ id: first.sessionId }).first()).toMatchObject({ closed: true });
       const status = await request(app).get(`/resourceManagementApi/status/${first.token}`);
       expect(status.body.payload).toMatchObject({ namespacePrefix: 'ncbigene', status: 'accepted' });
-      const resolved = await pollUntil(
+      const resolved = await waitFor(
         async () => {
           const answer = await request(resolver).get('/ncbigene:100010');
           const urls = (answer.body.payload?.resolvedResources ?? []).map((r: { compactIdentifierResolvedUrl: string }) => r.compactIdentifierResolvedUrl);
           return urls.includes(payload.providerUrlPattern.replace('{$id}', '100010')) ? urls : undefined;
         },
-        2000,
-        'the new provider resolving',
+        { timeoutMs: 2000, what: 'the new provider resolving' },
       );
       expect(resolved.length).toBe(resources + 1);
 

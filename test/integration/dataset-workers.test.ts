@@ -21,9 +21,10 @@ import { readManifest, type DatasetManifest } from '../../src/registry/dataset/d
 import type { DatasetBuildRow } from '../../src/registry/dataset/dataset-builds.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
-import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { freePort, spawnNode, type Spawned } from '../support/processes.js';
 import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 const LONG = 120_000;
 
@@ -74,8 +75,7 @@ describe('two worker processes', () => {
         if (busy) quietSince = Date.now();
         return !busy && Date.now() - quietSince >= quietMs && (await readManifest(dir)) ? true : undefined;
       },
-      60_000,
-      'the dataset queue settling',
+      { timeoutMs: 60_000, what: 'the dataset queue settling' },
     );
   };
 
@@ -88,7 +88,7 @@ describe('two worker processes', () => {
     queue = createQueue<DatasetBuildJob>(queueNames.dataset, connection, prefix);
     startWorker();
     startWorker();
-    await waitFor(async () => ((await queue.getWorkersCount()) >= 2 ? true : undefined), 30_000, 'both workers connecting');
+    await waitFor(async () => (await queue.getWorkersCount()) >= 2, { timeoutMs: 30_000, what: 'both workers connecting' });
     await settled();
   }, LONG);
 
@@ -126,9 +126,8 @@ describe('two worker processes', () => {
 
     await t.db.raw("UPDATE namespaces SET name = 'Gene Ontology (changed)' WHERE prefix = 'go'");
     await waitFor(
-      async () => ((await builds(t, before)).some((b) => b.status === 'succeeded') ? true : undefined),
-      10_000,
-      'a build after the change',
+      async () => (await builds(t, before)).some((b) => b.status === 'succeeded'),
+      { timeoutMs: 10_000, what: 'a build after the change' },
     );
     await settled();
 
@@ -174,8 +173,7 @@ describe('two worker processes', () => {
         const writing = readdirSync(dir).some((name) => name.endsWith('.json.tmp'));
         return row && writing ? row : undefined;
       },
-      20_000,
-      'a build writing its files',
+      { timeoutMs: 20_000, what: 'a build writing its files' },
     );
     const [active] = await queue.getJobs(['active']);
     const victim = workers.find((w) => `${os.hostname()}:${w.child.pid}` === running.worker);
@@ -191,15 +189,14 @@ describe('two worker processes', () => {
     // The dead worker's job lock lapses; the survivor's stalled-job check puts the job back and builds it.
     const rebuilt = await waitFor(
       async () => (await builds(t, running.id)).find((b) => b.status === 'succeeded'),
-      60_000,
-      'the build being retried',
+      { timeoutMs: 60_000, what: 'the build being retried' },
     );
     expect(rebuilt.worker).toBe(`${os.hostname()}:${survivor!.child.pid}`);
     expect(await t.db('datasetBuilds').where({ id: running.id }).first('status', 'error')).toEqual({ status: 'failed', error: 'abandoned' });
     const job = await waitFor(async () => {
       const found = await queue.getJob(active!.id as string);
       return (await found?.getState()) === 'completed' ? found : undefined;
-    }, 10_000, 'the stalled job completing');
+    }, { timeoutMs: 10_000, what: 'the stalled job completing' });
     expect(job.returnvalue).toMatchObject({ buildId: rebuilt.id, status: 'built', namespaceCount: 60_022 });
     const manifest = (await readManifest(dir)) as DatasetManifest;
     expect(manifest.namespaceCount).toBe(60_022);

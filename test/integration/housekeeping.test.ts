@@ -12,8 +12,9 @@ import { createWorkerRedis } from '../../src/queue/connections.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { createQueue, queueNames, schedulerIds, type HousekeepingJob } from '../../src/queue/queues.js';
 import { processHousekeeping } from '../../workers/housekeeping/housekeeping.processor.js';
-import { spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { spawnNode, type Spawned } from '../support/processes.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 const HOUR = 3600_000;
 
@@ -49,7 +50,7 @@ describe('housekeeping', () => {
       LOG_LEVEL: 'info',
       IDEMPOTENCY_KEY_RETENTION_HOURS: '2',
     });
-    await waitFor(async () => (worker.output().includes('worker started') ? true : undefined), 30000, 'the worker started');
+    await waitFor(async () => worker.output().includes('worker started'), { timeoutMs: 30000, what: 'the worker started' });
   }, 60000);
 
   afterAll(async () => {

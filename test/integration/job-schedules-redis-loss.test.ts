@@ -15,8 +15,9 @@ import { createWorkerRedis } from '../../src/queue/connections.js';
 import { createQueue, queueNames, schedulerIds } from '../../src/queue/queues.js';
 import { writeOutbox } from '../../src/registry/curation/notification-outbox.js';
 import { usageKeys } from '../../src/statistics/usage-keys.js';
-import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { freePort, spawnNode, type Spawned } from '../support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 const LONG = 120_000;
 
@@ -38,7 +39,7 @@ async function startRedisServer() {
     const probe = createWorkerRedis(`redis://127.0.0.1:${port}`);
     probe.on('error', () => undefined);
     try {
-      await waitFor(async () => ((await probe.ping()) === 'PONG' ? true : undefined), 10_000, 'the test redis-server starting');
+      await waitFor(async () => (await probe.ping()) === 'PONG', { timeoutMs: 10_000, what: 'the test redis-server starting' });
     } finally {
       probe.disconnect();
     }
@@ -77,7 +78,7 @@ async function missingSchedules(redis: Redis, prefix: string): Promise<string[]>
 }
 
 async function waitForEverySchedule(redis: Redis, prefix: string, timeoutMs: number): Promise<void> {
-  await waitFor(async () => ((await missingSchedules(redis, prefix)).length === 0 ? true : undefined), timeoutMs, 'every schedule being in Redis');
+  await waitFor(async () => (await missingSchedules(redis, prefix)).length === 0, { timeoutMs, what: 'every schedule being in Redis' });
 }
 
 /** A worker process on the test's Redis; `checkIntervalMs` is WORKER_SCHEDULE_CHECK_INTERVAL_MS. */
@@ -104,9 +105,8 @@ async function notificationGetsSent(t: TestDatabase, timeoutMs: number): Promise
   const subject = `after the loss ${randomBytes(3).toString('hex')}`;
   await writeOutbox(t.db, [{ kind: 'prefix.start.requester', recipient: 'rita@example.org', subject, body: 'Your request was received.' }]);
   await waitFor(
-    async () => ((await t.db('notificationOutbox').where({ subject }).whereNotNull('sentAt').first('id')) ? true : undefined),
-    timeoutMs,
-    'the notification being sent',
+    () => t.db('notificationOutbox').where({ subject }).whereNotNull('sentAt').first('id'),
+    { timeoutMs, what: 'the notification being sent' },
   );
 }
 
@@ -165,8 +165,7 @@ describe('job schedules after a FLUSHALL', () => {
         const rows = (await t.db('usageDaily').orderBy('day').select('day', 'prefix', 'visits', 'uniqueVisitors')) as unknown[];
         return rows.length === 2 ? rows : undefined;
       },
-      15_000,
-      'the rollup catching up both days',
+      { timeoutMs: 15_000, what: 'the rollup catching up both days' },
     );
     expect(rolled).toEqual([
       { day: fresh, prefix: 'taxonomy', visits: 4, uniqueVisitors: 2 },

@@ -18,8 +18,9 @@ import { writeOutbox, type OutboxMessage } from '../../src/registry/curation/not
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { createMailer } from '../../workers/notifications/mailer.js';
 import { MAX_ATTEMPTS, sendDueNotifications, type OutboxRow } from '../../workers/notifications/notifications.processor.js';
-import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { freePort, spawnNode, type Spawned } from '../support/processes.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 const LONG = 120_000;
 const silent = createLogger('silent', 'test');
@@ -219,7 +220,7 @@ describe('the notification outbox', () => {
       }
       const queue = createQueue<NotificationsJob>(queueNames.notifications, inspector, prefix);
       try {
-        await waitFor(async () => ((await queue.getWorkersCount()) >= 2 ? true : undefined), 30_000, 'both workers connecting');
+        await waitFor(async () => (await queue.getWorkersCount()) >= 2, { timeoutMs: 30_000, what: 'both workers connecting' });
       } finally {
         await queue.close();
       }
@@ -253,7 +254,7 @@ describe('the notification outbox', () => {
         await new Promise((resolve) => setTimeout(resolve, 150));
       }
 
-      await waitFor(async () => ((await rows(label)).every((row) => row.sentAt !== null) ? true : undefined), 30_000, 'every row sent');
+      await waitFor(async () => (await rows(label)).every((row) => row.sentAt !== null), { timeoutMs: 30_000, what: 'every row sent' });
       // A moment more: a duplicate would arrive now.
       await new Promise((resolve) => setTimeout(resolve, 1000));
 

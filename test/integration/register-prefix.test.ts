@@ -24,11 +24,12 @@ import { createRegistryApp } from '../../src/registry/app.js';
 import { createRegexTester, type RegexTester } from '../../src/registry/registration/regex/regex-tester.js';
 import { createQueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
-import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { freePort, spawnNode, type Spawned } from '../support/processes.js';
 import { describeRequiring, redisServerBinary } from '../support/requirements.js';
 import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
 import { startSites, type Sites } from '../support/fixture-sites.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 const LONG = 120_000;
 const REGISTRY_URL = 'https://registry.test';
@@ -136,7 +137,7 @@ describe('registerPrefix', () => {
       await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
     };
     const reconnected = () =>
-      waitFor(async () => (connection.status === 'ready' ? true : undefined), 15_000, 'the app reconnecting to Redis').then(() => undefined);
+      waitFor(async () => connection.status === 'ready', { timeoutMs: 15_000, what: 'the app reconnecting to Redis' }).then(() => undefined);
     if (options.track !== false) closers.push(close);
     return { app, reconnected, close };
   };
@@ -176,7 +177,7 @@ describe('registerPrefix', () => {
     const inspector = createWorkerRedis(TEST_REDIS_URL);
     const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, inspector, queuePrefix);
     try {
-      await waitFor(async () => ((await queue.getWorkersCount()) >= 1 ? true : undefined), 30_000, 'the worker connecting');
+      await waitFor(async () => (await queue.getWorkersCount()) >= 1, { timeoutMs: 30_000, what: 'the worker connecting' });
     } finally {
       await queue.close();
       inspector.disconnect();
@@ -416,7 +417,7 @@ describe('registerPrefix', () => {
       const probe = createWorkerRedis(redisUrl);
       probe.on('error', () => undefined);
       try {
-        await waitFor(async () => ((await probe.ping()) === 'PONG' ? true : undefined), 10_000, 'the test redis-server starting');
+        await waitFor(async () => (await probe.ping()) === 'PONG', { timeoutMs: 10_000, what: 'the test redis-server starting' });
       } finally {
         probe.disconnect();
       }
@@ -437,7 +438,7 @@ describe('registerPrefix', () => {
       const probe = createWorkerRedis(redisUrl);
       const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, probe, queuePrefix);
       try {
-        await waitFor(async () => ((await queue.getWorkersCount()) >= 1 ? true : undefined), 30_000, 'the worker connecting');
+        await waitFor(async () => (await queue.getWorkersCount()) >= 1, { timeoutMs: 30_000, what: 'the worker connecting' });
       } finally {
         await queue.close();
         probe.disconnect();
@@ -469,7 +470,7 @@ describe('registerPrefix', () => {
 
       const answer = submit(app.app, formRequest(sites, { providerHomeUrl: sites.url(slowPath) }), key).then((res) => res);
       // The worker is fetching the slow page: the submission is waiting for its verdict.
-      await waitFor(async () => (sites.hits.includes(slowPath) ? true : undefined), 20_000, 'the worker fetching the slow page');
+      await waitFor(async () => sites.hits.includes(slowPath), { timeoutMs: 20_000, what: 'the worker fetching the slow page' });
       await stopRedis('SIGTERM');
       const started = Date.now();
       const res = await answer;

@@ -17,9 +17,10 @@ import { importRegistry } from '../../src/importer/import-registry.js';
 import { validateNamespaces } from '../../src/importer/read-dataset.js';
 import { RESOLVER_NODE_FLAGS } from '../../src/resolver/node-flags.js';
 import { loadRegistry } from '../../src/resolver/snapshot-loader.js';
-import { freePort, ROOT, waitFor } from '../support/processes.js';
+import { freePort, ROOT } from '../support/processes.js';
 import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 const HOST = '127.0.0.1';
 const OTHER_CLIENT = '127.0.0.2';
@@ -83,7 +84,7 @@ describe('one client sending heavy requests', () => {
     });
     child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-    await waitFor(async () => ((await send(port, 'GET', '/health/ready')).status === 200 ? true : undefined), 30_000, 'the resolver to start');
+    await waitFor(async () => (await send(port, 'GET', '/health/ready')).status === 200, { timeoutMs: 30_000, what: 'the resolver to start' });
   }, 60_000);
 
   afterAll(async () => {

@@ -7,9 +7,10 @@
 import { readFile } from 'node:fs/promises';
 import { importRegistry } from '../../src/importer/import-registry.js';
 import { validateNamespaces } from '../../src/importer/read-dataset.js';
-import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { freePort, spawnNode, type Spawned } from '../support/processes.js';
 import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 const HOSTILE_LUI = '0'.repeat(2047) + '!';
 const HOSTILE_CURIE = `ncbiprotein:${HOSTILE_LUI}`;
@@ -113,7 +114,7 @@ beforeAll(async () => {
     // Usage counters are keyed by day, not by queue prefix: counting here would leave them in Redis.
     USAGE_COUNTING: 'false',
   });
-  await waitFor(async () => ((await fetch(`${base}/health/ready`)).status === 200 ? true : undefined), 30000, 'resolver ready');
+  await waitFor(async () => (await fetch(`${base}/health/ready`)).status === 200, { timeoutMs: 30000, what: 'resolver ready' });
 }, 60000);
 
 afterAll(async () => {
@@ -132,7 +133,7 @@ async function timed(pathAndQuery: string, init: RequestInit = {}): Promise<{ st
 }
 
 const patternChecksDone = () =>
-  waitFor(async () => (resolver.output().includes('LUI patterns checked for catastrophic backtracking') ? true : undefined), 60000, 'the pattern checks');
+  waitFor(async () => resolver.output().includes('LUI patterns checked for catastrophic backtracking'), { timeoutMs: 60000, what: 'the pattern checks' });
 
 const postJson = (pathAndQuery: string, body: unknown) =>
   timed(pathAndQuery, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });

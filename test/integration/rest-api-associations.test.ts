@@ -1,36 +1,20 @@
-import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
+import type { RequestListener } from 'node:http';
 import pg from 'pg';
 import request from 'supertest';
-import { loadConfig } from '../../src/config.js';
-import { importRegistry } from '../../src/importer/import-registry.js';
-import { validateNamespaces } from '../../src/importer/read-dataset.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createProducerRedis } from '../../src/queue/connections.js';
-import { createRegistryApp } from '../../src/registry/app.js';
 import { RegistryVersionSource } from '../../src/registry/rest-api/registry-version.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { REGISTRY_URL as BASE, startRegistry, type RegistryUnderTest } from '../support/areas.js';
+import { waitFor } from '../support/wait.js';
 
-const BASE = 'https://registry.test';
 const API = `${BASE}/restApi`;
-const SAMPLE = new URL('../../seeds/sample-registry.json', import.meta.url);
 
-let testDb: TestDatabase;
-let redis: Redis;
-let app: ReturnType<ReturnType<typeof createRegistryApp>['callback']>;
+let testDb: RegistryUnderTest;
+let app: RequestListener;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase('rest_api_associations');
-  await importRegistry(testDb.db, validateNamespaces(JSON.parse(readFileSync(SAMPLE, 'utf8'))), {});
-  const config = loadConfig({ DATABASE_URL: testDb.url, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent', PUBLIC_REGISTRY_URL: BASE });
-  redis = createProducerRedis(TEST_REDIS_URL);
-  app = createRegistryApp({ config, db: testDb.db, redis, logger: createLogger('silent', 'test') }).callback();
+  testDb = await startRegistry('rest_api_associations');
+  app = testDb.app;
 });
-
-afterAll(async () => {
-  redis.disconnect();
-  await testDb.drop();
-});
+afterAll(() => testDb.close());
 
 const get = (path: string) => request(app).get(path);
 const notFoundBody = (errorMessage: string) => ({ apiVersion: '1.0', errorMessage, payload: null });
@@ -129,10 +113,9 @@ describe('answers after a change committed out of version order', () => {
   // without moving max(version). The service's version source also counts change notifications (sent at
   // commit), so the late commit still shows, long before the few seconds a non-listening cache waits.
   it('shows the late commit once it is announced, not an answer cached in between', async () => {
-    const versions = new RegistryVersionSource(testDb.db, { databaseUrl: testDb.url, logger: createLogger('silent', 'test') });
+    const versions = new RegistryVersionSource(testDb.db, { databaseUrl: testDb.url, logger: testDb.logger });
     await versions.start();
-    const config = loadConfig({ DATABASE_URL: testDb.url, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent', PUBLIC_REGISTRY_URL: BASE });
-    const listening = createRegistryApp({ config, db: testDb.db, redis, logger: createLogger('silent', 'test'), registryVersions: versions }).callback();
+    const listening = testDb.registryApp({ registryVersions: versions }).callback();
     const early = new pg.Client({ connectionString: testDb.url });
     await early.connect();
     try {
@@ -145,12 +128,10 @@ describe('answers after a change committed out of version order', () => {
       expect(before.body.name).not.toBe('Taxonomy (late commit)');
       await early.query('COMMIT');
       const started = Date.now();
-      let name = '';
-      while (Date.now() - started < 3000) {
-        name = (await request(listening).get(url)).body.name as string;
-        if (name === 'Taxonomy (late commit)') break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      const name = await waitFor(
+        async () => ((await request(listening).get(url)).body.name === 'Taxonomy (late commit)' ? 'Taxonomy (late commit)' : undefined),
+        { timeoutMs: 3000, everyMs: 20, what: 'the late commit showing' },
+      );
       expect(name).toBe('Taxonomy (late commit)');
       // Well within the 10 s a cache without a listener may keep the answer.
       expect(Date.now() - started).toBeLessThan(2000);

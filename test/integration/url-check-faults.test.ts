@@ -19,9 +19,10 @@ import { CheckUnavailableError } from '../../src/registry/registration/checks.js
 import { createQueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
 import { urlCheckHash, urlCheckJobId } from '../../src/registry/registration/url-check/url-check-keys.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
-import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { freePort, spawnNode, type Spawned } from '../support/processes.js';
 import { describeRequiring, redisServerBinary } from '../support/requirements.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 const LONG = 120_000;
 
@@ -79,7 +80,7 @@ describe('a worker killed in the middle of a check', () => {
   const workersConnected = async (n: number) => {
     const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, inspector, prefix);
     try {
-      await waitFor(async () => ((await queue.getWorkersCount()) >= n ? true : undefined), 30_000, `${n} url-check workers connecting`);
+      await waitFor(async () => (await queue.getWorkersCount()) >= n, { timeoutMs: 30_000, what: `${n} url-check workers connecting` });
     } finally {
       await queue.close();
     }
@@ -114,7 +115,7 @@ describe('a worker killed in the middle of a check', () => {
       const url = fixture.url('/held');
       const answer = checks.urlCheck(url, { isProtected: false });
       // The victim is fetching: the fixture holds its request.
-      await waitFor(async () => (fixture.state.held.length === 1 ? true : undefined), 15_000, 'the first fetch arriving');
+      await waitFor(async () => fixture.state.held.length === 1, { timeoutMs: 15_000, what: 'the first fetch arriving' });
 
       const survivor = startWorker();
       await workersConnected(2);
@@ -156,7 +157,7 @@ describeRequiring([redisServerBinary()], "the test's own Redis stopped during a 
     const probe = createWorkerRedis(`redis://127.0.0.1:${port}`);
     probe.on('error', () => undefined);
     try {
-      await waitFor(async () => ((await probe.ping()) === 'PONG' ? true : undefined), 10_000, 'the test redis-server starting');
+      await waitFor(async () => (await probe.ping()) === 'PONG', { timeoutMs: 10_000, what: 'the test redis-server starting' });
     } finally {
       probe.disconnect();
     }
@@ -187,7 +188,7 @@ describeRequiring([redisServerBinary()], "the test's own Redis stopped during a 
       );
       const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, producerRedis, 'test-url-check-redis-stop');
       try {
-        await waitFor(async () => ((await queue.getJobCounts('waiting')).waiting === 1 ? true : undefined), 5000, 'the check being queued');
+        await waitFor(async () => (await queue.getJobCounts('waiting')).waiting === 1, { timeoutMs: 5000, what: 'the check being queued' });
       } finally {
         await queue.close();
       }

@@ -22,8 +22,9 @@ import { verdictFor } from '../../src/registry/registration/url-check/url-verdic
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { processUrlCheck } from '../../workers/url-check/url-check.processor.js';
 import { URL_CHECK_MAX_BODY_BYTES, URL_CHECK_MAX_REDIRECTS } from '../../workers/url-check/url-check.worker.js';
-import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { freePort, spawnNode, type Spawned } from '../support/processes.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 const LONG = 120_000;
 
@@ -215,7 +216,7 @@ describe('the fetcher and its verdicts', () => {
     expect(result.ok && result.bodyBytes).toBeGreaterThan(URL_CHECK_MAX_BODY_BYTES);
     expect(result.ok && result.bodyBytes).toBeLessThan(URL_CHECK_MAX_BODY_BYTES + 1024 * 1024);
     expect(Date.now() - started).toBeLessThan(5000);
-    await waitFor(async () => (fixture.hugeClosed > 0 ? true : undefined), 5000, 'the fixture seeing the connection dropped');
+    await waitFor(async () => fixture.hugeClosed > 0, { timeoutMs: 5000, what: 'the fixture seeing the connection dropped' });
   });
 
   it('fails a 401 for a public resource and accepts it for a protected one', async () => {
@@ -299,7 +300,7 @@ describe('through the queue, with a worker process', () => {
     inspector = createWorkerRedis(TEST_REDIS_URL);
     const queue = createQueue<UrlCheckJob>(queueNames.urlCheck, inspector, prefix);
     try {
-      await waitFor(async () => ((await queue.getWorkersCount()) >= 1 ? true : undefined), 30_000, `the worker starting: ${worker.output()}`);
+      await waitFor(async () => (await queue.getWorkersCount()) >= 1, { timeoutMs: 30_000, what: `the worker starting: ${worker.output()}` });
     } finally {
       await queue.close();
     }

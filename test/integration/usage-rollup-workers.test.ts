@@ -12,8 +12,9 @@ import { createProducerRedis, createWorkerRedis } from '../../src/queue/connecti
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { createQueue, queueNames, schedulerIds, type UsageRollupJob } from '../../src/queue/queues.js';
 import { usageKeys } from '../../src/statistics/usage-keys.js';
-import { spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { spawnNode, type Spawned } from '../support/processes.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 describe('usage rollup with two worker processes', () => {
   const prefix = `test-rollup-${randomBytes(4).toString('hex')}`;
@@ -43,7 +44,7 @@ describe('usage rollup with two worker processes', () => {
         }),
       );
     }
-    await waitFor(async () => (workers.every((w) => w.output().includes('worker started')) ? true : undefined), 30000, 'both workers started');
+    await waitFor(async () => workers.every((w) => w.output().includes('worker started')), { timeoutMs: 30000, what: 'both workers started' });
   }, 60000);
 
   afterAll(async () => {

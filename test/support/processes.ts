@@ -38,17 +38,9 @@ export function spawnNode(entry: string, env: Record<string, string>, args: stri
   return { child, output: () => text, exited };
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${what} did not happen within ${timeoutMs} ms${lastError ? `: ${String(lastError)}` : ''}`);
+/** Stops a spawned process (SIGTERM unless told otherwise) and waits for its exit; one already gone is left be. */
+export async function stopProcess(spawned: Spawned | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (!spawned) return;
+  if (spawned.child.exitCode === null && spawned.child.signalCode === null) spawned.child.kill(signal);
+  await spawned.exited;
 }
