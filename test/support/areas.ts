@@ -8,6 +8,7 @@
  * only for what they test.
  */
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -101,6 +102,8 @@ export async function startStack(label: string, options: StartOptions = {}): Pro
   const config = loadConfig({ ...baseEnv, ...options.env });
   const logger = createLogger('silent', 'test');
   const redis = createProducerRedis(TEST_REDIS_URL);
+  // A producer connection refuses commands until it is up (no offline queue): tests use it at once.
+  if (redis.status !== 'ready') await once(redis, 'ready');
   const stores: SnapshotStore[] = [];
   return {
     ...t,

@@ -22,9 +22,9 @@ export interface Spawned {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs a compiled entry point (dist/...) of the project with the given environment. */
-export function spawnNode(entry: string, env: Record<string, string>, args: string[] = []): Spawned {
-  const child = spawn(process.execPath, [path.join(ROOT, entry), ...args], {
+/** Runs a compiled entry point (dist/...) of the project with the given environment (and node's own flags). */
+export function spawnNode(entry: string, env: Record<string, string>, args: string[] = [], nodeArgs: string[] = []): Spawned {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, entry), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
