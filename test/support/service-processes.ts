@@ -3,10 +3,12 @@
  * QUEUE_PREFIX, DATASET_DIR and public URLs, so that their queue keys and files go at the stack's close().
  * Stop them (stopProcess) before that.
  */
+import { QueueEvents, type Queue } from 'bullmq';
 import { createWorkerRedis } from '../../src/queue/connections.js';
 import { createQueue } from '../../src/queue/queues.js';
 import type { AreaStack } from './areas.js';
 import { freePort, spawnNode, type Spawned } from './processes.js';
+import { TEST_REDIS_URL } from './test-database.js';
 import { waitFor } from './wait.js';
 
 type Stack = Pick<AreaStack, 'url' | 'config'>;
@@ -35,6 +37,21 @@ export async function waitForQueueWorkers(name: string, count: number, on: { red
     await waitFor(async () => (await queue.getWorkersCount()) >= count, { timeoutMs: 30_000, what: `${count} ${name} workers connecting` });
   } finally {
     await queue.close();
+    connection.disconnect();
+  }
+}
+
+/** Adds a job named 'manual' to `queue` and waits (30 s at most) for a worker process to finish it. */
+export async function runJob<Data>(queue: Queue<Data>, data: NoInfer<Data>): Promise<{ id: string; result: unknown }> {
+  // BullMQ leaves a connection it was handed open on close(): this one is closed here, or jest cannot exit.
+  const connection = createWorkerRedis(TEST_REDIS_URL);
+  const events = new QueueEvents(queue.name, { connection, prefix: queue.opts.prefix });
+  try {
+    await events.waitUntilReady();
+    const job = await (queue as unknown as Queue).add('manual', data);
+    return { id: job.id!, result: await job.waitUntilFinished(events, 30_000) };
+  } finally {
+    await events.close();
     connection.disconnect();
   }
 }
