@@ -1,8 +1,8 @@
-import { describeCheck, type CheckSummary } from '../resolver/check-once.js';
-import type { RunFigures } from '../resolver/load.js';
-import { formatMs, markdownTable, passText, textTable, unexpectedShare, type MachineInfo } from '../resolver/report.js';
-import type { MemoryFigures } from '../resolver/server-processes.js';
-import type { RunCpu } from './cpu-sampler.js';
+import { describeCheck, type CheckSummary } from '../lib/check-once.js';
+import type { LoadSettings, RunFigures } from '../lib/load.js';
+import { formatMs, markdownTable, passText, textTable, unexpectedShare, UNEXPECTED_LIMIT, type ResultsHeader } from '../lib/results.js';
+import type { MemoryFigures } from '../lib/server-processes.js';
+import type { RunCpu } from '../lib/cpu-sampler.js';
 
 export type LoadRun = RunFigures & RunCpu;
 
@@ -16,20 +16,12 @@ export interface RegistrationScenario {
 
 export type ScenarioName = 'baseline' | 'mix' | 'regex';
 
-export interface RegistrationBenchResults {
-  startedAt: string;
-  finishedAt?: string;
-  machine: MachineInfo;
-  settings: {
-    connections: number;
-    durationS: number;
-    warmupS: number;
-    runs: number;
+export interface RegistrationBenchResults extends ResultsHeader {
+  settings: LoadSettings & {
     /** Redis of the registry area under test, and its BullMQ key prefix. */
     redisUrl: string;
     queuePrefix: string;
   };
-  dataset: { path: string; namespaces: number; resources: number };
   endpoints: {
     mix: string[];
     regex: { path: string; reason: string }[];
@@ -68,8 +60,6 @@ export interface RegistrationVerdict {
 export const MIN_REQ_PER_SEC = 5000;
 export const MAX_P99_MS = 5;
 const TARGET = `≥ ${MIN_REQ_PER_SEC.toLocaleString('en')} req/s, p99 ≤ ${MAX_P99_MS} ms`;
-// Above this share of unexpected answers a throughput figure measures the wrong thing (as the resolver's).
-const UNEXPECTED_LIMIT = 0.001;
 // A process at or above this share of one core is taken as saturated (as the registry benchmark's).
 const SATURATED_PCT = 90;
 

@@ -1,24 +1,17 @@
-import { formatMs, markdownTable, passText, textTable, unexpectedShare, type Figure, type MachineInfo } from '../resolver/report.js';
+import type { LoadSettings } from '../lib/load.js';
+import { formatMs, markdownTable, passText, textTable, unexpectedShare, UNEXPECTED_LIMIT, type Figure, type ResultsHeader } from '../lib/results.js';
 import type { LoadRun, RegistryScenario } from './measure.js';
 import type { RollupFigures } from './rollup.js';
 import type { ScenarioName, SizeFigures } from './size-phase.js';
 
-export interface RegistryBenchResults {
-  startedAt: string;
-  finishedAt?: string;
-  machine: MachineInfo;
-  settings: {
-    connections: number;
-    durationS: number;
-    warmupS: number;
-    runs: number;
+export interface RegistryBenchResults extends ResultsHeader {
+  settings: LoadSettings & {
     buildRuns: number;
     scaleNamespaces: number;
     /** Redis of the registry areas under test. */
     redisUrl: string;
     rollupRedisUrl: string;
   };
-  dataset: { path: string; namespaces: number; resources: number };
   searchStarts: { real: number; synthetic: number; all: number };
   real?: SizeFigures;
   scale?: SizeFigures | { skipped: true };
@@ -58,8 +51,6 @@ export const ROLLUP_MAX_MS = 30_000;
  * 170 MB at 100,000 namespaces). The real registry is one page, so its build is shown beside, not judged.
  */
 export const BUILD_MEMORY_TREND_LIMIT_MB = 32;
-// Above this share of unexpected answers a throughput figure measures the wrong thing (as the resolver's).
-const UNEXPECTED_LIMIT = 0.001;
 
 const mbPerSec = (run: LoadRun) => Math.round((run.bytes / run.durationS / 1e6) * 10) / 10;
 
