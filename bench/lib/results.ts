@@ -37,6 +37,12 @@ export interface Figure {
   pass: boolean | null;
 }
 
+/** The start of a suite's results: when, and on what machine. */
+export const beginResults = (projectRoot: string): Pick<ResultsHeader, 'startedAt' | 'machine'> => ({
+  startedAt: new Date().toISOString(),
+  machine: machineInfo(projectRoot),
+});
+
 export function machineInfo(projectRoot: string): MachineInfo {
   const git = (...args: string[]) => {
     try {
@@ -67,6 +73,55 @@ export function unexpectedShare(run: RunFigures): number {
 
 // Above this share of unexpected answers a throughput figure measures the wrong thing.
 export const UNEXPECTED_LIMIT = 0.001;
+
+/** What every verdict row holds: a scenario's median run, its target and whether it was met. */
+export interface RunVerdict {
+  scenario: string;
+  reqPerSec: number | null;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  target: string;
+  pass: boolean | null;
+  note?: string;
+}
+
+/** CPU time over wall time of a run, in % of one core, and which side was saturated. */
+export interface CpuVerdict {
+  serverCpuPct: number | null;
+  loadGeneratorCpuPct: number | null;
+  otherCpuPct: number | null;
+  /** Which side was saturated during the run, from the CPU figures. */
+  limit: string;
+}
+
+export const num = (value: number | null, digits = 0) =>
+  value === null || Number.isNaN(value) ? '—' : value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const pct = (value: number | null) => (value === null ? '—' : `${value} %`);
+
+/** A verdict's table row: scenario, req/s, p50, p99, the suite's own cells, target and result. */
+export function verdictRow(v: RunVerdict, own: string[]): string[] {
+  return [v.scenario, num(v.reqPerSec), num(v.p50Ms, 2), num(v.p99Ms, 2), ...own, v.target, passText(v.pass) + (v.note ? ` (${v.note})` : '')];
+}
+
+/** `Machine: …; commit …; load average … at start, … at end.`, the first line of every report. */
+export function describeMachine(m: MachineInfo): string {
+  return (
+    `Machine: ${m.cpuCount} × ${m.cpuModel}, ${m.totalMemoryMb.toLocaleString('en')} MB, ${m.os}, Node ${m.node}; ` +
+    `commit ${m.gitCommit ?? 'unknown'}${m.gitDirty ? ' (with uncommitted changes)' : ''}; ` +
+    `load average ${m.loadAverageAtStart} at start, ${m.loadAverageAtEnd ?? '?'} at end.`
+  );
+}
+
+/** A scenario's runs and its median run's answers, for the sanity lines; `extra` follows the runs. */
+export function describeRuns(name: string, figures: { median: RunFigures; runs: RunFigures[] }, extra = ''): string {
+  const m = figures.median;
+  const statuses = Object.entries(m.statusCounts).map(([s, n]) => `${s}×${n}`).join(', ');
+  const all = figures.runs.map((r) => r.reqPerSec.toLocaleString('en')).join(' / ');
+  return (
+    `${name}: runs ${all} req/s${extra}; median run ${m.completed.toLocaleString('en')} answers (${statuses}), ` +
+    `${m.unexpected} unexpected, ${m.errors} errors, ${m.timeouts} timeouts`
+  );
+}
 
 export function formatMs(ms: number | null): string {
   if (ms === null) return 'n/a';

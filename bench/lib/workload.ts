@@ -36,7 +36,7 @@ export interface BenchRequest {
 }
 
 /** mulberry32: a tiny seeded generator, so the order is the same on every run and machine. */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

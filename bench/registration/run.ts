@@ -4,12 +4,11 @@
  * turns. Writes bench/results/registration.json and bench/results/registration.md. See the README's
  * Benchmarks section.
  */
-import { readDataset, validateNamespaces } from '../../src/importer/read-dataset.js';
-import { databaseUrlFor, dropDatabase, migrateAndImport, recreateDatabase } from '../lib/database.js';
+import { databaseUrlFor, dropDatabase, migrateAndImport, recreateDatabase, readBenchDataset } from '../lib/database.js';
 import { removeQueueKeys } from '../lib/redis.js';
 import { checkOnce, describeCheck } from '../lib/check-once.js';
 import { measureTogether, medianRun, type LoadTarget } from '../lib/load.js';
-import { machineInfo } from '../lib/results.js';
+import { beginResults } from '../lib/results.js';
 import { readMemory, startNodeService } from '../lib/server-processes.js';
 import { loadOf, say } from '../lib/settings.js';
 import { runSuite, type SuiteRun } from '../lib/suite.js';
@@ -42,12 +41,8 @@ const forBaseline = (requests: readonly BenchRequest[]): BenchRequest[] =>
 async function measureRegistration(run: SuiteRun): Promise<RegistrationBenchResults> {
   const settings = readRegistrationSettings();
   const load = loadOf(settings);
-  const startedAt = new Date().toISOString();
-  const machine = machineInfo(settings.projectRoot);
-
-  say(`reading ${settings.datasetPath}`);
-  const namespaces = validateNamespaces(await readDataset(settings.datasetPath));
-  const resourceCount = namespaces.reduce((sum, ns) => sum + ns.resources.length, 0);
+  const begun = beginResults(settings.projectRoot);
+  const { namespaces, described } = await readBenchDataset(settings.datasetPath);
   const endpoints = classifyEndpoints();
   const samples = buildSamples(namespaces);
   const mixEndpoints = endpoints.filter((e) => e.class === 'mix');
@@ -85,14 +80,13 @@ async function measureRegistration(run: SuiteRun): Promise<RegistrationBenchResu
   say(`registry area ready on port ${service.port} after ${service.startMs} ms, RSS ${afterStart.rssMb} MB`);
 
   const results: RegistrationBenchResults = {
-    startedAt,
-    machine,
+    ...begun,
     settings: {
       ...load,
       redisUrl: settings.redisUrl,
       queuePrefix: settings.queuePrefix,
     },
-    dataset: { path: settings.datasetPath, namespaces: namespaces.length, resources: resourceCount },
+    dataset: described,
     endpoints: {
       mix: mixEndpoints.map((e) => e.path),
       regex: regexEndpoints.map((e) => ({ path: e.path, reason: e.reason })),

@@ -1,5 +1,5 @@
 import type { LoadSettings } from '../lib/load.js';
-import { formatMs, markdownTable, passText, textTable, unexpectedShare, UNEXPECTED_LIMIT, type Figure, type ResultsHeader } from '../lib/results.js';
+import { formatMs, markdownTable, passText, textTable, unexpectedShare, UNEXPECTED_LIMIT, num, pct, verdictRow, describeMachine, describeRuns, type CpuVerdict, type Figure, type ResultsHeader, type RunVerdict } from '../lib/results.js';
 import type { LoadRun, RegistryScenario } from './measure.js';
 import type { RollupFigures } from './rollup.js';
 import type { ScenarioName, SizeFigures } from './size-phase.js';
@@ -20,21 +20,9 @@ export interface RegistryBenchResults extends ResultsHeader {
   figures?: Figure[];
 }
 
-export interface RegistryVerdict {
-  scenario: string;
-  reqPerSec: number | null;
-  p50Ms: number | null;
-  p99Ms: number | null;
+export interface RegistryVerdict extends RunVerdict, CpuVerdict {
   mbPerSec: number | null;
-  serverCpuPct: number | null;
   postgresCpuPct: number | null;
-  loadGeneratorCpuPct: number | null;
-  otherCpuPct: number | null;
-  /** Which side was saturated during the run, from the CPU figures. */
-  limit: string;
-  target: string;
-  pass: boolean | null;
-  note?: string;
 }
 
 // The issue's targets.
@@ -236,29 +224,13 @@ export function judge(results: RegistryBenchResults): { verdicts: RegistryVerdic
   return { verdicts, figures };
 }
 
-const num = (value: number | null, digits = 0) =>
-  value === null || Number.isNaN(value) ? '—' : value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const pct = (value: number | null) => (value === null ? '—' : `${value} %`);
-
 const VERDICT_HEADER = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'MB/s', 'CPU area', 'CPU Postgres', 'CPU load gen.', 'CPU other', 'limited by', 'target', 'result'];
 const FIGURE_HEADER = ['figure', 'value', 'target', 'result'];
 
-function verdictRows(verdicts: RegistryVerdict[]): string[][] {
-  return verdicts.map((v) => [
-    v.scenario,
-    num(v.reqPerSec),
-    num(v.p50Ms, 2),
-    num(v.p99Ms, 2),
-    num(v.mbPerSec, 1),
-    pct(v.serverCpuPct),
-    pct(v.postgresCpuPct),
-    pct(v.loadGeneratorCpuPct),
-    pct(v.otherCpuPct),
-    v.limit,
-    v.target,
-    passText(v.pass) + (v.note ? ` (${v.note})` : ''),
-  ]);
-}
+const verdictRows = (verdicts: RegistryVerdict[]): string[][] =>
+  verdicts.map((v) =>
+    verdictRow(v, [num(v.mbPerSec, 1), pct(v.serverCpuPct), pct(v.postgresCpuPct), pct(v.loadGeneratorCpuPct), pct(v.otherCpuPct), v.limit]),
+  );
 
 const figureRows = (figures: Figure[]) => figures.map((f) => [f.figure, f.value, f.target || '—', passText(f.pass)]);
 
@@ -275,14 +247,8 @@ function sanityLines(results: RegistryBenchResults): string[] {
   for (const size of [results.real, results.scale]) {
     if (!size || 'skipped' in size) continue;
     for (const [name, figures] of Object.entries(size.scenarios) as [ScenarioName, RegistryScenario][]) {
-      const m = figures.median;
-      const statuses = Object.entries(m.statusCounts).map(([s, n]) => `${s}×${n}`).join(', ');
-      const all = figures.runs.map((r) => r.reqPerSec.toLocaleString('en')).join(' / ');
       const cold = figures.cold ? `; cold run ${figures.cold.reqPerSec.toLocaleString('en')} req/s, p99 ${figures.cold.p99Ms} ms` : '';
-      lines.push(
-        `${size.label} ${SCENARIO_LABELS[name]}: runs ${all} req/s${cold}; median run ${m.completed.toLocaleString('en')} answers (${statuses}), ` +
-          `${m.unexpected} unexpected, ${m.errors} errors, ${m.timeouts} timeouts`,
-      );
+      lines.push(describeRuns(`${size.label} ${SCENARIO_LABELS[name]}`, figures, cold));
     }
     lines.push(
       `${size.label}: dataset served ${size.dataset.namespaces.toLocaleString('en')} namespaces (${mb(size.dataset.plainBytes)} decoded), revalidation ${size.dataset.revalidationStatus}; ` +
@@ -319,9 +285,7 @@ export function markdownReport(results: RegistryBenchResults, verdicts: Registry
   return [
     `# Registry benchmark — ${results.startedAt}`,
     '',
-    `Machine: ${m.cpuCount} × ${m.cpuModel}, ${m.totalMemoryMb.toLocaleString('en')} MB, ${m.os}, Node ${m.node}; ` +
-      `commit ${m.gitCommit ?? 'unknown'}${m.gitDirty ? ' (with uncommitted changes)' : ''}; ` +
-      `load average ${m.loadAverageAtStart} at start, ${m.loadAverageAtEnd ?? '?'} at end. ` +
+    `${describeMachine(m)} ` +
       `Dataset: ${results.dataset.namespaces.toLocaleString('en')} namespaces, ${results.dataset.resources.toLocaleString('en')} resources; ` +
       `scale: the same plus ${results.settings.scaleNamespaces.toLocaleString('en')} synthetic namespaces with one resource each.`,
     '',

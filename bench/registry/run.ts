@@ -8,10 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { readDataset, validateNamespaces } from '../../src/importer/read-dataset.js';
-import { databaseUrlFor, dropDatabase, migrateAndImport, recreateDatabase } from '../lib/database.js';
+import { databaseUrlFor, dropDatabase, migrateAndImport, recreateDatabase, readBenchDataset } from '../lib/database.js';
 import { removeQueueKeys } from '../lib/redis.js';
-import { machineInfo } from '../lib/results.js';
+import { beginResults } from '../lib/results.js';
 import type { ServerProcess } from '../lib/server-processes.js';
 import { loadOf, say } from '../lib/settings.js';
 import { runSuite, type SuiteRun } from '../lib/suite.js';
@@ -32,11 +31,8 @@ async function removeBenchData(settings: RegistryBenchSettings): Promise<void> {
 async function measureRegistry(run: SuiteRun): Promise<RegistryBenchResults> {
   const settings = readRegistrySettings();
   const load = loadOf(settings);
-  const startedAt = new Date().toISOString();
-
-  say(`reading ${settings.datasetPath}`);
-  const namespaces = validateNamespaces(await readDataset(settings.datasetPath));
-  const resourceCount = namespaces.reduce((sum, ns) => sum + ns.resources.length, 0);
+  const begun = beginResults(settings.projectRoot);
+  const { namespaces, described } = await readBenchDataset(settings.datasetPath);
   const synthetic = syntheticPrefixes(settings.scaleNamespaces);
   const starts = searchStarts(
     namespaces.map((ns) => ns.prefix),
@@ -44,8 +40,7 @@ async function measureRegistry(run: SuiteRun): Promise<RegistryBenchResults> {
   );
 
   const results: RegistryBenchResults = {
-    startedAt,
-    machine: machineInfo(settings.projectRoot),
+    ...begun,
     settings: {
       ...load,
       buildRuns: settings.buildRuns,
@@ -53,7 +48,7 @@ async function measureRegistry(run: SuiteRun): Promise<RegistryBenchResults> {
       redisUrl: settings.redisUrl,
       rollupRedisUrl: settings.rollupRedisUrl,
     },
-    dataset: { path: settings.datasetPath, namespaces: namespaces.length, resources: resourceCount },
+    dataset: described,
     searchStarts: { real: starts.real.length, synthetic: starts.synthetic.length, all: starts.all.length },
   };
 

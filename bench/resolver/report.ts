@@ -7,8 +7,12 @@ import {
   textTable,
   unexpectedShare,
   UNEXPECTED_LIMIT,
+  verdictRow,
+  describeMachine,
+  describeRuns,
   type Figure,
   type ResultsHeader,
+  type RunVerdict,
 } from '../lib/results.js';
 import type { MemoryFigures } from '../lib/server-processes.js';
 import type { BatchFigures } from './batch-latency.js';
@@ -39,16 +43,9 @@ export interface BenchResults extends ResultsHeader {
   verdicts?: Verdict[];
 }
 
-export interface Verdict {
-  scenario: string;
-  reqPerSec: number | null;
-  p50Ms: number | null;
-  p99Ms: number | null;
+export interface Verdict extends RunVerdict {
   ratio: number | null;
   ratioOf: string | null;
-  target: string;
-  pass: boolean | null;
-  note?: string;
 }
 
 function throughputVerdict(
@@ -158,19 +155,8 @@ export function judge(results: BenchResults): { verdicts: Verdict[]; figures: Fi
   return { verdicts, figures };
 }
 
-const num = (value: number | null, digits = 0) => (value === null ? '—' : value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
-
-function verdictRows(verdicts: Verdict[]): string[][] {
-  return verdicts.map((v) => [
-    v.scenario,
-    num(v.reqPerSec),
-    num(v.p50Ms, 2),
-    num(v.p99Ms, 2),
-    v.ratio === null ? '—' : `${v.ratio.toFixed(3)}${v.ratioOf && v.ratioOf !== 'ceiling' ? ` of ${v.ratioOf}` : ''}`,
-    v.target,
-    passText(v.pass) + (v.note ? ` (${v.note})` : ''),
-  ]);
-}
+const verdictRows = (verdicts: Verdict[]): string[][] =>
+  verdicts.map((v) => verdictRow(v, [v.ratio === null ? '—' : `${v.ratio.toFixed(3)}${v.ratioOf && v.ratioOf !== 'ceiling' ? ` of ${v.ratioOf}` : ''}`]));
 
 const VERDICT_HEADER = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio to ceiling', 'target', 'result'];
 const FIGURE_HEADER = ['figure', 'value', 'target', 'result'];
@@ -182,15 +168,7 @@ function sanityLines(results: BenchResults): string[] {
     if (results.scale.realPaired) scenarios['real-dataset resolveJson (paired with scale)'] = results.scale.realPaired;
     scenarios['scale resolveJson'] = results.scale.resolveJson;
   }
-  for (const [name, figures] of Object.entries(scenarios)) {
-    const m = figures.median;
-    const statuses = Object.entries(m.statusCounts).map(([s, n]) => `${s}×${n}`).join(', ');
-    const all = figures.runs.map((r) => r.reqPerSec.toLocaleString('en')).join(' / ');
-    lines.push(
-      `${name}: runs ${all} req/s; median run ${m.completed.toLocaleString('en')} answers (${statuses}), ` +
-        `${m.unexpected} unexpected, ${m.errors} errors, ${m.timeouts} timeouts`,
-    );
-  }
+  for (const [name, figures] of Object.entries(scenarios)) lines.push(describeRuns(name, figures));
   // Measured in turns with the ceiling: the ratio of each turn, not only of the median runs.
   const ceilingRuns = results.scenarios.ceiling?.runs ?? [];
   for (const name of ['resolveJson', 'redirect', 'byPrefix']) {
@@ -223,9 +201,7 @@ export function markdownReport(results: BenchResults, verdicts: Verdict[], figur
   return [
     `# Resolver benchmark — ${results.startedAt}`,
     '',
-    `Machine: ${m.cpuCount} × ${m.cpuModel}, ${m.totalMemoryMb.toLocaleString('en')} MB, ${m.os}, Node ${m.node}; ` +
-      `commit ${m.gitCommit ?? 'unknown'}${m.gitDirty ? ' (with uncommitted changes)' : ''}; ` +
-      `load average ${m.loadAverageAtStart} at start, ${m.loadAverageAtEnd ?? '?'} at end.`,
+    describeMachine(m),
     `Load: autocannon, ${st.connections} connections, ${st.durationS} s per run after a ${st.warmupS} s warm-up, ` +
       `median of ${st.runs} runs by req/s, with that run's latencies (every answer's response time as autocannon measures it). Dataset: ${results.dataset.namespaces} namespaces, ` +
       `${results.dataset.resources} resources.`,

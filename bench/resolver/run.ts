@@ -6,14 +6,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readDataset, validateNamespaces } from '../../src/importer/read-dataset.js';
 import { utcDay } from '../../src/statistics/usage-keys.js';
 import { measureBatchLatency } from './batch-latency.js';
-import { dropDatabase, databaseUrlFor, migrateAndImport, recreateDatabase } from '../lib/database.js';
+import { dropDatabase, databaseUrlFor, migrateAndImport, recreateDatabase, readBenchDataset } from '../lib/database.js';
 import { clearUsageCounters } from '../lib/redis.js';
 import { checkOnce, describeCheck } from '../lib/check-once.js';
 import { measure, measureTogether, type RunFigures } from '../lib/load.js';
-import { machineInfo } from '../lib/results.js';
+import { beginResults } from '../lib/results.js';
 import { readMemory, startCeiling, startResolver } from '../lib/server-processes.js';
 import { loadOf, say } from '../lib/settings.js';
 import { runSuite, type SuiteRun } from '../lib/suite.js';
@@ -36,19 +35,15 @@ async function removeBenchData(settings: BenchSettings, startedAt: string): Prom
 async function measureResolver(run: SuiteRun): Promise<BenchResults> {
   const settings = readSettings();
   const load = loadOf(settings);
-  const startedAt = new Date().toISOString();
-  const machine = machineInfo(settings.projectRoot);
-
-  say(`reading ${settings.datasetPath}`);
-  const namespaces = validateNamespaces(await readDataset(settings.datasetPath));
-  const resourceCount = namespaces.reduce((sum, ns) => sum + ns.resources.length, 0);
+  const begun = beginResults(settings.projectRoot);
+  const { namespaces, described } = await readBenchDataset(settings.datasetPath);
 
   const databaseUrl = databaseUrlFor(settings.baseDatabaseUrl, settings.databaseName);
   const servers = run.servers;
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'resolver-bench-'));
   run.cleanup = async () => {
     rmSync(tmp, { recursive: true, force: true });
-    if (!settings.keepDb) await removeBenchData(settings, startedAt);
+    if (!settings.keepDb) await removeBenchData(settings, begun.startedAt);
   };
 
   say(`creating ${settings.databaseName} and importing ${namespaces.length} namespaces`);
@@ -82,8 +77,7 @@ async function measureResolver(run: SuiteRun): Promise<BenchResults> {
   servers.push(ceiling);
 
   const results: BenchResults = {
-    startedAt,
-    machine,
+    ...begun,
     settings: {
       ...load,
       batchRequests: settings.batchRequests,
@@ -92,7 +86,7 @@ async function measureResolver(run: SuiteRun): Promise<BenchResults> {
       noisyDurationS: settings.noisyDurationS,
       redisUrl: settings.redisUrl,
     },
-    dataset: { path: settings.datasetPath, namespaces: namespaces.length, resources: resourceCount },
+    dataset: described,
     setup: { importMs, resolverStartMs: resolver.startMs, snapshotLoadMs: resolver.snapshotLoadMs },
     resolverMemory: { afterLoad },
     requestCounts: { resolveJson: resolveJson.length, redirect: redirect.length, byPrefix: byPrefix.length, bySimilarity: bySimilarity.length },

@@ -11,6 +11,7 @@ import {
   type RegistrySnapshot,
   type ResourceEntry,
 } from '../../src/core/registry-snapshot.js';
+import { seededRandom } from '../../bench/lib/workload.js';
 
 const NOWHERE: LocationView = { countryCode: 'GB', countryName: 'United Kingdom' };
 
@@ -111,17 +112,8 @@ export function buildReverseSnapshot(): RegistrySnapshot {
   return buildSnapshot(1, reverseNamespaces());
 }
 
-/** mulberry32: the same pseudo-random sequence on every run, so generated cases are reproducible. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// mulberry32, the benchmarks' too: the same pseudo-random sequence on every run, so generated cases are reproducible.
+export { seededRandom } from '../../bench/lib/workload.js';
 
 /**
  * A few hundred namespaces made by varying the fixture's patterns (hosts, path segments, suffixes, embedded

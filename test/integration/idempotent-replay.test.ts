@@ -4,7 +4,6 @@
  * back with its fields reordered. The URL check and the regex test are stand-ins (they have tests of their
  * own): what is under test is the stored answer.
  */
-import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import { prefixRegistration, resourceRegistration, unique } from '../factories/registration.factory.js';
 import { startRegistry, type RegistryUnderTest } from '../support/areas.js';
@@ -15,12 +14,7 @@ const resourcePayload = () => resourceRegistration(unique('mirror'));
 
 describe('Idempotency-Key replays', () => {
   let t: RegistryUnderTest;
-  let app: RequestListener;
-
-  beforeAll(async () => {
-    t = await startRegistry('idempotent_replay', { registration: regexpChecks });
-    app = t.app;
-  });
+  beforeAll(async () => (t = await startRegistry('idempotent_replay', { registration: regexpChecks })));
   afterAll(() => t.close());
 
   it.each([
@@ -29,7 +23,7 @@ describe('Idempotency-Key replays', () => {
   ])('answers a retry of %s with the bytes of the first answer', async (path, payload) => {
     const body = JSON.stringify({ apiVersion: '1.0', payload: payload() });
     const key = unique('replay-');
-    const send = () => request(app).post(path).set('Content-Type', 'application/json').set('Idempotency-Key', key).send(body);
+    const send = () => request(t.app).post(path).set('Content-Type', 'application/json').set('Idempotency-Key', key).send(body);
     const first = await send();
     const replay = await send();
 

@@ -1,4 +1,3 @@
-import type { RequestListener } from 'node:http';
 import pg from 'pg';
 import request from 'supertest';
 import { RegistryVersionSource } from '../../src/registry/rest-api/registry-version.js';
@@ -8,15 +7,11 @@ import { waitFor } from '../support/wait.js';
 const API = `${BASE}/restApi`;
 
 let testDb: RegistryUnderTest;
-let app: RequestListener;
 
-beforeAll(async () => {
-  testDb = await startRegistry('rest_api_associations');
-  app = testDb.app;
-});
+beforeAll(async () => (testDb = await startRegistry('rest_api_associations')));
 afterAll(() => testDb.close());
 
-const get = (path: string) => request(app).get(path);
+const get = (path: string) => request(testDb.app).get(path);
 const notFoundBody = (errorMessage: string) => ({ apiVersion: '1.0', errorMessage, payload: null });
 
 describe('associations', () => {
@@ -187,13 +182,13 @@ describe('hostile and odd requests', () => {
   });
 
   it('answers HEAD like GET, without a body', async () => {
-    const res = await request(app).head('/restApi/namespaces/230');
+    const res = await request(testDb.app).head('/restApi/namespaces/230');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/hal\+json/);
   });
 
   it('refuses writes with 405 in the envelope', async () => {
-    const res = await request(app).delete('/restApi/namespaces/230');
+    const res = await request(testDb.app).delete('/restApi/namespaces/230');
     expect(res.status).toBe(405);
     expect(res.body.errorMessage).toMatch(/not allowed/);
   });
@@ -201,7 +196,7 @@ describe('hostile and odd requests', () => {
   it('opens the API to any origin, including the CORS preflight', async () => {
     const res = await get('/restApi/namespaces?size=1').set('Origin', 'https://elsewhere.example');
     expect(res.headers['access-control-allow-origin']).toBe('*');
-    const preflight = await request(app)
+    const preflight = await request(testDb.app)
       .options('/restApi/namespaces/search/findByPrefix?prefix=go')
       .set('Origin', 'https://elsewhere.example')
       .set('Access-Control-Request-Method', 'GET')

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import { REGISTRY_URL as BASE, startRegistry, type RegistryUnderTest } from '../support/areas.js';
 import { SAMPLE_REGISTRY } from '../support/test-database.js';
@@ -9,15 +8,11 @@ const API = `${BASE}/restApi`;
 const SAMPLE_PREFIXES = JSON.parse(readFileSync(SAMPLE_REGISTRY, 'utf8')).map((ns: { prefix: string }) => ns.prefix) as string[];
 
 let testDb: RegistryUnderTest;
-let app: RequestListener;
 
-beforeAll(async () => {
-  testDb = await startRegistry('rest_api_browse');
-  app = testDb.app;
-});
+beforeAll(async () => (testDb = await startRegistry('rest_api_browse')));
 afterAll(() => testDb.close());
 
-const get = (path: string) => request(app).get(path);
+const get = (path: string) => request(testDb.app).get(path);
 const prefixesOf = (body: { _embedded: { namespaces: { prefix: string }[] } }) => body._embedded.namespaces.map((n) => n.prefix);
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -1,4 +1,3 @@
-import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import { REGISTRY_URL as BASE, startRegistry, type RegistryUnderTest } from '../support/areas.js';
 
@@ -32,7 +31,6 @@ const SEARCH_VALUES: Record<string, Record<string, string>> = {
 const PAGING = new Set(['page', 'size', 'sort']);
 
 let testDb: RegistryUnderTest;
-let app: RequestListener;
 let personId: number;
 
 beforeAll(async () => {
@@ -43,7 +41,6 @@ beforeAll(async () => {
   personId = person!.id;
   await testDb.db('namespaces').where({ id: 230 }).update({ contactPersonId: personId });
   await testDb.db('resources').where({ id: 232 }).update({ contactPersonId: personId });
-  app = testDb.app;
 });
 afterAll(() => testDb.close());
 
@@ -53,7 +50,7 @@ interface HalLink {
 }
 type HalBody = { _links?: Record<string, HalLink>; _embedded?: Record<string, HalBody[]> } & Record<string, unknown>;
 
-const get = (path: string) => request(app).get(path);
+const get = (path: string) => request(testDb.app).get(path);
 const asCurator = (path: string) => get(path).set('Authorization', `Bearer ${CURATOR_TOKEN}`);
 const pathOf = (href: string): string => {
   expect(href.startsWith(API)).toBe(true);

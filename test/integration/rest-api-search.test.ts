@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import type { DatasetNamespace } from '../../src/importer/dataset.schema.js';
 import { validateNamespaces } from '../../src/importer/read-dataset.js';
@@ -14,7 +13,6 @@ const sampleInstitutions = [...new Map(sampleResources.map((r) => [r.institution
 const WILD_PREFIXES = ['lik_e', 'likxe', 'lik%e', 'likyye', 'lik\\e'];
 
 let testDb: RegistryUnderTest;
-let app: RequestListener;
 
 beforeAll(async () => {
   testDb = await startRegistry('rest_api_search');
@@ -32,11 +30,10 @@ beforeAll(async () => {
     { name: '100% Institute_A', homeUrl: 'https://a.example', description: 'x', locationCountryCode: 'FR' },
     { name: '100x Institute-A', homeUrl: 'https://b.example', description: 'x', locationCountryCode: 'FR' },
   ]);
-  app = testDb.app;
 });
 afterAll(() => testDb.close());
 
-const get = (path: string) => request(app).get(path);
+const get = (path: string) => request(testDb.app).get(path);
 const search = (collection: string, query: string) => get(`/restApi/${collection}/search/${query}`);
 const selfId = (item: { _links: { self: { href: string } } }) => item._links.self.href.split('/').pop();
 type Listed<K extends string, T> = { _embedded: Record<K, T[]> };

@@ -9,11 +9,7 @@ const JSON_LD = 'application/ld+json; charset=utf-8';
 describe('schema.org metadata', () => {
   let t: RegistryUnderTest;
   let app: RequestListener;
-
-  beforeAll(async () => {
-    t = await startRegistry('schema_org');
-    app = t.app;
-  });
+  beforeAll(async () => ({ app } = t = await startRegistry('schema_org')));
   afterAll(() => t.close());
 
   it('describes the platform as a DataCatalog pointing at this deployment', async () => {

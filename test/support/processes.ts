@@ -44,3 +44,16 @@ export async function stopProcess(spawned: Spawned | undefined, signal: NodeJS.S
   if (spawned.child.exitCode === null && spawned.child.signalCode === null) spawned.child.kill(signal);
   await spawned.exited;
 }
+
+/** `npm run registry:import` (dist/src/importer/cli.js) on `databaseUrl`, with this process's environment. */
+export function runImporterCli(args: string[], databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/importer/cli.js'), ...args], { env: { ...process.env, DATABASE_URL: databaseUrl } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

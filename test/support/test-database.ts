@@ -71,3 +71,16 @@ export async function loadSample(db: Db, options: { file?: string; extra?: unkno
   const records = (await readDataset(options.file ?? SAMPLE_REGISTRY)) as unknown[];
   await importRegistry(db, validateNamespaces(options.extra ? [...records, ...options.extra] : records), {});
 }
+
+/** Row count and a checksum per table; xmin changes on any write, even one that stores the same values. */
+export async function tableSnapshot(db: Db): Promise<Record<string, unknown>> {
+  const result: Record<string, unknown> = {};
+  for (const table of ['locations', 'institutions', 'namespaces', 'resources']) {
+    const { rows } = await db.raw<{ rows: unknown[] }>(
+      "SELECT count(*)::int AS count, md5(coalesce(string_agg(t::text || '@' || t.xmin::text, '|' ORDER BY t::text), '')) AS sum FROM ?? t",
+      [table],
+    );
+    result[table] = rows[0];
+  }
+  return result;
+}
