@@ -12,31 +12,20 @@ import {
   type ResourceEntry,
 } from '../../src/core/registry-snapshot.js';
 import { seededRandom } from '../../bench/lib/workload.js';
+import { aNamespace, aResource } from './snapshot.factory.js';
 
 const NOWHERE: LocationView = { countryCode: 'GB', countryName: 'United Kingdom' };
 
 export function reverseResource(id: number, urlPattern: string, overrides: Partial<ResourceEntry> = {}): ResourceEntry {
-  return {
+  return aResource({
     id,
-    mirId: `MIR:${String(100000 + id).padStart(8, '0')}`,
     urlPattern,
-    name: `Resource ${id}`,
     description: null,
-    official: false,
     providerCode: `p${id}`,
-    sampleId: null,
-    resourceHomeUrl: `https://provider-${id}.example.org/`,
     institution: { id: 1, name: 'Institute', homeUrl: 'https://institute.example.org', description: '', rorId: null, location: NOWHERE },
     location: NOWHERE,
-    deprecated: false,
-    deprecationDate: null,
-    renderDeprecatedLanding: false,
-    protectedUrls: false,
-    renderProtectedLanding: false,
-    authHelpUrl: null,
-    authHelpDescription: null,
     ...overrides,
-  };
+  });
 }
 
 export function reverseNamespace(
@@ -46,20 +35,7 @@ export function reverseNamespace(
   resources: ResourceEntry[],
   overrides: Partial<NamespaceEntry> = {},
 ): NamespaceEntry {
-  return {
-    id,
-    prefix,
-    mirId: `MIR:${String(id).padStart(8, '0')}`,
-    name: `${prefix} namespace`,
-    pattern,
-    sampleId: '1',
-    namespaceEmbeddedInLui: false,
-    deprecated: false,
-    deprecationDate: null,
-    renderDeprecatedLanding: false,
-    resources,
-    ...overrides,
-  };
+  return aNamespace({ id, prefix, pattern, resources, ...overrides });
 }
 
 export function reverseNamespaces(): NamespaceEntry[] {
