@@ -123,6 +123,24 @@ export function describeRuns(name: string, figures: { median: RunFigures; runs: 
   );
 }
 
+/**
+ * The body of a report: the verdict table, the figure table (when the suite has figures), then the checks.
+ * As markdown, the checks are a list under a heading; as text, plain lines.
+ */
+export function reportBody(
+  format: 'markdown' | 'text',
+  verdicts: { header: string[]; rows: string[][] },
+  figures: Figure[] | null,
+  checks: string[],
+): string[] {
+  const table = format === 'markdown' ? markdownTable : textTable;
+  const figureTable = figures
+    ? [table(['figure', 'value', 'target', 'result'], figures.map((f) => [f.figure, f.value, f.target || '—', passText(f.pass)])), '']
+    : [];
+  const checkLines = format === 'markdown' ? ['Checks:', '', ...checks.map((l) => `- ${l}`)] : checks;
+  return [table(verdicts.header, verdicts.rows), '', ...figureTable, ...checkLines, ''];
+}
+
 export function formatMs(ms: number | null): string {
   if (ms === null) return 'n/a';
   return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;

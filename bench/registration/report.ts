@@ -1,6 +1,6 @@
 import { describeCheck, type CheckSummary } from '../lib/check-once.js';
 import type { LoadSettings, RunFigures } from '../lib/load.js';
-import { formatMs, markdownTable, textTable, unexpectedShare, UNEXPECTED_LIMIT, pct, verdictRow, describeMachine, describeRuns, type CpuVerdict, type ResultsHeader, type RunVerdict } from '../lib/results.js';
+import { describeMachine, describeRuns, formatMs, pct, reportBody, UNEXPECTED_LIMIT, unexpectedShare, verdictRow, type CpuVerdict, type ResultsHeader, type RunVerdict } from '../lib/results.js';
 import type { MemoryFigures } from '../lib/server-processes.js';
 import type { RunCpu } from '../lib/cpu-sampler.js';
 
@@ -201,15 +201,10 @@ export function markdownReport(results: RegistrationBenchResults, verdicts: Regi
       `Dataset: ${results.dataset.namespaces.toLocaleString('en')} namespaces, ${results.dataset.resources.toLocaleString('en')} resources.`,
     '',
     ...method(results).flatMap((line) => [line, '']),
-    markdownTable(VERDICT_HEADER, verdictRows(verdicts)),
-    '',
-    'Checks:',
-    '',
-    ...sanityLines(results, true).map((l) => `- ${l}`),
-    '',
+    ...reportBody('markdown', { header: VERDICT_HEADER, rows: verdictRows(verdicts) }, null, sanityLines(results, true)),
   ].join('\n');
 }
 
 export function textReport(results: RegistrationBenchResults, verdicts: RegistrationVerdict[]): string {
-  return [textTable(VERDICT_HEADER, verdictRows(verdicts)), '', ...sanityLines(results, false), ''].join('\n');
+  return reportBody('text', { header: VERDICT_HEADER, rows: verdictRows(verdicts) }, null, sanityLines(results, false)).join('\n');
 }

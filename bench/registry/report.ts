@@ -1,5 +1,5 @@
 import type { LoadSettings } from '../lib/load.js';
-import { formatMs, markdownTable, passText, textTable, unexpectedShare, UNEXPECTED_LIMIT, num, pct, verdictRow, describeMachine, describeRuns, type CpuVerdict, type Figure, type ResultsHeader, type RunVerdict } from '../lib/results.js';
+import { describeMachine, describeRuns, formatMs, num, pct, reportBody, UNEXPECTED_LIMIT, unexpectedShare, verdictRow, type CpuVerdict, type Figure, type ResultsHeader, type RunVerdict } from '../lib/results.js';
 import type { LoadRun, RegistryScenario } from './measure.js';
 import type { RollupFigures } from './rollup.js';
 import type { ScenarioName, SizeFigures } from './size-phase.js';
@@ -225,14 +225,12 @@ export function judge(results: RegistryBenchResults): { verdicts: RegistryVerdic
 }
 
 const VERDICT_HEADER = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'MB/s', 'CPU area', 'CPU Postgres', 'CPU load gen.', 'CPU other', 'limited by', 'target', 'result'];
-const FIGURE_HEADER = ['figure', 'value', 'target', 'result'];
 
 const verdictRows = (verdicts: RegistryVerdict[]): string[][] =>
   verdicts.map((v) =>
     verdictRow(v, [num(v.mbPerSec, 1), pct(v.serverCpuPct), pct(v.postgresCpuPct), pct(v.loadGeneratorCpuPct), pct(v.otherCpuPct), v.limit]),
   );
 
-const figureRows = (figures: Figure[]) => figures.map((f) => [f.figure, f.value, f.target || '—', passText(f.pass)]);
 
 const SCENARIO_LABELS: Record<ScenarioName, string> = {
   browse: 'browse',
@@ -290,17 +288,10 @@ export function markdownReport(results: RegistryBenchResults, verdicts: Registry
       `scale: the same plus ${results.settings.scaleNamespaces.toLocaleString('en')} synthetic namespaces with one resource each.`,
     '',
     ...method(results).flatMap((line) => [line, '']),
-    markdownTable(VERDICT_HEADER, verdictRows(verdicts)),
-    '',
-    markdownTable(FIGURE_HEADER, figureRows(figures)),
-    '',
-    'Checks:',
-    '',
-    ...sanityLines(results).map((l) => `- ${l}`),
-    '',
+    ...reportBody('markdown', { header: VERDICT_HEADER, rows: verdictRows(verdicts) }, figures, sanityLines(results)),
   ].join('\n');
 }
 
 export function textReport(results: RegistryBenchResults, verdicts: RegistryVerdict[], figures: Figure[]): string {
-  return [textTable(VERDICT_HEADER, verdictRows(verdicts)), '', textTable(FIGURE_HEADER, figureRows(figures)), '', ...sanityLines(results), ''].join('\n');
+  return reportBody('text', { header: VERDICT_HEADER, rows: verdictRows(verdicts) }, figures, sanityLines(results)).join('\n');
 }

@@ -1,19 +1,6 @@
 import type { CheckSummary } from '../lib/check-once.js';
 import type { LoadSettings, ScenarioFigures } from '../lib/load.js';
-import {
-  formatMs,
-  markdownTable,
-  passText,
-  textTable,
-  unexpectedShare,
-  UNEXPECTED_LIMIT,
-  verdictRow,
-  describeMachine,
-  describeRuns,
-  type Figure,
-  type ResultsHeader,
-  type RunVerdict,
-} from '../lib/results.js';
+import { describeMachine, describeRuns, formatMs, reportBody, UNEXPECTED_LIMIT, unexpectedShare, verdictRow, type Figure, type ResultsHeader, type RunVerdict } from '../lib/results.js';
 import type { MemoryFigures } from '../lib/server-processes.js';
 import type { BatchFigures } from './batch-latency.js';
 import type { NoisyNeighbourFigures } from './noisy-neighbour.js';
@@ -159,7 +146,6 @@ const verdictRows = (verdicts: Verdict[]): string[][] =>
   verdicts.map((v) => verdictRow(v, [v.ratio === null ? '—' : `${v.ratio.toFixed(3)}${v.ratioOf && v.ratioOf !== 'ceiling' ? ` of ${v.ratioOf}` : ''}`]));
 
 const VERDICT_HEADER = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio to ceiling', 'target', 'result'];
-const FIGURE_HEADER = ['figure', 'value', 'target', 'result'];
 
 function sanityLines(results: BenchResults): string[] {
   const lines: string[] = [];
@@ -206,25 +192,11 @@ export function markdownReport(results: BenchResults, verdicts: Verdict[], figur
       `median of ${st.runs} runs by req/s, with that run's latencies (every answer's response time as autocannon measures it). Dataset: ${results.dataset.namespaces} namespaces, ` +
       `${results.dataset.resources} resources.`,
     '',
-    markdownTable(VERDICT_HEADER, verdictRows(verdicts)),
-    '',
-    markdownTable(FIGURE_HEADER, figures.map((f) => [f.figure, f.value, f.target || '—', passText(f.pass)])),
-    '',
-    'Checks:',
-    '',
-    ...sanityLines(results).map((l) => `- ${l}`),
-    '',
+    ...reportBody('markdown', { header: VERDICT_HEADER, rows: verdictRows(verdicts) }, figures, sanityLines(results)),
   ].join('\n');
 }
 
 export function textReport(verdicts: Verdict[], figures: Figure[], results: BenchResults): string {
-  return [
-    textTable(VERDICT_HEADER, verdictRows(verdicts)),
-    '',
-    textTable(FIGURE_HEADER, figures.map((f) => [f.figure, f.value, f.target || '—', passText(f.pass)])),
-    '',
-    ...sanityLines(results),
-    '',
-  ].join('\n');
+  return reportBody('text', { header: VERDICT_HEADER, rows: verdictRows(verdicts) }, figures, sanityLines(results)).join('\n');
 }
 
