@@ -15,6 +15,7 @@ import { prefixRegistration } from '../factories/registration.factory.js';
 import { REGISTRY_URL, RESOLVER_URL, startRegistry, type RegistryUnderTest } from '../support/areas.js';
 import { freePort, spawnNode } from '../support/processes.js';
 import { TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-database.js';
+import { sendPreflight } from '../support/cors.js';
 
 const TOKEN = randomBytes(24).toString('hex');
 const NOTIFICATIONS = { publicRegistryUrl: REGISTRY_URL, publicResolverUrl: RESOLVER_URL, curatorEmail: '' };
@@ -133,11 +134,7 @@ describe('curation hardening', () => {
     });
 
     it('keeps the public endpoints open to any origin, with a JSON body', async () => {
-      const preflight = await request(app)
-        .options('/prefixRegistrationApi/registerPrefix')
-        .set('Origin', 'https://elsewhere.example')
-        .set('Access-Control-Request-Method', 'POST')
-        .set('Access-Control-Request-Headers', 'content-type');
+      const preflight = await sendPreflight(app, '/prefixRegistrationApi/registerPrefix', 'https://elsewhere.example', 'POST', 'content-type');
       expect(preflight.status).toBe(204);
       expect(preflight.headers['access-control-allow-origin']).toBe('*');
       expect(preflight.headers['access-control-allow-methods']).toContain('POST');

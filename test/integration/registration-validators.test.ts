@@ -9,6 +9,7 @@ import {
   type RegistrationDeps,
 } from '../../src/registry/registration/validation/run-chains.js';
 import { RESOLVER_URL as RESOLVER, startRegistry, type RegistryUnderTest } from '../support/areas.js';
+import { sendPreflight } from '../support/cors.js';
 
 // The URL check and the regex test stand in for the queue-backed UrlCheck and the worker-thread RegexTest,
 // which have tests of their own: here the URL verdicts come from a small table and the regex test uses
@@ -152,11 +153,7 @@ describe('registration field validators', () => {
     });
 
     it('allows the JSON POSTs from any origin, preflight included', async () => {
-      const preflight = await request(app)
-        .options(P('validateName'))
-        .set('Origin', 'https://ui.example.org')
-        .set('Access-Control-Request-Method', 'POST')
-        .set('Access-Control-Request-Headers', 'content-type');
+      const preflight = await sendPreflight(app, P('validateName'), 'https://ui.example.org', 'POST', 'content-type');
       expect(preflight.status).toBe(204);
       expect(preflight.headers['access-control-allow-origin']).toBe('*');
       expect(preflight.headers['access-control-allow-methods']).toContain('POST');

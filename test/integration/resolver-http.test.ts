@@ -5,6 +5,7 @@
 import request from 'supertest';
 import { REGISTRY_URL, RESOLVER_URL, startResolver, type ResolverUnderTest } from '../support/areas.js';
 import { waitFor } from '../support/wait.js';
+import { sendPreflight } from '../support/cors.js';
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,*/*;q=0.8';
 
@@ -280,11 +281,7 @@ describe('CORS', () => {
   it.each(['/reverse/byPrefix', '/reverse/bySimilarity', '/reverse/batch', '/resolve/batch'])(
     'answers the preflight of POST %s with 204 allowing POST and Content-Type',
     async (path) => {
-      const res = await request(r.app)
-        .options(path)
-        .set('Origin', 'https://example.org')
-        .set('Access-Control-Request-Method', 'POST')
-        .set('Access-Control-Request-Headers', 'Content-Type');
+      const res = await sendPreflight(r.app, path, 'https://example.org', 'POST', 'Content-Type');
 
       expect(res.status).toBe(204);
       expect(res.headers['access-control-allow-origin']).toBe('*');

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { RegistryVersionSource } from '../../src/registry/rest-api/registry-version.js';
 import { REGISTRY_URL as BASE, startRegistry, type RegistryUnderTest } from '../support/areas.js';
 import { waitFor } from '../support/wait.js';
+import { sendPreflight } from '../support/cors.js';
 
 const API = `${BASE}/restApi`;
 
@@ -196,11 +197,7 @@ describe('hostile and odd requests', () => {
   it('opens the API to any origin, including the CORS preflight', async () => {
     const res = await get('/restApi/namespaces?size=1').set('Origin', 'https://elsewhere.example');
     expect(res.headers['access-control-allow-origin']).toBe('*');
-    const preflight = await request(testDb.app)
-      .options('/restApi/namespaces/search/findByPrefix?prefix=go')
-      .set('Origin', 'https://elsewhere.example')
-      .set('Access-Control-Request-Method', 'GET')
-      .set('Access-Control-Request-Headers', 'Accept');
+    const preflight = await sendPreflight(testDb.app, '/restApi/namespaces/search/findByPrefix?prefix=go', 'https://elsewhere.example', 'GET', 'Accept');
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('*');
     expect(preflight.headers['access-control-allow-methods']).toContain('GET');
