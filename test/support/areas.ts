@@ -4,8 +4,8 @@
  * set-up is `t = await startRegistry('label', {...})` in beforeAll and `t.close()` in afterAll; bodies use
  * `t.app` (a request listener for supertest), `t.db`, `t.url`, `t.config`, `t.redis`.
  *
- * This and test-database.ts are where the tests reach into src/ to assemble a service; tests import src/
- * only for what they test.
+ * test/support/ is where the tests reach into src/ to assemble a service (this file, test-database.ts,
+ * service-processes.ts): a test file imports src/ only for what it tests.
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
