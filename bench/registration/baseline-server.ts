@@ -10,6 +10,7 @@ import http from 'node:http';
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import { jsonBody } from '../../src/http/json-body.js';
+import { serveBaseline } from '../lib/baseline-server.js';
 import { validationOkJson } from '../../src/registry/registration/validation/validation.presenter.js';
 import { classifyEndpoints } from './endpoint-classes.js';
 
@@ -35,17 +36,7 @@ function main(): void {
   const app = new Koa();
   app.use(router.routes());
 
-  const server = http.createServer(app.callback());
-  // The service's keep-alive default (HTTP_KEEP_ALIVE_TIMEOUT_MS), so neither side closes connections sooner.
-  server.keepAliveTimeout = 65_000;
-  server.listen(port, '127.0.0.1');
-  const stop = () => {
-    server.close(() => process.exit(0));
-    server.closeAllConnections();
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  process.on('disconnect', stop);
+  serveBaseline(http.createServer(app.callback()), port);
 }
 
 main();

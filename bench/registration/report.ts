@@ -1,8 +1,8 @@
-import { describeCheck, type CheckSummary } from '../resolver/check-once.js';
-import type { RunFigures } from '../resolver/load.js';
-import { formatMs, markdownTable, passText, textTable, unexpectedShare, type MachineInfo } from '../resolver/report.js';
-import type { MemoryFigures } from '../resolver/server-processes.js';
-import type { RunCpu } from './cpu-sampler.js';
+import { describeCheck, type CheckSummary } from '../lib/check-once.js';
+import type { LoadSettings, RunFigures } from '../lib/load.js';
+import { describeMachine, describeRuns, formatMs, pct, reportBody, UNEXPECTED_LIMIT, unexpectedShare, verdictRow, type CpuVerdict, type ResultsHeader, type RunVerdict } from '../lib/results.js';
+import type { MemoryFigures } from '../lib/server-processes.js';
+import type { RunCpu } from '../lib/cpu-sampler.js';
 
 export type LoadRun = RunFigures & RunCpu;
 
@@ -16,20 +16,12 @@ export interface RegistrationScenario {
 
 export type ScenarioName = 'baseline' | 'mix' | 'regex';
 
-export interface RegistrationBenchResults {
-  startedAt: string;
-  finishedAt?: string;
-  machine: MachineInfo;
-  settings: {
-    connections: number;
-    durationS: number;
-    warmupS: number;
-    runs: number;
+export interface RegistrationBenchResults extends ResultsHeader {
+  settings: LoadSettings & {
     /** Redis of the registry area under test, and its BullMQ key prefix. */
     redisUrl: string;
     queuePrefix: string;
   };
-  dataset: { path: string; namespaces: number; resources: number };
   endpoints: {
     mix: string[];
     regex: { path: string; reason: string }[];
@@ -47,29 +39,15 @@ export interface RegistrationBenchResults {
   verdicts?: RegistrationVerdict[];
 }
 
-export interface RegistrationVerdict {
-  scenario: string;
-  reqPerSec: number | null;
-  p50Ms: number | null;
-  p99Ms: number | null;
+export interface RegistrationVerdict extends RunVerdict, CpuVerdict {
   /** req/s over the baseline's in the same turns. */
   ratio: number | null;
-  serverCpuPct: number | null;
-  loadGeneratorCpuPct: number | null;
-  otherCpuPct: number | null;
-  /** Which side was saturated during the run, from the CPU figures. */
-  limit: string;
-  target: string;
-  pass: boolean | null;
-  note?: string;
 }
 
 // The acceptance line: validator endpoints without a network check, at 10 concurrent connections.
 export const MIN_REQ_PER_SEC = 5000;
 export const MAX_P99_MS = 5;
 const TARGET = `≥ ${MIN_REQ_PER_SEC.toLocaleString('en')} req/s, p99 ≤ ${MAX_P99_MS} ms`;
-// Above this share of unexpected answers a throughput figure measures the wrong thing (as the resolver's).
-const UNEXPECTED_LIMIT = 0.001;
 // A process at or above this share of one core is taken as saturated (as the registry benchmark's).
 const SATURATED_PCT = 90;
 
@@ -139,27 +117,12 @@ export function judge(results: RegistrationBenchResults): RegistrationVerdict[] 
   return verdicts;
 }
 
-const num = (value: number | null, digits = 0) =>
-  value === null || Number.isNaN(value) ? '—' : value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const pct = (value: number | null) => (value === null ? '—' : `${value} %`);
-
 const VERDICT_HEADER = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio to baseline', 'CPU server', 'CPU load gen.', 'CPU other', 'limited by', 'target', 'result'];
 
-function verdictRows(verdicts: RegistrationVerdict[]): string[][] {
-  return verdicts.map((v) => [
-    v.scenario,
-    num(v.reqPerSec),
-    num(v.p50Ms, 2),
-    num(v.p99Ms, 2),
-    v.ratio === null ? '—' : v.ratio.toFixed(2),
-    pct(v.serverCpuPct),
-    pct(v.loadGeneratorCpuPct),
-    pct(v.otherCpuPct),
-    v.limit,
-    v.target,
-    passText(v.pass) + (v.note ? ` (${v.note})` : ''),
-  ]);
-}
+const verdictRows = (verdicts: RegistrationVerdict[]): string[][] =>
+  verdicts.map((v) =>
+    verdictRow(v, [v.ratio === null ? '—' : v.ratio.toFixed(2), pct(v.serverCpuPct), pct(v.loadGeneratorCpuPct), pct(v.otherCpuPct), v.limit]),
+  );
 
 function statusSplit(summary: CheckSummary): string {
   const statuses: Record<string, number> = {};
@@ -174,13 +137,7 @@ function statusSplit(summary: CheckSummary): string {
 function sanityLines(results: RegistrationBenchResults, detailed: boolean): string[] {
   const lines: string[] = [];
   for (const [name, figures] of Object.entries(results.scenarios) as [ScenarioName, RegistrationScenario][]) {
-    const m = figures.median;
-    const statuses = Object.entries(m.statusCounts).map(([s, n]) => `${s}×${n}`).join(', ');
-    const all = figures.runs.map((r) => r.reqPerSec.toLocaleString('en')).join(' / ');
-    lines.push(
-      `${name}: runs ${all} req/s; median run ${m.completed.toLocaleString('en')} answers (${statuses}), ` +
-        `${m.unexpected} unexpected, ${m.errors} errors, ${m.timeouts} timeouts`,
-    );
+    lines.push(describeRuns(name, figures));
   }
   for (const [name, summary] of Object.entries(results.checks) as [ScenarioName, CheckSummary][]) {
     lines.push(
@@ -240,21 +197,14 @@ export function markdownReport(results: RegistrationBenchResults, verdicts: Regi
   return [
     `# Registration validator benchmark — ${results.startedAt}`,
     '',
-    `Machine: ${m.cpuCount} × ${m.cpuModel}, ${m.totalMemoryMb.toLocaleString('en')} MB, ${m.os}, Node ${m.node}; ` +
-      `commit ${m.gitCommit ?? 'unknown'}${m.gitDirty ? ' (with uncommitted changes)' : ''}; ` +
-      `load average ${m.loadAverageAtStart} at start, ${m.loadAverageAtEnd ?? '?'} at end. ` +
+    `${describeMachine(m)} ` +
       `Dataset: ${results.dataset.namespaces.toLocaleString('en')} namespaces, ${results.dataset.resources.toLocaleString('en')} resources.`,
     '',
     ...method(results).flatMap((line) => [line, '']),
-    markdownTable(VERDICT_HEADER, verdictRows(verdicts)),
-    '',
-    'Checks:',
-    '',
-    ...sanityLines(results, true).map((l) => `- ${l}`),
-    '',
+    ...reportBody('markdown', { header: VERDICT_HEADER, rows: verdictRows(verdicts) }, null, sanityLines(results, true)),
   ].join('\n');
 }
 
 export function textReport(results: RegistrationBenchResults, verdicts: RegistrationVerdict[]): string {
-  return [textTable(VERDICT_HEADER, verdictRows(verdicts)), '', ...sanityLines(results, false), ''].join('\n');
+  return reportBody('text', { header: VERDICT_HEADER, rows: verdictRows(verdicts) }, null, sanityLines(results, false)).join('\n');
 }

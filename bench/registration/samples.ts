@@ -4,7 +4,7 @@
  * prefixes and provider codes, taken and free). Each pool is in a fixed pseudo-random order.
  */
 import type { DatasetNamespace } from '../../src/importer/dataset.schema.js';
-import { luiOf, shuffled } from '../resolver/workload.js';
+import { luiOf, shuffled } from '../lib/workload.js';
 
 export interface ProviderInNamespace {
   namespacePrefix: string;

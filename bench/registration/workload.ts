@@ -6,7 +6,7 @@
  */
 import { evaluateJavaRegex } from '../../src/core/java-regex.js';
 import type { RequestKind } from '../../src/registry/registration/validation/validation-context.js';
-import { shuffled, type BenchRequest } from '../resolver/workload.js';
+import { shuffled, type BenchRequest } from '../lib/workload.js';
 import type { ClassifiedEndpoint } from './endpoint-classes.js';
 import { pick, type RegistrationSamples } from './samples.js';
 

@@ -7,7 +7,7 @@
 import { createDb } from '../../src/db/knex.js';
 import { runRecordedBuild } from '../../src/dataset/dataset-builds.js';
 import { etagOf } from '../../src/dataset/dataset-files.js';
-import { readMemory, type MemoryFigures } from '../resolver/server-processes.js';
+import { readMemory, type MemoryFigures } from '../lib/server-processes.js';
 
 /** The process's memory after a page of namespaces was written. */
 export interface BuildSample extends MemoryFigures {

@@ -4,10 +4,10 @@
  * every body into a string). Each run also records how busy the server and this process (the load
  * generator) were, in % of one core, so the report can say which of the two limits a figure.
  */
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { medianRun, ResponseTimes, runOnce, type LoadSettings, type RunFigures } from '../resolver/load.js';
-import type { BenchRequest } from '../resolver/workload.js';
+import { machineBusyMs, processCpuMs } from '../lib/cpu-sampler.js';
+import { medianRun, ResponseTimes, runOnce, type LoadSettings, type RunFigures } from '../lib/load.js';
+import type { BenchRequest } from '../lib/workload.js';
 
 export type Generator = 'autocannon' | 'node:http pool';
 
@@ -35,28 +35,9 @@ export interface RegistryScenario {
   runs: LoadRun[];
 }
 
-// USER_HZ, the unit of /proc/<pid>/stat times: 100 on every mainstream Linux build (getconf CLK_TCK).
-const TICKS_PER_SECOND = 100;
-
-/** utime + stime of a process, in ms, from /proc/<pid>/stat (Linux). */
-export function processCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name (which may hold spaces), starting at field 3 (state).
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-}
-
 function selfCpuMs(): number {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;
-}
-
-/** Busy time of all CPUs together, in ms, from the first line of /proc/stat (idle and iowait are not busy). */
-function machineBusyMs(): number {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
-  // user nice system idle iowait irq softirq steal (guest time is already inside user).
-  const busy = fields.slice(0, 8).reduce((sum, ticks, i) => (i === 3 || i === 4 ? sum : sum + ticks), 0);
-  return (busy * 1000) / TICKS_PER_SECOND;
 }
 
 function cpuOfPids(pids: readonly number[]): Map<number, number> {

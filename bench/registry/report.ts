@@ -1,24 +1,17 @@
-import { formatMs, markdownTable, passText, textTable, unexpectedShare, type Figure, type MachineInfo } from '../resolver/report.js';
+import type { LoadSettings } from '../lib/load.js';
+import { describeMachine, describeRuns, formatMs, num, pct, reportBody, UNEXPECTED_LIMIT, unexpectedShare, verdictRow, type CpuVerdict, type Figure, type ResultsHeader, type RunVerdict } from '../lib/results.js';
 import type { LoadRun, RegistryScenario } from './measure.js';
 import type { RollupFigures } from './rollup.js';
 import type { ScenarioName, SizeFigures } from './size-phase.js';
 
-export interface RegistryBenchResults {
-  startedAt: string;
-  finishedAt?: string;
-  machine: MachineInfo;
-  settings: {
-    connections: number;
-    durationS: number;
-    warmupS: number;
-    runs: number;
+export interface RegistryBenchResults extends ResultsHeader {
+  settings: LoadSettings & {
     buildRuns: number;
     scaleNamespaces: number;
     /** Redis of the registry areas under test. */
     redisUrl: string;
     rollupRedisUrl: string;
   };
-  dataset: { path: string; namespaces: number; resources: number };
   searchStarts: { real: number; synthetic: number; all: number };
   real?: SizeFigures;
   scale?: SizeFigures | { skipped: true };
@@ -27,21 +20,9 @@ export interface RegistryBenchResults {
   figures?: Figure[];
 }
 
-export interface RegistryVerdict {
-  scenario: string;
-  reqPerSec: number | null;
-  p50Ms: number | null;
-  p99Ms: number | null;
+export interface RegistryVerdict extends RunVerdict, CpuVerdict {
   mbPerSec: number | null;
-  serverCpuPct: number | null;
   postgresCpuPct: number | null;
-  loadGeneratorCpuPct: number | null;
-  otherCpuPct: number | null;
-  /** Which side was saturated during the run, from the CPU figures. */
-  limit: string;
-  target: string;
-  pass: boolean | null;
-  note?: string;
 }
 
 // The issue's targets.
@@ -58,8 +39,6 @@ export const ROLLUP_MAX_MS = 30_000;
  * 170 MB at 100,000 namespaces). The real registry is one page, so its build is shown beside, not judged.
  */
 export const BUILD_MEMORY_TREND_LIMIT_MB = 32;
-// Above this share of unexpected answers a throughput figure measures the wrong thing (as the resolver's).
-const UNEXPECTED_LIMIT = 0.001;
 
 const mbPerSec = (run: LoadRun) => Math.round((run.bytes / run.durationS / 1e6) * 10) / 10;
 
@@ -245,31 +224,13 @@ export function judge(results: RegistryBenchResults): { verdicts: RegistryVerdic
   return { verdicts, figures };
 }
 
-const num = (value: number | null, digits = 0) =>
-  value === null || Number.isNaN(value) ? '—' : value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const pct = (value: number | null) => (value === null ? '—' : `${value} %`);
-
 const VERDICT_HEADER = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'MB/s', 'CPU area', 'CPU Postgres', 'CPU load gen.', 'CPU other', 'limited by', 'target', 'result'];
-const FIGURE_HEADER = ['figure', 'value', 'target', 'result'];
 
-function verdictRows(verdicts: RegistryVerdict[]): string[][] {
-  return verdicts.map((v) => [
-    v.scenario,
-    num(v.reqPerSec),
-    num(v.p50Ms, 2),
-    num(v.p99Ms, 2),
-    num(v.mbPerSec, 1),
-    pct(v.serverCpuPct),
-    pct(v.postgresCpuPct),
-    pct(v.loadGeneratorCpuPct),
-    pct(v.otherCpuPct),
-    v.limit,
-    v.target,
-    passText(v.pass) + (v.note ? ` (${v.note})` : ''),
-  ]);
-}
+const verdictRows = (verdicts: RegistryVerdict[]): string[][] =>
+  verdicts.map((v) =>
+    verdictRow(v, [num(v.mbPerSec, 1), pct(v.serverCpuPct), pct(v.postgresCpuPct), pct(v.loadGeneratorCpuPct), pct(v.otherCpuPct), v.limit]),
+  );
 
-const figureRows = (figures: Figure[]) => figures.map((f) => [f.figure, f.value, f.target || '—', passText(f.pass)]);
 
 const SCENARIO_LABELS: Record<ScenarioName, string> = {
   browse: 'browse',
@@ -284,14 +245,8 @@ function sanityLines(results: RegistryBenchResults): string[] {
   for (const size of [results.real, results.scale]) {
     if (!size || 'skipped' in size) continue;
     for (const [name, figures] of Object.entries(size.scenarios) as [ScenarioName, RegistryScenario][]) {
-      const m = figures.median;
-      const statuses = Object.entries(m.statusCounts).map(([s, n]) => `${s}×${n}`).join(', ');
-      const all = figures.runs.map((r) => r.reqPerSec.toLocaleString('en')).join(' / ');
       const cold = figures.cold ? `; cold run ${figures.cold.reqPerSec.toLocaleString('en')} req/s, p99 ${figures.cold.p99Ms} ms` : '';
-      lines.push(
-        `${size.label} ${SCENARIO_LABELS[name]}: runs ${all} req/s${cold}; median run ${m.completed.toLocaleString('en')} answers (${statuses}), ` +
-          `${m.unexpected} unexpected, ${m.errors} errors, ${m.timeouts} timeouts`,
-      );
+      lines.push(describeRuns(`${size.label} ${SCENARIO_LABELS[name]}`, figures, cold));
     }
     lines.push(
       `${size.label}: dataset served ${size.dataset.namespaces.toLocaleString('en')} namespaces (${mb(size.dataset.plainBytes)} decoded), revalidation ${size.dataset.revalidationStatus}; ` +
@@ -328,24 +283,15 @@ export function markdownReport(results: RegistryBenchResults, verdicts: Registry
   return [
     `# Registry benchmark — ${results.startedAt}`,
     '',
-    `Machine: ${m.cpuCount} × ${m.cpuModel}, ${m.totalMemoryMb.toLocaleString('en')} MB, ${m.os}, Node ${m.node}; ` +
-      `commit ${m.gitCommit ?? 'unknown'}${m.gitDirty ? ' (with uncommitted changes)' : ''}; ` +
-      `load average ${m.loadAverageAtStart} at start, ${m.loadAverageAtEnd ?? '?'} at end. ` +
+    `${describeMachine(m)} ` +
       `Dataset: ${results.dataset.namespaces.toLocaleString('en')} namespaces, ${results.dataset.resources.toLocaleString('en')} resources; ` +
       `scale: the same plus ${results.settings.scaleNamespaces.toLocaleString('en')} synthetic namespaces with one resource each.`,
     '',
     ...method(results).flatMap((line) => [line, '']),
-    markdownTable(VERDICT_HEADER, verdictRows(verdicts)),
-    '',
-    markdownTable(FIGURE_HEADER, figureRows(figures)),
-    '',
-    'Checks:',
-    '',
-    ...sanityLines(results).map((l) => `- ${l}`),
-    '',
+    ...reportBody('markdown', { header: VERDICT_HEADER, rows: verdictRows(verdicts) }, figures, sanityLines(results)),
   ].join('\n');
 }
 
 export function textReport(results: RegistryBenchResults, verdicts: RegistryVerdict[], figures: Figure[]): string {
-  return [textTable(VERDICT_HEADER, verdictRows(verdicts)), '', textTable(FIGURE_HEADER, figureRows(figures)), '', ...sanityLines(results), ''].join('\n');
+  return reportBody('text', { header: VERDICT_HEADER, rows: verdictRows(verdicts) }, figures, sanityLines(results)).join('\n');
 }

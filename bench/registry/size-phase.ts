@@ -5,11 +5,11 @@
  * node:http pool).
  */
 import pg from 'pg';
-import { checkOnce, type CheckSummary } from '../resolver/check-once.js';
-import { sendRequest } from '../resolver/http-client.js';
-import type { LoadSettings } from '../resolver/load.js';
-import { readMemory, startNodeService, type MemoryFigures, type NodeServiceProcess, type ServerProcess } from '../resolver/server-processes.js';
-import { say } from '../resolver/settings.js';
+import { checkOnce, type CheckSummary } from '../lib/check-once.js';
+import { sendRequest } from '../lib/http-client.js';
+import type { LoadSettings } from '../lib/load.js';
+import { readMemory, startNodeService, type MemoryFigures, type NodeServiceProcess, type ServerProcess } from '../lib/server-processes.js';
+import { say } from '../lib/settings.js';
 import { measureBuilds, type BuildFigures } from './build.js';
 import { checkDataset, type DatasetCheck } from './dataset-check.js';
 import { measureScenario, runCold, type LoadRun, type RegistryScenario, type ScenarioTarget } from './measure.js';

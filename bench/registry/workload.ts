@@ -2,7 +2,7 @@
  * The registry benchmark's request lists. Each is in a fixed pseudo-random order (the resolver benchmark's
  * seeded shuffle), so every run sends the same requests.
  */
-import { shuffled, type BenchRequest } from '../resolver/workload.js';
+import { shuffled, type BenchRequest } from '../lib/workload.js';
 
 export const PAGE_SIZE = 20;
 const HAL_ACCEPT = { Accept: 'application/hal+json' };

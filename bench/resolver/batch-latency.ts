@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { sendRequest } from './http-client.js';
+import { sendRequest } from '../lib/http-client.js';
 
 export interface BatchFigures {
   items: number;

@@ -10,9 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-
-/** [request path, HTTP status, parsed JSON body] as fetched once from the resolver. */
-export type CeilingAnswer = [path: string, status: number, body: unknown];
+import { serveBaseline } from '../lib/baseline-server.js';
+import type { CheckedAnswer } from '../lib/check-once.js';
 
 interface Stored {
   status: number;
@@ -23,7 +22,7 @@ function main(): void {
   const file = process.argv[2];
   if (!file) throw new Error('usage: ceiling-server.js <answers.json>');
   const answers = new Map<string, Stored>();
-  for (const [path, status, body] of JSON.parse(readFileSync(file, 'utf8')) as CeilingAnswer[]) answers.set(path, { status, body });
+  for (const [path, status, body] of JSON.parse(readFileSync(file, 'utf8')) as CheckedAnswer[]) answers.set(path, { status, body });
 
   const server = http.createServer((req, res) => {
     const path = req.url ?? '/';
@@ -39,19 +38,7 @@ function main(): void {
     });
     res.end(text);
   });
-  // The resolver's keep-alive setting (src/http/server.ts), so neither side closes connections sooner.
-  server.keepAliveTimeout = 65_000;
-  server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    process.send?.({ type: 'ready', port: typeof address === 'object' && address ? address.port : 0 });
-  });
-  const stop = () => {
-    server.close(() => process.exit(0));
-    server.closeAllConnections();
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  process.on('disconnect', stop);
+  serveBaseline(server, 0, (port) => process.send?.({ type: 'ready', port }));
 }
 
 main();

@@ -1,37 +1,13 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import type { CheckSummary } from '../lib/check-once.js';
+import type { LoadSettings, ScenarioFigures } from '../lib/load.js';
+import { describeMachine, describeRuns, formatMs, reportBody, UNEXPECTED_LIMIT, unexpectedShare, verdictRow, type Figure, type ResultsHeader, type RunVerdict } from '../lib/results.js';
+import type { MemoryFigures } from '../lib/server-processes.js';
 import type { BatchFigures } from './batch-latency.js';
-import type { CheckSummary } from './check-once.js';
 import type { NoisyNeighbourFigures } from './noisy-neighbour.js';
-import type { RunFigures, ScenarioFigures } from './load.js';
-import type { MemoryFigures } from './server-processes.js';
 import type { ScaleFigures } from './scale.js';
 
-export interface MachineInfo {
-  cpuModel: string;
-  cpuCount: number;
-  totalMemoryMb: number;
-  os: string;
-  node: string;
-  gitCommit: string | null;
-  /** Uncommitted changes in the work tree when the benchmark ran. */
-  gitDirty: boolean | null;
-  /** 1-minute load average at the start and at the end: other work on the machine skews the figures. */
-  loadAverageAtStart: number;
-  loadAverageAtEnd?: number;
-}
-
-export interface BenchResults {
-  startedAt: string;
-  finishedAt?: string;
-  machine: MachineInfo;
-  settings: {
-    connections: number;
-    durationS: number;
-    warmupS: number;
-    runs: number;
+export interface BenchResults extends ResultsHeader {
+  settings: LoadSettings & {
     batchRequests: number;
     batchSize: number;
     scaleNamespaces: number;
@@ -40,7 +16,6 @@ export interface BenchResults {
     /** Where the resolvers under test flush their usage counters. */
     redisUrl: string;
   };
-  dataset: { path: string; namespaces: number; resources: number };
   setup: { importMs: number; resolverStartMs: number; snapshotLoadMs: number | null };
   resolverMemory: { afterLoad: MemoryFigures; afterScenarios?: MemoryFigures };
   /** Error-level log lines the resolver wrote during the benchmark (expected: 0). */
@@ -55,55 +30,10 @@ export interface BenchResults {
   verdicts?: Verdict[];
 }
 
-export interface Verdict {
-  scenario: string;
-  reqPerSec: number | null;
-  p50Ms: number | null;
-  p99Ms: number | null;
+export interface Verdict extends RunVerdict {
   ratio: number | null;
   ratioOf: string | null;
-  target: string;
-  pass: boolean | null;
-  note?: string;
 }
-
-export interface Figure {
-  figure: string;
-  value: string;
-  target: string;
-  pass: boolean | null;
-}
-
-export function machineInfo(projectRoot: string): MachineInfo {
-  const git = (...args: string[]) => {
-    try {
-      return execFileSync('git', args, { cwd: projectRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    } catch {
-      return null;
-    }
-  };
-  const status = git('status', '--porcelain');
-  const cpus = os.cpus();
-  return {
-    cpuModel: cpus[0]?.model ?? 'unknown',
-    cpuCount: cpus.length,
-    totalMemoryMb: Math.round(os.totalmem() / 1024 / 1024),
-    os: `${os.type()} ${os.release()} ${os.arch()}`,
-    node: process.version,
-    gitCommit: git('rev-parse', 'HEAD'),
-    gitDirty: status === null ? null : status !== '',
-    loadAverageAtStart: Math.round(os.loadavg()[0]! * 100) / 100,
-  };
-}
-
-/** Share of answers that were not what the same request got before the load, or failed outright. */
-export function unexpectedShare(run: RunFigures): number {
-  const bad = run.unexpected + run.errors + run.timeouts;
-  return run.completed + run.errors === 0 ? 1 : bad / (run.completed + run.errors);
-}
-
-// Above this share of unexpected answers a throughput figure measures the wrong thing.
-const UNEXPECTED_LIMIT = 0.001;
 
 function throughputVerdict(
   scenario: string,
@@ -212,39 +142,10 @@ export function judge(results: BenchResults): { verdicts: Verdict[]; figures: Fi
   return { verdicts, figures };
 }
 
-export function formatMs(ms: number | null): string {
-  if (ms === null) return 'n/a';
-  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
-}
-
-export const passText = (pass: boolean | null) => (pass === null ? '—' : pass ? 'pass' : 'FAIL');
-const num = (value: number | null, digits = 0) => (value === null ? '—' : value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
-
-function verdictRows(verdicts: Verdict[]): string[][] {
-  return verdicts.map((v) => [
-    v.scenario,
-    num(v.reqPerSec),
-    num(v.p50Ms, 2),
-    num(v.p99Ms, 2),
-    v.ratio === null ? '—' : `${v.ratio.toFixed(3)}${v.ratioOf && v.ratioOf !== 'ceiling' ? ` of ${v.ratioOf}` : ''}`,
-    v.target,
-    passText(v.pass) + (v.note ? ` (${v.note})` : ''),
-  ]);
-}
+const verdictRows = (verdicts: Verdict[]): string[][] =>
+  verdicts.map((v) => verdictRow(v, [v.ratio === null ? '—' : `${v.ratio.toFixed(3)}${v.ratioOf && v.ratioOf !== 'ceiling' ? ` of ${v.ratioOf}` : ''}`]));
 
 const VERDICT_HEADER = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio to ceiling', 'target', 'result'];
-const FIGURE_HEADER = ['figure', 'value', 'target', 'result'];
-
-export function markdownTable(header: string[], rows: string[][]): string {
-  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
-}
-
-export function textTable(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
 
 function sanityLines(results: BenchResults): string[] {
   const lines: string[] = [];
@@ -253,15 +154,7 @@ function sanityLines(results: BenchResults): string[] {
     if (results.scale.realPaired) scenarios['real-dataset resolveJson (paired with scale)'] = results.scale.realPaired;
     scenarios['scale resolveJson'] = results.scale.resolveJson;
   }
-  for (const [name, figures] of Object.entries(scenarios)) {
-    const m = figures.median;
-    const statuses = Object.entries(m.statusCounts).map(([s, n]) => `${s}×${n}`).join(', ');
-    const all = figures.runs.map((r) => r.reqPerSec.toLocaleString('en')).join(' / ');
-    lines.push(
-      `${name}: runs ${all} req/s; median run ${m.completed.toLocaleString('en')} answers (${statuses}), ` +
-        `${m.unexpected} unexpected, ${m.errors} errors, ${m.timeouts} timeouts`,
-    );
-  }
+  for (const [name, figures] of Object.entries(scenarios)) lines.push(describeRuns(name, figures));
   // Measured in turns with the ceiling: the ratio of each turn, not only of the median runs.
   const ceilingRuns = results.scenarios.ceiling?.runs ?? [];
   for (const name of ['resolveJson', 'redirect', 'byPrefix']) {
@@ -294,51 +187,16 @@ export function markdownReport(results: BenchResults, verdicts: Verdict[], figur
   return [
     `# Resolver benchmark — ${results.startedAt}`,
     '',
-    `Machine: ${m.cpuCount} × ${m.cpuModel}, ${m.totalMemoryMb.toLocaleString('en')} MB, ${m.os}, Node ${m.node}; ` +
-      `commit ${m.gitCommit ?? 'unknown'}${m.gitDirty ? ' (with uncommitted changes)' : ''}; ` +
-      `load average ${m.loadAverageAtStart} at start, ${m.loadAverageAtEnd ?? '?'} at end.`,
+    describeMachine(m),
     `Load: autocannon, ${st.connections} connections, ${st.durationS} s per run after a ${st.warmupS} s warm-up, ` +
       `median of ${st.runs} runs by req/s, with that run's latencies (every answer's response time as autocannon measures it). Dataset: ${results.dataset.namespaces} namespaces, ` +
       `${results.dataset.resources} resources.`,
     '',
-    markdownTable(VERDICT_HEADER, verdictRows(verdicts)),
-    '',
-    markdownTable(FIGURE_HEADER, figures.map((f) => [f.figure, f.value, f.target || '—', passText(f.pass)])),
-    '',
-    'Checks:',
-    '',
-    ...sanityLines(results).map((l) => `- ${l}`),
-    '',
+    ...reportBody('markdown', { header: VERDICT_HEADER, rows: verdictRows(verdicts) }, figures, sanityLines(results)),
   ].join('\n');
 }
 
 export function textReport(verdicts: Verdict[], figures: Figure[], results: BenchResults): string {
-  return [
-    textTable(VERDICT_HEADER, verdictRows(verdicts)),
-    '',
-    textTable(FIGURE_HEADER, figures.map((f) => [f.figure, f.value, f.target || '—', passText(f.pass)])),
-    '',
-    ...sanityLines(results),
-    '',
-  ].join('\n');
+  return reportBody('text', { header: VERDICT_HEADER, rows: verdictRows(verdicts) }, figures, sanityLines(results)).join('\n');
 }
 
-/**
- * Writes bench/results/<name>-<date>.json and overwrites bench/results/<name>-latest.md (`name` is
- * 'resolver' unless given: each benchmark has its own files).
- */
-export function writeResults(
-  projectRoot: string,
-  results: Pick<BenchResults, 'startedAt'>,
-  markdown: string,
-  name = 'resolver',
-): { json: string; markdown: string } {
-  const dir = path.join(projectRoot, 'bench/results');
-  mkdirSync(dir, { recursive: true });
-  const stamp = results.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
-  const json = path.join(dir, `${name}-${stamp}.json`);
-  writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
-  const md = path.join(dir, `${name}-latest.md`);
-  writeFileSync(md, markdown);
-  return { json, markdown: md };
-}

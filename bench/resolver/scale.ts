@@ -6,13 +6,15 @@
 import http from 'node:http';
 import pg from 'pg';
 import type { DatasetNamespace } from '../../src/importer/dataset.schema.js';
-import { dropDatabase, databaseUrlFor, migrateAndImport, recreateDatabase } from './bench-db.js';
-import { checkOnce, describeCheck, type CheckSummary } from './check-once.js';
-import { sendRequest } from './http-client.js';
-import { measureTogether, type LoadSettings, type RunFigures, type ScenarioFigures } from './load.js';
-import { readMemory, startResolver, type MemoryFigures, type ServerProcess } from './server-processes.js';
-import { say, type BenchSettings } from './settings.js';
-import { buildResolveMix, resolveJsonRequests, type BenchRequest, type WorkloadNamespace } from './workload.js';
+import { dropDatabase, databaseUrlFor, migrateAndImport, recreateDatabase } from '../lib/database.js';
+import { checkOnce, describeCheck, type CheckSummary } from '../lib/check-once.js';
+import { sendRequest } from '../lib/http-client.js';
+import { measureTogether, type LoadSettings, type RunFigures, type ScenarioFigures } from '../lib/load.js';
+import { readMemory, startResolver, type MemoryFigures, type ServerProcess } from '../lib/server-processes.js';
+import { say } from '../lib/settings.js';
+import type { BenchSettings } from './settings.js';
+import type { BenchRequest, WorkloadNamespace } from '../lib/workload.js';
+import { buildResolveMix, resolveJsonRequests } from './workload.js';
 
 export interface ScaleFigures {
   syntheticNamespaces: number;

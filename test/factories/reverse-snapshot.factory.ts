@@ -11,31 +11,21 @@ import {
   type RegistrySnapshot,
   type ResourceEntry,
 } from '../../src/core/registry-snapshot.js';
+import { seededRandom } from '../../bench/lib/workload.js';
+import { aNamespace, aResource } from './snapshot.factory.js';
 
 const NOWHERE: LocationView = { countryCode: 'GB', countryName: 'United Kingdom' };
 
 export function reverseResource(id: number, urlPattern: string, overrides: Partial<ResourceEntry> = {}): ResourceEntry {
-  return {
+  return aResource({
     id,
-    mirId: `MIR:${String(100000 + id).padStart(8, '0')}`,
     urlPattern,
-    name: `Resource ${id}`,
     description: null,
-    official: false,
     providerCode: `p${id}`,
-    sampleId: null,
-    resourceHomeUrl: `https://provider-${id}.example.org/`,
     institution: { id: 1, name: 'Institute', homeUrl: 'https://institute.example.org', description: '', rorId: null, location: NOWHERE },
     location: NOWHERE,
-    deprecated: false,
-    deprecationDate: null,
-    renderDeprecatedLanding: false,
-    protectedUrls: false,
-    renderProtectedLanding: false,
-    authHelpUrl: null,
-    authHelpDescription: null,
     ...overrides,
-  };
+  });
 }
 
 export function reverseNamespace(
@@ -45,20 +35,7 @@ export function reverseNamespace(
   resources: ResourceEntry[],
   overrides: Partial<NamespaceEntry> = {},
 ): NamespaceEntry {
-  return {
-    id,
-    prefix,
-    mirId: `MIR:${String(id).padStart(8, '0')}`,
-    name: `${prefix} namespace`,
-    pattern,
-    sampleId: '1',
-    namespaceEmbeddedInLui: false,
-    deprecated: false,
-    deprecationDate: null,
-    renderDeprecatedLanding: false,
-    resources,
-    ...overrides,
-  };
+  return aNamespace({ id, prefix, pattern, resources, ...overrides });
 }
 
 export function reverseNamespaces(): NamespaceEntry[] {
@@ -111,17 +88,8 @@ export function buildReverseSnapshot(): RegistrySnapshot {
   return buildSnapshot(1, reverseNamespaces());
 }
 
-/** mulberry32: the same pseudo-random sequence on every run, so generated cases are reproducible. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// mulberry32, the benchmarks' too: the same pseudo-random sequence on every run, so generated cases are reproducible.
+export { seededRandom } from '../../bench/lib/workload.js';
 
 /**
  * A few hundred namespaces made by varying the fixture's patterns (hosts, path segments, suffixes, embedded

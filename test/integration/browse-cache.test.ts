@@ -9,29 +9,16 @@
  * real data (skipped without it, failing under CI as the other real-data tests do).
  */
 import http from 'node:http';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
-import type { Redis } from 'ioredis';
 import request from 'supertest';
-import { loadConfig } from '../../src/config.js';
-import { importRegistry } from '../../src/importer/import-registry.js';
-import { readDataset, validateNamespaces } from '../../src/importer/read-dataset.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createProducerRedis } from '../../src/queue/connections.js';
-import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
-import { createRegistryApp } from '../../src/registry/app.js';
-import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { REGISTRY_URL, startRegistry, type RegistryUnderTest } from '../support/areas.js';
+import { stopProcess } from '../support/processes.js';
 import { describeRequiring, registryDataset } from '../support/requirements.js';
-import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { startAreaProcess, type AreaProcess } from '../support/service-processes.js';
 
 const realDataset = registryDataset();
 const dataset = realDataset.file;
-const REGISTRY_URL = 'https://registry.test';
 const API = `${REGISTRY_URL}/restApi`;
 const FLOOD_REQUESTS = 1000;
 const FLOOD_CONCURRENCY = 16;
@@ -56,20 +43,14 @@ function get(agent: http.Agent, port: number, pathAndQuery: string): Promise<{ s
   });
 }
 
-let t: TestDatabase;
+let t: RegistryUnderTest;
 
 beforeAll(async () => {
-  t = await createTestDatabase('browse_cache');
-  const namespaces = dataset ? await readDataset(dataset) : JSON.parse(await readFile(SAMPLE_REGISTRY, 'utf8'));
-  await importRegistry(t.db, validateNamespaces(namespaces), {});
+  t = await startRegistry('browse_cache', { data: dataset ? { file: dataset } : 'sample' });
 }, 120_000);
-
-afterAll(async () => {
-  await t.drop();
-});
+afterAll(() => t.close());
 
 describe('the browse answer cache', () => {
-  let redis: Redis;
   let app: RequestListener;
   let queries = 0;
   const countQuery = () => void queries++;
@@ -82,16 +63,10 @@ describe('the browse answer cache', () => {
   };
 
   beforeAll(() => {
-    redis = createProducerRedis(TEST_REDIS_URL);
-    const config = loadConfig({ DATABASE_URL: t.url, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent', PUBLIC_REGISTRY_URL: REGISTRY_URL });
-    app = createRegistryApp({ config, db: t.db, redis, logger: createLogger('silent', 'test') }).callback();
+    app = t.app;
     t.db.on('query', countQuery);
   });
-
-  afterAll(() => {
-    t.db.off('query', countQuery);
-    redis.disconnect();
-  });
+  afterAll(() => void t.db.off('query', countQuery));
 
   it('answers parameters a route does not read from the cache, with self as each request was written', async () => {
     const first = await queriesFor('/restApi/namespaces?size=5&junk=1');
@@ -154,41 +129,14 @@ describe('the browse answer cache', () => {
 });
 
 describeRequiring([realDataset], 'a flood of browse GETs with made-up parameters', () => {
-  let registry: Spawned;
+  let registry: AreaProcess;
   let port: number;
-  let dir: string;
-  const queuePrefix = `test-browse-cache-${randomBytes(4).toString('hex')}`;
 
   beforeAll(async () => {
-    port = await freePort();
-    dir = mkdtempSync(path.join(os.tmpdir(), 'browse-cache-'));
-    registry = spawnNode('dist/src/registry/main.js', {
-      DATABASE_URL: t.url,
-      REDIS_URL: TEST_REDIS_URL,
-      HOST: '127.0.0.1',
-      REGISTRY_PORT: String(port),
-      PUBLIC_REGISTRY_URL: REGISTRY_URL,
-      LOG_LEVEL: 'warn',
-      QUEUE_PREFIX: queuePrefix,
-      DATASET_DIR: dir,
-    });
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      await waitFor(async () => ((await get(agent, port, '/health/live')).status === 200 ? true : undefined), 30_000, 'the registry listening');
-    } finally {
-      agent.destroy();
-    }
+    registry = await startAreaProcess('registry', t, {}, { readyPath: '/health/live' });
+    port = registry.port;
   }, 60_000);
-
-  afterAll(async () => {
-    if (registry.child.exitCode === null && registry.child.signalCode === null) registry.child.kill('SIGTERM');
-    await registry.exited;
-    const redis = createProducerRedis(TEST_REDIS_URL);
-    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
-    await deleteQueueKeys(redis, queuePrefix);
-    redis.disconnect();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => stopProcess(registry));
 
   it(
     `grows the registry's memory by less than ${ALLOWED_GROWTH_MB} MB over ${FLOOD_REQUESTS} GETs of /restApi/namespaces?size=1000&junk=N`,

@@ -7,45 +7,24 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
-import type { Redis } from 'ioredis';
 import request from 'supertest';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createProducerRedis } from '../../src/queue/connections.js';
-import { createRegistryApp } from '../../src/registry/app.js';
 import { newSessionToken } from '../../src/registry/registration/submission/registration-records.js';
 import { storeRegistration } from '../../src/registry/registration/submission/submission.service.js';
 import { normaliseRegistrationPayload } from '../../src/registry/registration/validation/payload.js';
+import { prefixRegistration } from '../factories/registration.factory.js';
+import { REGISTRY_URL, RESOLVER_URL, startRegistry, type RegistryUnderTest } from '../support/areas.js';
 import { freePort, spawnNode } from '../support/processes.js';
-import { createTestDatabase, TEST_POSTGRES_URL, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-database.js';
+import { sendPreflight } from '../support/cors.js';
 
 const TOKEN = randomBytes(24).toString('hex');
-const NOTIFICATIONS = { publicRegistryUrl: 'https://registry.test', publicResolverUrl: 'https://resolver.test', curatorEmail: '' };
+const NOTIFICATIONS = { publicRegistryUrl: REGISTRY_URL, publicResolverUrl: RESOLVER_URL, curatorEmail: '' };
 const ENVELOPE_MESSAGE = 'The request body must be a session-event envelope: {"apiVersion": "1.0", "payload": {...}}';
 
-const payload = (prefix: string) =>
-  normaliseRegistrationPayload({
-    name: `Hardening ${prefix}`,
-    description: 'A namespace made up for the curation hardening tests, described at length.',
-    requestedPrefix: prefix,
-    sampleId: '1',
-    idRegexPattern: '^[0-9]+$',
-    providerUrlPattern: `https://example.org/${prefix}/{$id}`,
-    providerHomeUrl: 'https://example.org/',
-    providerName: `Provider of ${prefix}`,
-    providerDescription: 'The provider of the made-up namespace of the hardening tests.',
-    providerLocation: 'DE',
-    providerCode: `p${prefix}`,
-    institutionName: 'Hardening Institute',
-    institutionHomeUrl: 'https://example.org/institute',
-    institutionDescription: 'An institution made up for the hardening tests.',
-    institutionLocation: 'FR',
-    requester: { name: 'Hanna Hardening', email: 'hanna@example.org' },
-  });
+const payload = (prefix: string) => normaliseRegistrationPayload(prefixRegistration(prefix));
 
 describe('curation hardening', () => {
-  let t: TestDatabase;
-  let redis: Redis;
+  let t: RegistryUnderTest;
   let app: RequestListener;
 
   const openSession = async (): Promise<number> => {
@@ -65,23 +44,10 @@ describe('curation hardening', () => {
   const isClosed = async (sessionId: number) => ((await t.db('prefixRegistrationSessions').where({ id: sessionId }).first('closed')) as { closed: boolean }).closed;
 
   beforeAll(async () => {
-    t = await createTestDatabase('curation_hardening');
-    redis = createProducerRedis(TEST_REDIS_URL);
-    const config = loadConfig({
-      DATABASE_URL: t.url,
-      REDIS_URL: TEST_REDIS_URL,
-      LOG_LEVEL: 'silent',
-      PUBLIC_REGISTRY_URL: NOTIFICATIONS.publicRegistryUrl,
-      PUBLIC_RESOLVER_URL: NOTIFICATIONS.publicResolverUrl,
-      CURATOR_TOKEN: TOKEN,
-    });
-    app = createRegistryApp({ config, db: t.db, redis, logger: createLogger('silent', 'test') }).callback();
+    t = await startRegistry('curation_hardening', { data: 'none', env: { CURATOR_TOKEN: TOKEN } });
+    app = t.app;
   });
-
-  afterAll(async () => {
-    redis.disconnect();
-    await t.drop();
-  });
+  afterAll(() => t.close());
 
   describe('a body that is not a session-event envelope', () => {
     it.each([
@@ -168,11 +134,7 @@ describe('curation hardening', () => {
     });
 
     it('keeps the public endpoints open to any origin, with a JSON body', async () => {
-      const preflight = await request(app)
-        .options('/prefixRegistrationApi/registerPrefix')
-        .set('Origin', 'https://elsewhere.example')
-        .set('Access-Control-Request-Method', 'POST')
-        .set('Access-Control-Request-Headers', 'content-type');
+      const preflight = await sendPreflight(app, '/prefixRegistrationApi/registerPrefix', 'https://elsewhere.example', 'POST', 'content-type');
       expect(preflight.status).toBe(204);
       expect(preflight.headers['access-control-allow-origin']).toBe('*');
       expect(preflight.headers['access-control-allow-methods']).toContain('POST');

@@ -11,35 +11,21 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { RequestListener } from 'node:http';
-import type { Redis } from 'ioredis';
 import request from 'supertest';
-import { loadConfig, type Config } from '../../src/config.js';
-import { importRegistry } from '../../src/importer/import-registry.js';
-import { validateNamespaces } from '../../src/importer/read-dataset.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createProducerRedis, createWorkerRedis } from '../../src/queue/connections.js';
-import { createQueue, queueNames } from '../../src/queue/queues.js';
-import { createRegistryApp } from '../../src/registry/app.js';
+import { queueNames } from '../../src/queue/queues.js';
 import { readManifest } from '../../src/dataset/dataset-files.js';
 import { createRegexTester, type RegexTester } from '../../src/registry/registration/regex/regex-tester.js';
 import { createQueuedUrlCheck, type QueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
-import { createResolverApp } from '../../src/resolver/app.js';
-import { SnapshotStore } from '../../src/resolver/snapshot-store.js';
-import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
-import { spawnNode, waitFor, type Spawned } from '../support/processes.js';
-import { pollUntil, SAMPLE_REGISTRY } from '../support/resolver-app.js';
+import { unique } from '../factories/registration.factory.js';
+import { REGISTRY_URL, startStack, type AreaStack } from '../support/areas.js';
 import { startSites, type Sites } from '../support/fixture-sites.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { stopProcess, type Spawned } from '../support/processes.js';
+import { spawnWorker, waitForQueueWorkers } from '../support/service-processes.js';
+import { waitFor } from '../support/wait.js';
 
 const LONG = 120_000;
-const REGISTRY_URL = 'https://registry.test';
-const RESOLVER_URL = 'https://resolver.test';
 const TOKEN = randomBytes(24).toString('hex');
-const logger = createLogger('silent', 'test');
-
-
-const unique = (stem: string) => `${stem}${randomBytes(4).toString('hex')}`;
 
 function prefixPayload(sites: Sites, overrides: Record<string, unknown> = {}) {
   const prefix = (overrides.requestedPrefix as string | undefined) ?? unique('c');
@@ -90,17 +76,12 @@ function resourcePayload(sites: Sites, overrides: Record<string, unknown> = {}) 
 }
 
 describe('curation', () => {
-  let t: TestDatabase;
+  let t: AreaStack;
   let sites: Sites;
-  let dir: string;
   let buildDir: string;
-  let queuePrefix: string;
-  let config: Readonly<Config>;
   let regex: RegexTester;
-  let redis: Redis;
   let checks: QueuedUrlCheck;
   let app: RequestListener;
-  let store: SnapshotStore;
   let resolver: RequestListener;
   let worker: Spawned;
 
@@ -108,13 +89,7 @@ describe('curation', () => {
     Number(((await t.db(table).where(where).count({ n: '*' }).first()) as { n: string }).n);
 
   const makeApp = (curatorToken: string) =>
-    createRegistryApp({
-      config: { ...config, CURATOR_TOKEN: curatorToken },
-      db: t.db,
-      redis,
-      logger,
-      registration: { urlCheck: checks.urlCheck, regexTest: regex.regexTest },
-    }).callback();
+    t.registryApp({ env: { CURATOR_TOKEN: curatorToken }, registration: { urlCheck: checks.urlCheck, regexTest: regex.regexTest } }).callback();
 
   /** Submits a request through the public API; resolves to its session id and token. */
   const submit = async (kind: 'prefix' | 'resource', payload: Record<string, unknown>) => {
@@ -137,58 +112,23 @@ describe('curation', () => {
   const curatorGet = (url: string) => request(app).get(url).set('Authorization', `Bearer ${TOKEN}`);
 
   beforeAll(async () => {
-    t = await createTestDatabase('curation');
-    await importRegistry(t.db, validateNamespaces(JSON.parse(await readFile(SAMPLE_REGISTRY, 'utf8'))), {});
+    t = await startStack('curation', { env: { CURATOR_TOKEN: TOKEN } });
     sites = await startSites();
-    dir = mkdtempSync(path.join(os.tmpdir(), 'curation-'));
     buildDir = mkdtempSync(path.join(os.tmpdir(), 'curation-build-'));
-    queuePrefix = `test-curation-${randomBytes(4).toString('hex')}`;
-    config = loadConfig({
-      DATABASE_URL: t.url,
-      REDIS_URL: TEST_REDIS_URL,
-      LOG_LEVEL: 'silent',
-      PUBLIC_REGISTRY_URL: REGISTRY_URL,
-      PUBLIC_RESOLVER_URL: RESOLVER_URL,
-      QUEUE_PREFIX: queuePrefix,
-      CURATOR_TOKEN: TOKEN,
-    });
     regex = createRegexTester();
-    redis = createProducerRedis(TEST_REDIS_URL);
-    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
-    checks = createQueuedUrlCheck({ connection: redis, prefix: queuePrefix, waitMs: 15_000, cacheSeconds: 300 });
+    checks = createQueuedUrlCheck({ connection: t.redis, prefix: t.config.QUEUE_PREFIX, waitMs: 15_000, cacheSeconds: 300 });
     app = makeApp(TOKEN);
-    worker = spawnNode('dist/workers/main.js', {
-      DATABASE_URL: t.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: queuePrefix,
-      DATASET_DIR: dir,
-      LOG_LEVEL: 'warn',
-      URL_CHECK_ALLOW_PRIVATE_NETWORKS: 'true',
-    });
-    const inspector = createWorkerRedis(TEST_REDIS_URL);
-    const queue = createQueue(queueNames.urlCheck, inspector, queuePrefix);
-    try {
-      await waitFor(async () => ((await queue.getWorkersCount()) >= 1 ? true : undefined), 30_000, 'the worker connecting');
-    } finally {
-      await queue.close();
-      inspector.disconnect();
-    }
-    store = new SnapshotStore({ db: t.db, databaseUrl: t.url, logger, checkIntervalMs: 60_000 });
-    await store.start();
-    resolver = createResolverApp({ config, db: t.db, redis, logger, registry: store }).callback();
+    worker = spawnWorker(t, { URL_CHECK_ALLOW_PRIVATE_NETWORKS: 'true' });
+    await waitForQueueWorkers(queueNames.urlCheck, 1, { redisUrl: t.config.REDIS_URL, prefix: t.config.QUEUE_PREFIX });
+    resolver = (await t.resolverApp({ checkIntervalMs: 60_000 })).koa.callback();
   }, LONG);
 
   afterAll(async () => {
-    if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGTERM');
-    await worker.exited;
-    await store.stop();
+    await stopProcess(worker);
     await checks.close();
-    await deleteQueueKeys(redis, queuePrefix);
-    redis.disconnect();
     await regex.close();
     await sites.close();
-    await t.drop();
-    rmSync(dir, { recursive: true, force: true });
+    await t.close();
     rmSync(buildDir, { recursive: true, force: true });
   }, LONG);
 
@@ -428,13 +368,12 @@ describe('curation', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ apiVersion: '1.0', errorMessage: null, payload: { comment: null } });
       const prefix = payload.requestedPrefix;
-      const resolved = await pollUntil(
+      const resolved = await waitFor(
         async () => {
           const answer = await request(resolver).get(`/${prefix}:4711`);
           return answer.status === 200 ? answer : undefined;
         },
-        5000,
-        'the accepted namespace resolving',
+        { timeoutMs: 5000, what: 'the accepted namespace resolving' },
       );
       const ms = performance.now() - started;
       console.info(`curation: accepted namespace resolved ${Math.round(ms)} ms after the accept request started`);
@@ -550,13 +489,12 @@ describe('curation', () => {
       expect(sessionId).toBeDefined();
       expect((await operate('prefix', 'accept', sessionId!, { acceptanceReason: 'Looks right' })).status).toBe(200);
 
-      const resolved = await pollUntil(
+      const resolved = await waitFor(
         async () => {
           const answer = await request(resolver).get(`/${form.requestedPrefix}:4711`);
           return answer.status === 200 ? answer : undefined;
         },
-        5000,
-        'the accepted namespace resolving',
+        { timeoutMs: 5000, what: 'the accepted namespace resolving' },
       );
       expect(resolved.body.payload.resolvedResources[0].compactIdentifierResolvedUrl).toBe(sites.url(`/${form.requestedPrefix}/items/4711`));
       expect((await request(app).get(`/prefixRegistrationApi/status/${token}`)).body.payload.status).toBe('accepted');
@@ -656,14 +594,13 @@ describe('curation', () => {
       expect(await t.db('resourceRegistrationSessions').where({ id: first.sessionId }).first()).toMatchObject({ closed: true });
       const status = await request(app).get(`/resourceManagementApi/status/${first.token}`);
       expect(status.body.payload).toMatchObject({ namespacePrefix: 'ncbigene', status: 'accepted' });
-      const resolved = await pollUntil(
+      const resolved = await waitFor(
         async () => {
           const answer = await request(resolver).get('/ncbigene:100010');
           const urls = (answer.body.payload?.resolvedResources ?? []).map((r: { compactIdentifierResolvedUrl: string }) => r.compactIdentifierResolvedUrl);
           return urls.includes(payload.providerUrlPattern.replace('{$id}', '100010')) ? urls : undefined;
         },
-        2000,
-        'the new provider resolving',
+        { timeoutMs: 2000, what: 'the new provider resolving' },
       );
       expect(resolved.length).toBe(resources + 1);
 

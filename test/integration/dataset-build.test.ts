@@ -3,26 +3,21 @@
  * files, over the sample registry in a database of its own.
  */
 import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type { Redis } from 'ioredis';
-import { loadConfig } from '../../src/config.js';
 import { importRegistry } from '../../src/importer/import-registry.js';
 import { readDataset, validateNamespaces } from '../../src/importer/read-dataset.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createProducerRedis } from '../../src/queue/connections.js';
-import { createRegistryApp } from '../../src/registry/app.js';
 import { buildDataset } from '../../src/dataset/build-dataset.js';
 import { DatasetFiles, readManifest, type DatasetManifest } from '../../src/dataset/dataset-files.js';
 import { runRecordedBuild, recentBuilds } from '../../src/dataset/dataset-builds.js';
 import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
-import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
+import { startRegistry, type RegistryUnderTest } from '../support/areas.js';
+import { createTestDatabase } from '../support/test-database.js';
 
 const NAMESPACE_KEYS = [
   'id', 'prefix', 'mirId', 'name', 'pattern', 'description', 'created', 'modified', 'resources', 'sampleId',
@@ -66,12 +61,10 @@ interface RawResponse {
   body: Buffer;
 }
 
-let t: TestDatabase;
+let t: RegistryUnderTest;
 let dir: string;
-let redis: Redis;
 let server: http.Server;
 let baseUrl: string;
-const logger = createLogger('silent', 'test');
 
 /** A GET that leaves the body as sent (supertest would unzip it). */
 function get(pathAndQuery: string, headers: Record<string, string> = {}): Promise<RawResponse> {
@@ -93,8 +86,9 @@ const manifest = async (): Promise<DatasetManifest> => (await readManifest(dir))
 const plainFile = async () => readFileSync(path.join(dir, (await manifest()).variants.plain.file));
 
 beforeAll(async () => {
-  t = await createTestDatabase('dataset_build');
-  await importRegistry(t.db, validateNamespaces(JSON.parse(await readFile(SAMPLE_REGISTRY, 'utf8'))), {});
+  t = await startRegistry('dataset_build');
+  dir = t.datasetDir;
+  t.redis.on('error', () => undefined);
   // Deprecation details curators can store, which the reference's dataset drops.
   const go = (await t.db('namespaces').where({ prefix: 'go' }).first('id')) as { id: number };
   await t.db('namespaces').where({ prefix: '3dmet' }).update({
@@ -104,20 +98,14 @@ beforeAll(async () => {
     deprecationOfflineDate: new Date('2024-03-01T10:00:00.123Z'),
   });
   await t.db('resources').where({ mirId: 'MIR:00100561' }).update({ deprecationStatement: 'Gone offline' });
-  dir = mkdtempSync(path.join(os.tmpdir(), 'dataset-build-'));
-  redis = createProducerRedis(TEST_REDIS_URL);
-  redis.on('error', () => undefined);
-  const config = loadConfig({ DATABASE_URL: t.url, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent', DATASET_DIR: dir, QUEUE_PREFIX: `test-dataset-build-${process.pid}` });
-  server = http.createServer(createRegistryApp({ config, db: t.db, redis, logger }).callback());
+  server = http.createServer(t.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
-  redis.disconnect();
-  await t.drop();
-  rmSync(dir, { recursive: true, force: true });
+  await t.close();
 });
 
 describe('building the dataset', () => {
@@ -332,12 +320,11 @@ describe('GET /resolutionApi/getResolverDataset', () => {
     const after = `"${(await manifest()).variants.plain.sha256}"`;
     expect(after).not.toBe(before);
 
-    const deadline = Date.now() + 3000;
-    let etag = before;
-    while (etag !== after && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-      etag = (await get(DATASET)).headers.etag;
-    }
+    const etag = await waitFor(async () => ((await get(DATASET)).headers.etag === after ? after : undefined), {
+      timeoutMs: 3000,
+      everyMs: 100,
+      what: 'the new build being sent',
+    });
     expect(etag).toBe(after);
   });
 });

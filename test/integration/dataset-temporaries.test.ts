@@ -6,16 +6,13 @@
  * running is never disturbed: the next one waits for the lock.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { importRegistry } from '../../src/importer/import-registry.js';
-import { validateNamespaces } from '../../src/importer/read-dataset.js';
 import { buildDataset } from '../../src/dataset/build-dataset.js';
 import { runRecordedBuild } from '../../src/dataset/dataset-builds.js';
 import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
-import { pollUntil, SAMPLE_REGISTRY } from '../support/resolver-app.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, loadSample, type TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 let t: TestDatabase;
 let dir: string;
@@ -35,7 +32,7 @@ const build = () => processDatasetBuild({ db: t.db, dir }, { data: { reason: 're
 
 beforeAll(async () => {
   t = await createTestDatabase('dataset_temporaries');
-  await importRegistry(t.db, validateNamespaces(JSON.parse(await readFile(SAMPLE_REGISTRY, 'utf8'))), {});
+  await loadSample(t.db);
   dir = mkdtempSync(path.join(os.tmpdir(), 'dataset-temporaries-'));
   expect((await build()).status).toBe('built');
 });
@@ -87,7 +84,7 @@ describe('a build in progress', () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const running = runRecordedBuild(t.db, { db: t.db, dir, reason: 'nightly', pageSize: 2, onProgress: () => gate });
-    const writing = await pollUntil(async () => (temporaries().length > 0 ? temporaries() : undefined), 10_000, 'the first build writing');
+    const writing = await waitFor(async () => (temporaries().length > 0 ? temporaries() : undefined), { timeoutMs: 10_000, what: 'the first build writing' });
 
     const next = build();
     await new Promise((resolve) => setTimeout(resolve, 500));

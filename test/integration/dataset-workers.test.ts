@@ -4,15 +4,12 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker, type Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { loadConfig } from '../../src/config.js';
-import { importRegistry } from '../../src/importer/import-registry.js';
-import { validateNamespaces } from '../../src/importer/read-dataset.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createProducerRedis, createWorkerRedis } from '../../src/queue/connections.js';
 import type { DatasetBuildJob } from '../../src/queue/dataset.queue.js';
@@ -22,18 +19,16 @@ import { readManifest, type DatasetManifest } from '../../src/dataset/dataset-fi
 import type { DatasetBuildRow } from '../../src/dataset/dataset-builds.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
-import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
-import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { startStack, type AreaStack } from '../support/areas.js';
+import { freePort, stopProcess, type Spawned } from '../support/processes.js';
+import { spawnWorker, waitForQueueWorkers } from '../support/service-processes.js';
+import { createTestDatabase, loadSample, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 const LONG = 120_000;
 
 const logger = createLogger('silent', 'test');
 const uniquePrefix = () => `test-dataset-${randomBytes(4).toString('hex')}`;
-
-async function loadSample(t: TestDatabase): Promise<void> {
-  await importRegistry(t.db, validateNamespaces(JSON.parse(await readFile(SAMPLE_REGISTRY, 'utf8'))), {});
-}
 
 const builds = (t: TestDatabase, afterId = 0): Promise<DatasetBuildRow[]> =>
   t.db('datasetBuilds').where('id', '>', afterId).orderBy('id') as Promise<DatasetBuildRow[]>;
@@ -44,7 +39,7 @@ const lastBuildId = async (t: TestDatabase): Promise<number> =>
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 describe('two worker processes', () => {
-  let t: TestDatabase;
+  let t: AreaStack;
   let dir: string;
   let prefix: string;
   let connection: Redis;
@@ -52,14 +47,7 @@ describe('two worker processes', () => {
   const workers: Spawned[] = [];
 
   const startWorker = () => {
-    const worker = spawnNode('dist/workers/main.js', {
-      DATABASE_URL: t.url,
-      REDIS_URL: TEST_REDIS_URL,
-      DATASET_DIR: dir,
-      QUEUE_PREFIX: prefix,
-      LOG_LEVEL: 'warn',
-      WORKER_LOCK_DURATION_MS: '2000',
-    });
+    const worker = spawnWorker(t, { WORKER_LOCK_DURATION_MS: '2000' });
     workers.push(worker);
     return worker;
   };
@@ -75,34 +63,27 @@ describe('two worker processes', () => {
         if (busy) quietSince = Date.now();
         return !busy && Date.now() - quietSince >= quietMs && (await readManifest(dir)) ? true : undefined;
       },
-      60_000,
-      'the dataset queue settling',
+      { timeoutMs: 60_000, what: 'the dataset queue settling' },
     );
   };
 
   beforeAll(async () => {
-    t = await createTestDatabase('dataset_workers');
-    await loadSample(t);
-    dir = mkdtempSync(path.join(os.tmpdir(), 'dataset-workers-'));
-    prefix = uniquePrefix();
+    t = await startStack('dataset_workers');
+    dir = t.datasetDir;
+    prefix = t.config.QUEUE_PREFIX;
     connection = createWorkerRedis(TEST_REDIS_URL);
     queue = createQueue(queueNames.dataset, connection, prefix);
     startWorker();
     startWorker();
-    await waitFor(async () => ((await queue.getWorkersCount()) >= 2 ? true : undefined), 30_000, 'both workers connecting');
+    await waitForQueueWorkers(queueNames.dataset, 2, { redisUrl: TEST_REDIS_URL, prefix });
     await settled();
   }, LONG);
 
   afterAll(async () => {
-    for (const worker of workers) {
-      if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGTERM');
-    }
-    await Promise.all(workers.map((w) => w.exited));
+    await Promise.all(workers.map((worker) => stopProcess(worker)));
     await queue.close();
-    await deleteQueueKeys(connection, prefix);
     connection.disconnect();
-    await t.drop();
-    rmSync(dir, { recursive: true, force: true });
+    await t.close();
   }, LONG);
 
   it('built the dataset at start, when there was none', async () => {
@@ -127,9 +108,8 @@ describe('two worker processes', () => {
 
     await t.db.raw("UPDATE namespaces SET name = 'Gene Ontology (changed)' WHERE prefix = 'go'");
     await waitFor(
-      async () => ((await builds(t, before)).some((b) => b.status === 'succeeded') ? true : undefined),
-      10_000,
-      'a build after the change',
+      async () => (await builds(t, before)).some((b) => b.status === 'succeeded'),
+      { timeoutMs: 10_000, what: 'a build after the change' },
     );
     await settled();
 
@@ -175,8 +155,7 @@ describe('two worker processes', () => {
         const writing = readdirSync(dir).some((name) => name.endsWith('.json.tmp'));
         return row && writing ? row : undefined;
       },
-      20_000,
-      'a build writing its files',
+      { timeoutMs: 20_000, what: 'a build writing its files' },
     );
     const [active] = await queue.getJobs(['active']);
     const victim = workers.find((w) => `${os.hostname()}:${w.child.pid}` === running.worker);
@@ -192,15 +171,14 @@ describe('two worker processes', () => {
     // The dead worker's job lock lapses; the survivor's stalled-job check puts the job back and builds it.
     const rebuilt = await waitFor(
       async () => (await builds(t, running.id)).find((b) => b.status === 'succeeded'),
-      60_000,
-      'the build being retried',
+      { timeoutMs: 60_000, what: 'the build being retried' },
     );
     expect(rebuilt.worker).toBe(`${os.hostname()}:${survivor!.child.pid}`);
     expect(await t.db('datasetBuilds').where({ id: running.id }).first('status', 'error')).toEqual({ status: 'failed', error: 'abandoned' });
     const job = await waitFor(async () => {
       const found = await queue.getJob(active!.id as string);
       return (await found?.getState()) === 'completed' ? found : undefined;
-    }, 10_000, 'the stalled job completing');
+    }, { timeoutMs: 10_000, what: 'the stalled job completing' });
     expect(job.returnvalue).toMatchObject({ buildId: rebuilt.id, status: 'built', namespaceCount: 60_022 });
     const manifest = (await readManifest(dir)) as DatasetManifest;
     expect(manifest.namespaceCount).toBe(60_022);
@@ -243,7 +221,7 @@ describe('the first request before any build', () => {
 
   beforeAll(async () => {
     t = await createTestDatabase('dataset_first_request');
-    await loadSample(t);
+    await loadSample(t.db);
   });
   afterAll(async () => {
     for (const queue of queues) await queue.close().catch(() => undefined);

@@ -7,12 +7,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { importRegistry } from '../../src/importer/import-registry.js';
-import { readDataset, validateNamespaces } from '../../src/importer/read-dataset.js';
 import { buildDataset } from '../../src/dataset/build-dataset.js';
 import type { DatasetManifest } from '../../src/dataset/dataset-files.js';
 import { describeRequiring, registryDataset } from '../support/requirements.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, loadSample, type TestDatabase } from '../support/test-database.js';
 
 const datasetFile = registryDataset();
 const dataset = datasetFile.file ?? '';
@@ -56,7 +54,7 @@ describeRequiring([datasetFile], 'the dataset of the real identifiers.org regist
   beforeAll(async () => {
     t = await createTestDatabase('dataset_real_data');
     dir = mkdtempSync(path.join(os.tmpdir(), 'dataset-real-data-'));
-    await importRegistry(t.db, validateNamespaces(await readDataset(dataset)), {});
+    await loadSample(t.db, { file: dataset });
     const started = performance.now();
     manifest = (await buildDataset({ db: t.db, dir })).manifest;
     console.info(`dataset: built ${manifest.namespaceCount} namespaces in ${Math.round(performance.now() - started)} ms`);

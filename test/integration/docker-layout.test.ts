@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
-import { freePort, ROOT, waitFor } from '../support/processes.js';
+import { freePort, ROOT } from '../support/processes.js';
 import { describeRequiring } from '../support/requirements.js';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 const UNPRIVILEGED = { uid: 65534, gid: 65534 }; // nobody:nogroup, standing in for the image's node user
 const isRoot = process.getuid?.() === 0;
@@ -189,7 +190,7 @@ describeRequiring([asRoot], 'the Docker image layout', () => {
     let output = '';
     child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-    await waitFor(async () => (output.includes('curie-resolver is running') ? true : undefined), 60000, `the service to start (${output})`);
+    await waitFor(async () => output.includes('curie-resolver is running'), { timeoutMs: 60000, what: `the service to start (${output})` });
 
     const answer = await fetch(`http://127.0.0.1:${env.REGISTRY_PORT}/resolutionApi/getResolverDataset`, { signal: AbortSignal.timeout(60000) });
     expect(answer.status).toBe(200);

@@ -13,10 +13,11 @@ import { readFileSync } from 'node:fs';
 import type { Router } from '@koa/router';
 import type Koa from 'koa';
 import { REGISTRATION_TABLES } from '../../src/registry/registration/submission/registration-records.js';
-import { startBothAreas, validPrefixPayload, validResourcePayload, type BothAreas } from '../support/both-areas.js';
-import type { RawRequest, RawServer } from '../support/raw-http.js';
-import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
+import { prefixRegistration, resourceRegistration } from '../factories/registration.factory.js';
 import { seededRandom } from '../factories/reverse-snapshot.factory.js';
+import { startBothAreas, type BothAreas } from '../support/areas.js';
+import type { RawRequest, RawServer } from '../support/raw-http.js';
+import { SAMPLE_REGISTRY } from '../support/test-database.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 1_000_003);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_500);
@@ -114,8 +115,8 @@ describe('fuzz: hostile input over every route of both areas', () => {
     // Open sessions to curate, and requester tokens, so that the routes behind them do real work.
     for (let i = 0; i < 3; i++) {
       for (const [path, payload] of [
-        ['/prefixRegistrationApi/registerPrefix', validPrefixPayload(`fuzzns${i}`)],
-        ['/resourceManagementApi/registerResource', validResourcePayload(`fuzzcode${i}`)],
+        ['/prefixRegistrationApi/registerPrefix', prefixRegistration(`fuzzns${i}`)],
+        ['/resourceManagementApi/registerResource', resourceRegistration(`fuzzcode${i}`)],
       ] as const) {
         const body = JSON.stringify({ apiVersion: '1.0', payload });
         const res = await areas.registry.send({ method: 'POST', path, headers: { 'Content-Type': 'application/json' }, body });
@@ -124,18 +125,16 @@ describe('fuzz: hostile input over every route of both areas', () => {
       }
     }
     for (const kind of ['prefix', 'resource'] as const) {
-      const rows = (await areas.t.db(REGISTRATION_TABLES[kind].sessions).select('id')) as { id: number }[];
+      const rows = (await areas.db(REGISTRATION_TABLES[kind].sessions).select('id')) as { id: number }[];
       sessionIds[kind] = rows.map((row) => String(row.id));
     }
   }, 60_000);
-  afterAll(async () => {
-    await areas?.close();
-  });
+  afterAll(() => areas?.close());
 
   it(
     `answers no 5xx to ${REQUESTS.toLocaleString('en')} hostile requests (seed ${SEED})`,
     async () => {
-      const routes = [...routerRoutes(areas.registryApp, 'registry'), ...routerRoutes(areas.resolverApp, 'resolver'), ...OUTSIDE_ROUTERS];
+      const routes = [...routerRoutes(areas.registry.koa, 'registry'), ...routerRoutes(areas.resolver.koa, 'resolver'), ...OUTSIDE_ROUTERS];
       // The enumeration itself is under test: a router no longer found would silently go unfuzzed.
       const listed = new Set(routes.map((r) => `${r.area} ${r.method} ${r.path}`));
       for (const known of [
@@ -264,7 +263,7 @@ function generateRequests(routes: Route[], total: number, g: Generator): FuzzReq
     }
     if (path.startsWith('/rorIdApi/')) return { apiVersion: '1.0', payload: { rorId: 'https://ror.org/02catss52' } };
     const kind = path.startsWith('/prefixRegistrationApi/') ? 'prefix' : 'resource';
-    const request = kind === 'prefix' ? validPrefixPayload(`fz${Math.floor(g.random() * 1e6)}`) : validResourcePayload(`fz${Math.floor(g.random() * 1e6)}`);
+    const request = kind === 'prefix' ? prefixRegistration(`fz${Math.floor(g.random() * 1e6)}`) : resourceRegistration(`fz${Math.floor(g.random() * 1e6)}`);
     if (path.includes('RegistrationRequest/')) {
       return {
         apiVersion: '1.0',

@@ -7,9 +7,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { errorEnvelope } from '../../src/http/envelope.js';
-import { startBothAreas, validPrefixPayload, validResourcePayload, type BothAreas } from '../support/both-areas.js';
+import { prefixRegistration, resourceRegistration } from '../factories/registration.factory.js';
+import { startBothAreas, type BothAreas } from '../support/areas.js';
 import type { RawResponse } from '../support/raw-http.js';
-import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
+import { SAMPLE_REGISTRY } from '../support/test-database.js';
 
 const NUL = 'must not contain the NUL character (U+0000)';
 const JSON_TYPE = { 'Content-Type': 'application/json' };
@@ -19,9 +20,7 @@ let areas: BothAreas;
 beforeAll(async () => {
   areas = await startBothAreas('hostile_input');
 });
-afterAll(async () => {
-  await areas.close();
-});
+afterAll(() => areas.close());
 
 const get = (path: string, headers: Record<string, string> = {}) => areas.registry.send({ method: 'GET', path, headers });
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) => {
@@ -101,8 +100,8 @@ describe('JSON bodies', () => {
   const fieldName = (path: string[]) => path.map((step, i) => (/^\d+$/.test(step) ? `[${step}]` : i === 0 ? step : `.${step}`)).join('');
 
   it.each([
-    ['/prefixRegistrationApi/registerPrefix', validPrefixPayload('hostilens')],
-    ['/resourceManagementApi/registerResource', validResourcePayload('hostilecode')],
+    ['/prefixRegistrationApi/registerPrefix', prefixRegistration('hostilens')],
+    ['/resourceManagementApi/registerResource', resourceRegistration('hostilecode')],
   ])('answers 400 naming the field for a NUL in any text field of %s', async (path, payload) => {
     const fields = textFields(payload);
     expect(fields.length).toBeGreaterThanOrEqual(13);

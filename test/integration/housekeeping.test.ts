@@ -2,26 +2,22 @@
  * Housekeeping: stored Idempotency-Key answers are deleted once older than the retention, by the hourly job
  * of a real worker process (npm test builds first).
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { QueueEvents, type Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createWorkerRedis } from '../../src/queue/connections.js';
-import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import type { HousekeepingJob } from '../../src/queue/housekeeping.queue.js';
 import { createQueue, queueNames, schedulerIds } from '../../src/queue/queues.js';
 import { processHousekeeping } from '../../workers/housekeeping/housekeeping.processor.js';
-import { spawnNode, waitFor, type Spawned } from '../support/processes.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { startStack, type AreaStack } from '../support/areas.js';
+import { stopProcess, type Spawned } from '../support/processes.js';
+import { runJob, spawnWorker } from '../support/service-processes.js';
+import { TEST_REDIS_URL } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 const HOUR = 3600_000;
 
 describe('housekeeping', () => {
-  const prefix = `test-housekeeping-${randomBytes(4).toString('hex')}`;
-  let t: TestDatabase;
-  let dir: string;
+  let t: AreaStack;
   let connection: Redis;
   let queue: Queue<HousekeepingJob>;
   let worker: Spawned;
@@ -38,30 +34,19 @@ describe('housekeeping', () => {
   const keys = async () => ((await t.db('idempotencyKeys').orderBy('key').select('key')) as { key: string }[]).map((r) => r.key);
 
   beforeAll(async () => {
-    t = await createTestDatabase('housekeeping');
-    dir = mkdtempSync(path.join(os.tmpdir(), 'housekeeping-'));
+    t = await startStack('housekeeping', { data: 'none' });
     connection = createWorkerRedis(TEST_REDIS_URL);
-    queue = createQueue(queueNames.housekeeping, connection, prefix);
-    worker = spawnNode('dist/workers/main.js', {
-      DATABASE_URL: t.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: prefix,
-      DATASET_DIR: dir,
-      LOG_LEVEL: 'info',
-      IDEMPOTENCY_KEY_RETENTION_HOURS: '2',
-    });
-    await waitFor(async () => (worker.output().includes('worker started') ? true : undefined), 30000, 'the worker started');
+    queue = createQueue(queueNames.housekeeping, connection, t.config.QUEUE_PREFIX);
+    worker = spawnWorker(t, { LOG_LEVEL: 'info', IDEMPOTENCY_KEY_RETENTION_HOURS: '2' });
+    await waitFor(() => worker.output().includes('worker started'), { timeoutMs: 30000, what: 'the worker started' });
   }, 60000);
 
   afterAll(async () => {
-    worker.child.kill('SIGTERM');
-    await worker.exited;
+    await stopProcess(worker);
     await queue.close();
-    // Every queue's keys, not only this one's: the worker scheduled jobs on all of them at its start.
-    await deleteQueueKeys(connection, prefix);
     connection.disconnect();
-    rmSync(dir, { recursive: true, force: true });
-    await t.drop();
+    // Every queue's keys go, not only this one's: the worker scheduled jobs on all of them at its start.
+    await t.close();
   });
 
   beforeEach(() => t.db('idempotencyKeys').del());
@@ -93,18 +78,7 @@ describe('housekeeping', () => {
 
     await storeKey('three-hours', 3 * HOUR);
     await storeKey('one-hour', 1 * HOUR);
-    // BullMQ leaves a connection it was handed open on close(): this one is closed here, or jest cannot exit.
-    const eventsConnection = createWorkerRedis(TEST_REDIS_URL);
-    const events = new QueueEvents(queueNames.housekeeping, { connection: eventsConnection, prefix });
-    let result: { idempotencyKeysDeleted: number };
-    try {
-      await events.waitUntilReady();
-      const job = await queue.add('manual', { reason: 'manual' });
-      result = (await job.waitUntilFinished(events, 30000)) as { idempotencyKeysDeleted: number };
-    } finally {
-      await events.close();
-      eventsConnection.disconnect();
-    }
+    const { result } = await runJob(queue, { reason: 'manual' });
     expect(result).toEqual({ idempotencyKeysDeleted: 1 });
     expect(await keys()).toEqual(['one-hour']);
   }, 60000);

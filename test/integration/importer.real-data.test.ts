@@ -3,50 +3,24 @@
  * ../shared/data/identifiers-org-registry.json). The tests build on each other: import, re-import,
  * then a corrupted copy against the imported registry.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Db } from '../../src/db/knex.js';
 import { importRegistry } from '../../src/importer/import-registry.js';
 import { readDataset, validateNamespaces } from '../../src/importer/read-dataset.js';
 import { describeRequiring, registryDataset } from '../support/requirements.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { runImporterCli as runCli } from '../support/processes.js';
+import { createTestDatabase, tableSnapshot as snapshot, type TestDatabase } from '../support/test-database.js';
 
 const datasetFile = registryDataset();
 const dataset = datasetFile.file ?? '';
-const CLI = path.join(fileURLToPath(new URL('../..', import.meta.url)), 'dist/src/importer/cli.js');
-
-/** Row count and a checksum per table; xmin changes on any write, even one that stores the same values. */
-async function snapshot(db: Db): Promise<Record<string, unknown>> {
-  const result: Record<string, unknown> = {};
-  for (const table of ['locations', 'institutions', 'namespaces', 'resources']) {
-    const { rows } = await db.raw<{ rows: unknown[] }>(
-      "SELECT count(*)::int AS count, md5(coalesce(string_agg(t::text || '@' || t.xmin::text, '|' ORDER BY t::text), '')) AS sum FROM ?? t",
-      [table],
-    );
-    result[table] = rows[0];
-  }
-  return result;
-}
 
 async function count(db: Db, table: string, where: Record<string, unknown> = {}): Promise<number> {
   const [row] = (await db(table).where(where).count('* as n')) as { n: string }[];
   return Number(row?.n);
 }
 
-function runCli(args: string[], databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describeRequiring([datasetFile], 'importing the real identifiers.org registry', () => {
   let t: TestDatabase;

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -13,28 +12,15 @@ import { formatSummary } from '../../src/importer/format-summary.js';
 import { importRegistry } from '../../src/importer/import-registry.js';
 import { ImportFormatError, readDataset, validateNamespaces } from '../../src/importer/read-dataset.js';
 import { formatReferenceDate } from '../../src/lib/dates.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { runImporterCli as runCli } from '../support/processes.js';
+import { createTestDatabase, tableSnapshot as snapshot, type TestDatabase } from '../support/test-database.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = path.join(ROOT, 'test/fixtures/small-registry.json');
-const CLI = path.join(ROOT, 'dist/src/importer/cli.js');
 
 /** A fresh copy each time: validation fills defaults in place and tests edit records. */
 const fixture = (): DatasetNamespace[] => JSON.parse(readFileSync(FIXTURE, 'utf8')) as DatasetNamespace[];
 const fieldsOf = (record: object) => record as Record<string, unknown>;
-
-/** Row count and a checksum per table; xmin changes on any write, even one that stores the same values. */
-async function snapshot(db: Db): Promise<Record<string, unknown>> {
-  const result: Record<string, unknown> = {};
-  for (const table of ['locations', 'institutions', 'namespaces', 'resources']) {
-    const { rows } = await db.raw<{ rows: unknown[] }>(
-      "SELECT count(*)::int AS count, md5(coalesce(string_agg(t::text || '@' || t.xmin::text, '|' ORDER BY t::text), '')) AS sum FROM ?? t",
-      [table],
-    );
-    result[table] = rows[0];
-  }
-  return result;
-}
 
 /** The registry as stored, rebuilt in the dataset's shape, to compare field by field with the file. */
 async function storedDataset(db: Db): Promise<unknown[]> {
@@ -81,17 +67,6 @@ async function storedDataset(db: Db): Promise<unknown[]> {
   }));
 }
 
-function runCli(args: string[], databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('registry importer', () => {
   let t: TestDatabase;

@@ -5,18 +5,17 @@
  * restarting anything, and the scheduled jobs run again: a due notification is sent, and the usage rollup
  * catches up the finished days Postgres lacks.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { createWorkerRedis } from '../../src/queue/connections.js';
 import { createQueue, queueNames, schedulerIds, type QueueName } from '../../src/queue/queues.js';
 import { writeOutbox } from '../../src/notifications/outbox.js';
 import { usageKeys } from '../../src/statistics/usage-keys.js';
-import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { startStack, type AreaStack } from '../support/areas.js';
+import { stopProcess, type Spawned } from '../support/processes.js';
+import { startOwnRedis, type OwnRedis } from '../support/redis-server.js';
+import { spawnWorker } from '../support/service-processes.js';
+import { waitFor } from '../support/wait.js';
 
 const LONG = 120_000;
 
@@ -27,40 +26,6 @@ const SCHEDULES: [queue: QueueName, id: string][] = [
   [queueNames.notifications, schedulerIds.notificationsPoll],
   [queueNames.housekeeping, schedulerIds.hourlyHousekeeping],
 ];
-
-/** A redis-server of the test's own, without persistence: a restart brings it back empty. */
-async function startRedisServer() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'schedules-redis-'));
-  const port = await freePort();
-  let server: ChildProcess | null = null;
-  const start = async () => {
-    server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-    const probe = createWorkerRedis(`redis://127.0.0.1:${port}`);
-    probe.on('error', () => undefined);
-    try {
-      await waitFor(async () => ((await probe.ping()) === 'PONG' ? true : undefined), 10_000, 'the test redis-server starting');
-    } finally {
-      probe.disconnect();
-    }
-  };
-  const stop = async () => {
-    const running = server;
-    if (!running || running.exitCode !== null || running.signalCode !== null) return;
-    const exited = new Promise((resolve) => running.once('exit', resolve));
-    running.kill('SIGTERM');
-    await exited;
-  };
-  await start();
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    start,
-    stop,
-    destroy: async () => {
-      await stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** The schedules Redis lacks, as [queue, id]. */
 async function missingSchedules(redis: Redis, prefix: string): Promise<string[]> {
@@ -77,42 +42,22 @@ async function missingSchedules(redis: Redis, prefix: string): Promise<string[]>
 }
 
 async function waitForEverySchedule(redis: Redis, prefix: string, timeoutMs: number): Promise<void> {
-  await waitFor(async () => ((await missingSchedules(redis, prefix)).length === 0 ? true : undefined), timeoutMs, 'every schedule being in Redis');
-}
-
-/** A worker process on the test's Redis; `checkIntervalMs` is WORKER_SCHEDULE_CHECK_INTERVAL_MS. */
-function startWorker(t: TestDatabase, redisUrl: string, prefix: string, dir: string, checkIntervalMs: number): Spawned {
-  return spawnNode('dist/workers/main.js', {
-    DATABASE_URL: t.url,
-    REDIS_URL: redisUrl,
-    QUEUE_PREFIX: prefix,
-    DATASET_DIR: dir,
-    LOG_LEVEL: 'warn',
-    NOTIFICATION_POLL_INTERVAL_MS: '200',
-    WORKER_SCHEDULE_CHECK_INTERVAL_MS: String(checkIntervalMs),
-  });
-}
-
-async function stopWorker(worker: Spawned | undefined): Promise<void> {
-  if (!worker) return;
-  if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGTERM');
-  await worker.exited;
+  await waitFor(async () => (await missingSchedules(redis, prefix)).length === 0, { timeoutMs, what: 'every schedule being in Redis' });
 }
 
 /** Writes one due notification and waits for the worker to send it (logged: no SMTP_URL). */
-async function notificationGetsSent(t: TestDatabase, timeoutMs: number): Promise<void> {
+async function notificationGetsSent(t: AreaStack, timeoutMs: number): Promise<void> {
   const subject = `after the loss ${randomBytes(3).toString('hex')}`;
   await writeOutbox(t.db, [{ kind: 'prefix.start.requester', recipient: 'rita@example.org', subject, body: 'Your request was received.' }]);
   await waitFor(
-    async () => ((await t.db('notificationOutbox').where({ subject }).whereNotNull('sentAt').first('id')) ? true : undefined),
-    timeoutMs,
-    'the notification being sent',
+    () => t.db('notificationOutbox').where({ subject }).whereNotNull('sentAt').first('id'),
+    { timeoutMs, what: 'the notification being sent' },
   );
 }
 
 interface WorkerOnOwnRedis {
-  redisServer: Awaited<ReturnType<typeof startRedisServer>>;
-  t: TestDatabase;
+  redisServer: OwnRedis;
+  t: AreaStack;
   inspector: Redis;
   worker: Spawned | undefined;
   prefix: string;
@@ -123,23 +68,25 @@ interface WorkerOnOwnRedis {
  * in place before the tests run; `checkIntervalMs` is its WORKER_SCHEDULE_CHECK_INTERVAL_MS.
  */
 function useWorkerOnOwnRedis(label: string, checkIntervalMs: number): WorkerOnOwnRedis {
-  const under = { prefix: `test-schedules-${label}-${randomBytes(4).toString('hex')}` } as WorkerOnOwnRedis;
-  let dir: string | undefined;
+  const under = {} as WorkerOnOwnRedis;
   beforeAll(async () => {
-    under.redisServer = await startRedisServer();
-    under.t = await createTestDatabase(`job_schedules_${label}`);
-    dir = mkdtempSync(path.join(os.tmpdir(), `schedules-${label}-`));
+    under.redisServer = await startOwnRedis();
+    under.t = await startStack(`job_schedules_${label}`, { data: 'none' });
+    under.prefix = under.t.config.QUEUE_PREFIX;
     under.inspector = createWorkerRedis(under.redisServer.url);
     under.inspector.on('error', () => undefined);
-    under.worker = startWorker(under.t, under.redisServer.url, under.prefix, dir, checkIntervalMs);
+    under.worker = spawnWorker(under.t, {
+      REDIS_URL: under.redisServer.url,
+      NOTIFICATION_POLL_INTERVAL_MS: '200',
+      WORKER_SCHEDULE_CHECK_INTERVAL_MS: String(checkIntervalMs),
+    });
     await waitForEverySchedule(under.inspector, under.prefix, 30_000);
   }, LONG);
   afterAll(async () => {
-    await stopWorker(under.worker);
+    await stopProcess(under.worker);
     under.inspector?.disconnect();
     await under.redisServer?.destroy();
-    await under.t?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await under.t?.close();
   }, LONG);
   return under;
 }
@@ -165,8 +112,7 @@ describe('job schedules after a FLUSHALL', () => {
         const rows = (await t.db('usageDaily').orderBy('day').select('day', 'prefix', 'visits', 'uniqueVisitors')) as unknown[];
         return rows.length === 2 ? rows : undefined;
       },
-      15_000,
-      'the rollup catching up both days',
+      { timeoutMs: 15_000, what: 'the rollup catching up both days' },
     );
     expect(rolled).toEqual([
       { day: fresh, prefix: 'taxonomy', visits: 4, uniqueVisitors: 2 },

@@ -7,24 +7,11 @@ import { luiPatternVerdict } from '../../src/core/lui-pattern.js';
 import { buildSnapshot, type NamespaceEntry } from '../../src/core/registry-snapshot.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { checkSnapshotPatterns } from '../../src/resolver/lui-pattern-checks.js';
+import { aNamespace } from '../factories/snapshot.factory.js';
 
 const logger = createLogger('silent', 'test');
 
-function namespace(id: number, prefix: string, pattern: string): NamespaceEntry {
-  return {
-    id,
-    prefix,
-    mirId: `MIR:${String(id).padStart(8, '0')}`,
-    name: prefix,
-    pattern,
-    sampleId: '1',
-    namespaceEmbeddedInLui: false,
-    deprecated: false,
-    deprecationDate: null,
-    renderDeprecatedLanding: false,
-    resources: [],
-  };
-}
+const namespace = (id: number, prefix: string, pattern: string): NamespaceEntry => aNamespace({ id, prefix, pattern, name: prefix });
 
 // Patterns of their own, so that no other test of this process has judged them already.
 const SAFE = '^CHECKS\\d{4}$';

@@ -8,16 +8,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createProducerRedis } from '../../src/queue/connections.js';
-import { createRegistryApp } from '../../src/registry/app.js';
-import type { RegexTest, UrlCheck } from '../../src/registry/registration/checks.js';
-import { startResolver, type ResolverUnderTest } from '../support/resolver-app.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
-
-const urlCheck: UrlCheck = async () => null;
-const regexTest: RegexTest = async () => ({ compiles: true });
+import { startRegistry, startResolver } from '../support/areas.js';
+import { acceptingChecks } from '../support/stand-in-checks.js';
 
 const GET = ['HEAD', 'GET'];
 const POST = ['POST'];
@@ -121,20 +113,11 @@ function describeArea(area: string, table: Table, unknownPath: string, start: ()
 
 // Every other path of the resolver is a compact identifier; unknown paths are those under its other endpoints.
 describeArea('resolver', RESOLVER_PATHS, '/reverse/nothing', async () => {
-  const r: ResolverUnderTest = await startResolver('method_not_allowed_resolver');
+  const r = await startResolver('method_not_allowed_resolver');
   return { server: await listen(r.app), close: r.close };
 });
 
 describeArea('registry', REGISTRY_PATHS, '/no/such/thing', async () => {
-  const t: TestDatabase = await createTestDatabase('method_not_allowed_registry');
-  const redis = createProducerRedis(TEST_REDIS_URL);
-  const config = loadConfig({ LOG_LEVEL: 'silent' });
-  const app = createRegistryApp({ config, db: t.db, redis, logger: createLogger('silent', 'test'), registration: { urlCheck, regexTest } });
-  return {
-    server: await listen(app.callback()),
-    close: async () => {
-      redis.disconnect();
-      await t.drop();
-    },
-  };
+  const r = await startRegistry('method_not_allowed_registry', { data: 'none', registration: acceptingChecks });
+  return { server: await listen(r.app), close: r.close };
 });

@@ -3,37 +3,21 @@
  * answers, errors, and the resolver's answers written ahead of Koa by its front handler.
  */
 import type { RequestListener } from 'node:http';
-import type { Redis } from 'ioredis';
 import request from 'supertest';
-import { loadConfig } from '../../src/config.js';
 import { emptySnapshot } from '../../src/core/registry-snapshot.js';
-import { createDb, type Db } from '../../src/db/knex.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createProducerRedis } from '../../src/queue/connections.js';
-import { createRegistryApp } from '../../src/registry/app.js';
-import { createResolverApp } from '../../src/resolver/app.js';
-import { TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-database.js';
-
-const logger = createLogger('silent', 'test');
+import { startRegistry, type RegistryUnderTest } from '../support/areas.js';
 
 describe('X-Content-Type-Options: nosniff', () => {
-  let db: Db;
-  let redis: Redis;
+  let t: RegistryUnderTest;
   let registry: RequestListener;
   let resolver: RequestListener;
 
-  beforeAll(() => {
-    const config = loadConfig({ DATABASE_URL: TEST_POSTGRES_URL, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent' });
-    db = createDb(TEST_POSTGRES_URL, { max: 2 });
-    redis = createProducerRedis(TEST_REDIS_URL);
-    registry = createRegistryApp({ config, db, redis, logger }).callback();
-    resolver = createResolverApp({ config, db, redis, logger, registry: { snapshot: emptySnapshot(), staleReason: null } }).callback();
+  beforeAll(async () => {
+    t = await startRegistry('nosniff', { data: 'none' });
+    registry = t.app;
+    resolver = (await t.resolverApp({ registry: { snapshot: emptySnapshot(), staleReason: null } })).koa.callback();
   });
-
-  afterAll(async () => {
-    await db.destroy();
-    redis.disconnect();
-  });
+  afterAll(() => t.close());
 
   it.each([
     ['registry', 'GET', '/health/live'],

@@ -4,10 +4,7 @@
  * with back-off when the SMTP server cannot be reached (a closed local port), at most MAX_ATTEMPTS times.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
@@ -15,11 +12,13 @@ import { createLogger } from '../../src/lib/logger.js';
 import { createWorkerRedis } from '../../src/queue/connections.js';
 import { createQueue, queueNames, schedulerIds } from '../../src/queue/queues.js';
 import { writeOutbox, type OutboxMessage, type OutboxRow } from '../../src/notifications/outbox.js';
-import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { createMailer } from '../../workers/notifications/mailer.js';
 import { MAX_ATTEMPTS, sendDueNotifications } from '../../workers/notifications/notifications.processor.js';
-import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { startStack, type AreaStack } from '../support/areas.js';
+import { freePort, stopProcess, type Spawned } from '../support/processes.js';
+import { spawnWorker, waitForQueueWorkers } from '../support/service-processes.js';
+import { TEST_REDIS_URL } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 const LONG = 120_000;
 const silent = createLogger('silent', 'test');
@@ -99,19 +98,19 @@ const messages = (count: number, label: string): OutboxMessage[] =>
   }));
 
 describe('the notification outbox', () => {
-  let t: TestDatabase;
+  let t: AreaStack;
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 
   const rows = (label: string) => t.db('notificationOutbox').where('subject', 'like', `${label} %`).orderBy('id') as Promise<OutboxRow[]>;
 
   beforeAll(async () => {
-    t = await createTestDatabase('notifications');
+    t = await startStack('notifications', { data: 'none' });
     smtp = await startSmtpServer();
   });
 
   afterAll(async () => {
     await smtp.close();
-    await t.drop();
+    await t.close();
   });
 
   it('sends every due row exactly once, however many claimers run at once', async () => {
@@ -194,45 +193,21 @@ describe('the notification outbox', () => {
   }, LONG);
 
   describe('two worker processes', () => {
-    let dir: string;
     let prefix: string;
     let inspector: Redis;
     const workers: Spawned[] = [];
 
     beforeAll(async () => {
-      dir = mkdtempSync(path.join(os.tmpdir(), 'notifications-'));
-      prefix = `test-notifications-${randomBytes(4).toString('hex')}`;
+      prefix = t.config.QUEUE_PREFIX;
       inspector = createWorkerRedis(TEST_REDIS_URL);
-      for (let i = 0; i < 2; i++) {
-        workers.push(
-          spawnNode('dist/workers/main.js', {
-            DATABASE_URL: t.url,
-            REDIS_URL: TEST_REDIS_URL,
-            QUEUE_PREFIX: prefix,
-            DATASET_DIR: dir,
-            LOG_LEVEL: 'warn',
-            SMTP_URL: smtp.url,
-            NOTIFICATION_FROM: 'registry@example.org',
-            NOTIFICATION_POLL_INTERVAL_MS: '200',
-          }),
-        );
-      }
-      const queue = createQueue(queueNames.notifications, inspector, prefix);
-      try {
-        await waitFor(async () => ((await queue.getWorkersCount()) >= 2 ? true : undefined), 30_000, 'both workers connecting');
-      } finally {
-        await queue.close();
-      }
+      const env = { SMTP_URL: smtp.url, NOTIFICATION_FROM: 'registry@example.org', NOTIFICATION_POLL_INTERVAL_MS: '200' };
+      workers.push(spawnWorker(t, env), spawnWorker(t, env));
+      await waitForQueueWorkers(queueNames.notifications, 2, { redisUrl: TEST_REDIS_URL, prefix });
     }, LONG);
 
     afterAll(async () => {
-      for (const worker of workers) {
-        if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGTERM');
-      }
-      await Promise.all(workers.map((w) => w.exited));
-      await deleteQueueKeys(inspector, prefix);
+      await Promise.all(workers.map((worker) => stopProcess(worker)));
       inspector.disconnect();
-      rmSync(dir, { recursive: true, force: true });
     }, LONG);
 
     it('schedule one poll, and send each row once between them', async () => {
@@ -253,7 +228,7 @@ describe('the notification outbox', () => {
         await new Promise((resolve) => setTimeout(resolve, 150));
       }
 
-      await waitFor(async () => ((await rows(label)).every((row) => row.sentAt !== null) ? true : undefined), 30_000, 'every row sent');
+      await waitFor(async () => (await rows(label)).every((row) => row.sentAt !== null), { timeoutMs: 30_000, what: 'every row sent' });
       // A moment more: a duplicate would arrive now.
       await new Promise((resolve) => setTimeout(resolve, 1000));
 

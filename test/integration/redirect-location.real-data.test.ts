@@ -4,9 +4,9 @@
  * the namespace's pattern takes it, the answer is a redirect whose Location is visible ASCII (Node refused
  * the first kind in a header, a 500, and sent the second as raw bytes) and decodes back to the provider URL.
  */
-import { startRawServer, type RawServer } from '../support/raw-http.js';
-import { startResolver, type ResolverUnderTest } from '../support/resolver-app.js';
 import { readFileSync } from 'node:fs';
+import { startResolver, type ResolverUnderTest } from '../support/areas.js';
+import { startRawServer, type RawServer } from '../support/raw-http.js';
 import { describeRequiring, registryDataset } from '../support/requirements.js';
 
 const realDataset = registryDataset();
@@ -22,7 +22,7 @@ describeRequiring([realDataset], 'redirect Location against the real dataset', (
   let server: RawServer;
 
   beforeAll(async () => {
-    resolver = await startResolver('redirect_location_real', { dataset });
+    resolver = await startResolver('redirect_location_real', { data: { file: dataset } });
     server = await startRawServer(resolver.app);
   }, 120_000);
   afterAll(async () => {

@@ -5,38 +5,26 @@
  * endpoint, Idempotency-Key, and what happens when the checks cannot answer: a check still running, and
  * this test's own redis-server stopped in the middle of a submission (never the shared one).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { RequestListener } from 'node:http';
 import type { Redis } from 'ioredis';
 import request from 'supertest';
-import { loadConfig, type Config } from '../../src/config.js';
-import { importRegistry } from '../../src/importer/import-registry.js';
-import { validateNamespaces } from '../../src/importer/read-dataset.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createProducerRedis, createWorkerRedis } from '../../src/queue/connections.js';
-import { createQueue, queueNames } from '../../src/queue/queues.js';
-import { createRegistryApp } from '../../src/registry/app.js';
+import { createProducerRedis } from '../../src/queue/connections.js';
+import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
+import { queueNames } from '../../src/queue/queues.js';
 import { createRegexTester, type RegexTester } from '../../src/registry/registration/regex/regex-tester.js';
 import { createQueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
-import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
-import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
-import { describeRequiring, redisServerBinary } from '../support/requirements.js';
-import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
+import { unique } from '../factories/registration.factory.js';
+import { startStack, type AreaStack } from '../support/areas.js';
 import { startSites, type Sites } from '../support/fixture-sites.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { stopProcess, type Spawned } from '../support/processes.js';
+import { startOwnRedis, type OwnRedis } from '../support/redis-server.js';
+import { describeRequiring, redisServerBinary } from '../support/requirements.js';
+import { spawnWorker, waitForQueueWorkers } from '../support/service-processes.js';
+import { waitFor } from '../support/wait.js';
 
 const LONG = 120_000;
-const REGISTRY_URL = 'https://registry.test';
-const RESOLVER_URL = 'https://resolver.test';
-const logger = createLogger('silent', 'test');
-
-
-const uniquePrefix = () => `t${randomBytes(4).toString('hex')}`;
+const uniquePrefix = () => unique('t');
 
 /** A request as the registration form sends it: apiVersion as a number, fields the service does not know. */
 function formRequest(sites: Sites, overrides: Record<string, unknown> = {}) {
@@ -89,11 +77,9 @@ interface AppUnderTest {
 }
 
 describe('registerPrefix', () => {
-  let t: TestDatabase;
+  let t: AreaStack;
   let sites: Sites;
-  let dir: string;
   let queuePrefix: string;
-  let config: Readonly<Config>;
   let regex: RegexTester;
   let sharedRedis: Redis;
   let main: AppUnderTest;
@@ -101,16 +87,7 @@ describe('registerPrefix', () => {
   const closers: (() => Promise<void>)[] = [];
 
   const startWorker = (env: Record<string, string> = {}) => {
-    const worker = spawnNode('dist/workers/main.js', {
-      DATABASE_URL: t.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: queuePrefix,
-      DATASET_DIR: dir,
-      LOG_LEVEL: 'warn',
-      WORKER_LOCK_DURATION_MS: '5000',
-      URL_CHECK_ALLOW_PRIVATE_NETWORKS: 'true',
-      ...env,
-    });
+    const worker = spawnWorker(t, { WORKER_LOCK_DURATION_MS: '5000', URL_CHECK_ALLOW_PRIVATE_NETWORKS: 'true', ...env });
     workers.push(worker);
     return worker;
   };
@@ -119,13 +96,7 @@ describe('registerPrefix', () => {
   const buildApp = async (options: { redisUrl: string; prefix: string; waitMs: number; track?: boolean }): Promise<AppUnderTest> => {
     const connection = await readyRedis(options.redisUrl);
     const checks = createQueuedUrlCheck({ connection, prefix: options.prefix, waitMs: options.waitMs, cacheSeconds: 300 });
-    const app = createRegistryApp({
-      config,
-      db: t.db,
-      redis: sharedRedis,
-      logger,
-      registration: { urlCheck: checks.urlCheck, regexTest: regex.regexTest },
-    }).callback();
+    const app = t.registryApp({ registration: { urlCheck: checks.urlCheck, regexTest: regex.regexTest } }).callback();
     const close = async () => {
       await checks.close();
       // A connected socket is let end before the server may go: one dropped on a dying server would hold
@@ -136,7 +107,7 @@ describe('registerPrefix', () => {
       await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
     };
     const reconnected = () =>
-      waitFor(async () => (connection.status === 'ready' ? true : undefined), 15_000, 'the app reconnecting to Redis').then(() => undefined);
+      waitFor(async () => connection.status === 'ready', { timeoutMs: 15_000, what: 'the app reconnecting to Redis' }).then(() => undefined);
     if (options.track !== false) closers.push(close);
     return { app, reconnected, close };
   };
@@ -156,46 +127,22 @@ describe('registerPrefix', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestDatabase('register_prefix');
-    await importRegistry(t.db, validateNamespaces(JSON.parse(await readFile(SAMPLE_REGISTRY, 'utf8'))), {});
+    t = await startStack('register_prefix', { env: { CURATOR_EMAIL: 'curators@example.org' } });
+    sharedRedis = t.redis;
+    queuePrefix = t.config.QUEUE_PREFIX;
     sites = await startSites();
-    dir = mkdtempSync(path.join(os.tmpdir(), 'register-prefix-'));
-    queuePrefix = `test-register-${randomBytes(4).toString('hex')}`;
-    config = loadConfig({
-      DATABASE_URL: t.url,
-      REDIS_URL: TEST_REDIS_URL,
-      LOG_LEVEL: 'silent',
-      PUBLIC_REGISTRY_URL: REGISTRY_URL,
-      PUBLIC_RESOLVER_URL: RESOLVER_URL,
-      QUEUE_PREFIX: queuePrefix,
-      CURATOR_EMAIL: 'curators@example.org',
-    });
     regex = createRegexTester();
-    sharedRedis = await readyRedis(TEST_REDIS_URL);
     startWorker();
-    const inspector = createWorkerRedis(TEST_REDIS_URL);
-    const queue = createQueue(queueNames.urlCheck, inspector, queuePrefix);
-    try {
-      await waitFor(async () => ((await queue.getWorkersCount()) >= 1 ? true : undefined), 30_000, 'the worker connecting');
-    } finally {
-      await queue.close();
-      inspector.disconnect();
-    }
-    main = await buildApp({ redisUrl: TEST_REDIS_URL, prefix: queuePrefix, waitMs: 15_000 });
+    await waitForQueueWorkers(queueNames.urlCheck, 1, { redisUrl: t.config.REDIS_URL, prefix: queuePrefix });
+    main = await buildApp({ redisUrl: t.config.REDIS_URL, prefix: queuePrefix, waitMs: 15_000 });
   }, LONG);
 
   afterAll(async () => {
     for (const close of closers) await close();
-    for (const worker of workers) {
-      if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGTERM');
-    }
-    await Promise.all(workers.map((w) => w.exited));
-    await deleteQueueKeys(sharedRedis, queuePrefix);
-    sharedRedis.disconnect();
+    await Promise.all(workers.map((worker) => stopProcess(worker)));
     await regex.close();
     await sites.close();
-    await t.drop();
-    rmSync(dir, { recursive: true, force: true });
+    await t.close();
   }, LONG);
 
   it('stores a valid request with its session and START event, and answers a token', async () => {
@@ -384,7 +331,7 @@ describe('registerPrefix', () => {
 
   it('answers 503 with Retry-After and stores nothing while a URL check is still running', async () => {
     // No worker serves this queue prefix, and the wait is tiny.
-    const idle = await buildApp({ redisUrl: TEST_REDIS_URL, prefix: `${queuePrefix}-idle`, waitMs: 50 });
+    const idle = await buildApp({ redisUrl: t.config.REDIS_URL, prefix: `${queuePrefix}-idle`, waitMs: 50 });
     const before = await counts();
 
     const res = await submit(idle.app, formRequest(sites), `running-${randomBytes(4).toString('hex')}`);
@@ -402,66 +349,33 @@ describe('registerPrefix', () => {
   }, LONG);
 
   describeRequiring([redisServerBinary()], "when the test's own Redis stops in the middle of a submission", () => {
-    let redisDir: string;
-    let redisServer: ChildProcess | undefined;
-    let redisUrl: string;
-    let port: number;
+    let ownRedis: OwnRedis;
     let ownWorker: Spawned;
     let stoppedApp: AppUnderTest | undefined;
 
-    const startRedis = async () => {
-      redisServer = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', redisDir], {
-        stdio: 'ignore',
-      });
-      const probe = createWorkerRedis(redisUrl);
-      probe.on('error', () => undefined);
-      try {
-        await waitFor(async () => ((await probe.ping()) === 'PONG' ? true : undefined), 10_000, 'the test redis-server starting');
-      } finally {
-        probe.disconnect();
-      }
-    };
-    const stopRedis = async (signal: NodeJS.Signals) => {
-      if (!redisServer || redisServer.exitCode !== null || redisServer.signalCode !== null) return;
-      const exited = new Promise((resolve) => redisServer?.once('exit', resolve));
-      redisServer.kill(signal);
-      await exited;
-    };
-
     beforeAll(async () => {
-      redisDir = mkdtempSync(path.join(os.tmpdir(), 'register-prefix-redis-'));
-      port = await freePort();
-      redisUrl = `redis://127.0.0.1:${port}`;
-      await startRedis();
-      ownWorker = startWorker({ REDIS_URL: redisUrl, SHUTDOWN_TIMEOUT_MS: '1000' });
-      const probe = createWorkerRedis(redisUrl);
-      const queue = createQueue(queueNames.urlCheck, probe, queuePrefix);
-      try {
-        await waitFor(async () => ((await queue.getWorkersCount()) >= 1 ? true : undefined), 30_000, 'the worker connecting');
-      } finally {
-        await queue.close();
-        probe.disconnect();
-      }
+      ownRedis = await startOwnRedis();
+      ownWorker = startWorker({ REDIS_URL: ownRedis.url, SHUTDOWN_TIMEOUT_MS: '1000' });
+      await waitForQueueWorkers(queueNames.urlCheck, 1, { redisUrl: ownRedis.url, prefix: queuePrefix });
     }, LONG);
 
     afterAll(async () => {
-      if (ownWorker.child.exitCode === null && ownWorker.child.signalCode === null) ownWorker.child.kill('SIGKILL');
-      await ownWorker.exited;
+      await stopProcess(ownWorker, 'SIGKILL');
       try {
         // Back up for a moment, so that the app's queue clients close cleanly instead of retrying for ever.
         if (stoppedApp) {
-          await startRedis();
+          await ownRedis.start();
           await stoppedApp.reconnected();
           await stoppedApp.close();
         }
       } finally {
-        await stopRedis('SIGKILL');
-        rmSync(redisDir, { recursive: true, force: true });
+        await ownRedis.stop('SIGKILL');
+        await ownRedis.destroy();
       }
     }, LONG);
 
     it('answers a clear retryable 503 and leaves no rows behind', async () => {
-      const app = await buildApp({ redisUrl, prefix: queuePrefix, waitMs: 15_000, track: false });
+      const app = await buildApp({ redisUrl: ownRedis.url, prefix: queuePrefix, waitMs: 15_000, track: false });
       stoppedApp = app;
       const before = await counts();
       const slowPath = `/slow/${randomBytes(4).toString('hex')}`;
@@ -469,8 +383,8 @@ describe('registerPrefix', () => {
 
       const answer = submit(app.app, formRequest(sites, { providerHomeUrl: sites.url(slowPath) }), key).then((res) => res);
       // The worker is fetching the slow page: the submission is waiting for its verdict.
-      await waitFor(async () => (sites.hits.includes(slowPath) ? true : undefined), 20_000, 'the worker fetching the slow page');
-      await stopRedis('SIGTERM');
+      await waitFor(async () => sites.hits.includes(slowPath), { timeoutMs: 20_000, what: 'the worker fetching the slow page' });
+      await ownRedis.stop();
       const started = Date.now();
       const res = await answer;
 

@@ -1,12 +1,5 @@
-import { readFileSync } from 'node:fs';
+import type { RequestListener } from 'node:http';
 import request from 'supertest';
-import { loadConfig } from '../../src/config.js';
-import { SAMPLE_REGISTRY_FILE } from '../../src/importer/seed-sample.js';
-import { importRegistry } from '../../src/importer/import-registry.js';
-import { validateNamespaces } from '../../src/importer/read-dataset.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createProducerRedis } from '../../src/queue/connections.js';
-import { createRegistryApp } from '../../src/registry/app.js';
 import { CheckBusyError, CheckStillRunningError, CheckUnavailableError, type RegexTest, type UrlCheck } from '../../src/registry/registration/checks.js';
 import { normaliseRegistrationPayload } from '../../src/registry/registration/validation/payload.js';
 import {
@@ -16,7 +9,8 @@ import {
   validateAll,
   type RegistrationDeps,
 } from '../../src/registry/registration/validation/run-chains.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { RESOLVER_URL as RESOLVER, startRegistry, type RegistryUnderTest } from '../support/areas.js';
+import { sendPreflight } from '../support/cors.js';
 
 // The URL check and the regex test stand in for the queue-backed UrlCheck and the worker-thread RegexTest,
 // which have tests of their own: here the URL verdicts come from a small table and the regex test uses
@@ -47,7 +41,6 @@ const regexTest: RegexTest = async (pattern, sample) => {
   }
 };
 
-const RESOLVER = 'https://resolver.test';
 const DESCRIPTION = 'A database of example records, described at length for the curators of the registry.';
 const TAXONOMY_NCBI_PATTERN = 'https://www.ncbi.nlm.nih.gov/Taxonomy/Browser/wwwtax.cgi?mode=Info&id={$id}';
 
@@ -77,22 +70,16 @@ const PREFIX_OK = '{"apiVersion":"1.0","errorMessage":null,"payload":{"comment":
 const RESOURCE_OK = '{"apiVersion":"1.0","errorMessage":null,"payload":{"comment":"VALIDATION OK"}}';
 
 describe('registration field validators', () => {
-  let t: TestDatabase;
-  let app: ReturnType<ReturnType<typeof createRegistryApp>['callback']>;
+  let t: RegistryUnderTest;
+  let app: RequestListener;
   let deps: RegistrationDeps;
-  const redis = createProducerRedis(TEST_REDIS_URL);
 
   beforeAll(async () => {
-    t = await createTestDatabase('registration_validators');
-    await importRegistry(t.db, validateNamespaces(JSON.parse(readFileSync(SAMPLE_REGISTRY_FILE, 'utf8'))), {});
-    const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_RESOLVER_URL: RESOLVER });
-    app = createRegistryApp({ config, db: t.db, redis, logger: createLogger('silent', 'test'), registration: { urlCheck, regexTest } }).callback();
+    t = await startRegistry('registration_validators', { registration: { urlCheck, regexTest } });
+    app = t.app;
     deps = { lookups: directLookups(t.db), urlCheck, regexTest, minDescriptionLength: 50, similarityThreshold: 0.9, publicResolverUrl: RESOLVER };
   });
-  afterAll(async () => {
-    redis.disconnect();
-    await t.drop();
-  });
+  afterAll(() => t.close());
   beforeEach(() => {
     urlCalls.length = 0;
   });
@@ -167,11 +154,7 @@ describe('registration field validators', () => {
     });
 
     it('allows the JSON POSTs from any origin, preflight included', async () => {
-      const preflight = await request(app)
-        .options(P('validateName'))
-        .set('Origin', 'https://ui.example.org')
-        .set('Access-Control-Request-Method', 'POST')
-        .set('Access-Control-Request-Headers', 'content-type');
+      const preflight = await sendPreflight(app, P('validateName'), 'https://ui.example.org', 'POST', 'content-type');
       expect(preflight.status).toBe(204);
       expect(preflight.headers['access-control-allow-origin']).toBe('*');
       expect(preflight.headers['access-control-allow-methods']).toContain('POST');
@@ -191,8 +174,7 @@ describe('registration field validators', () => {
     });
 
     it('is not mounted until the registration checks are given', async () => {
-      const config = loadConfig({ LOG_LEVEL: 'silent' });
-      const bare = createRegistryApp({ config, db: t.db, redis, logger: createLogger('silent', 'test') }).callback();
+      const bare = t.registryApp().callback();
       expect((await request(bare).post(P('validateName')).send({ payload: { name: 'x' } })).status).toBe(404);
     });
   });
@@ -775,12 +757,10 @@ describe('registration field validators', () => {
       if (pattern === BUSY_PATTERN) throw new CheckBusyError(BUSY_MESSAGE, 429, 1);
       return regexTest(pattern, sample);
     };
-    let proxied: ReturnType<ReturnType<typeof createRegistryApp>['callback']>;
+    let proxied: RequestListener;
 
     beforeAll(() => {
-      const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_RESOLVER_URL: RESOLVER, TRUST_PROXY: 'true' });
-      const registration = { urlCheck, regexTest: clientAwareTest };
-      proxied = createRegistryApp({ config, db: t.db, redis, logger: createLogger('silent', 'test'), registration }).callback();
+      proxied = t.registryApp({ env: { TRUST_PROXY: 'true' }, registration: { urlCheck, regexTest: clientAwareTest } }).callback();
     });
     beforeEach(() => {
       clients.length = 0;

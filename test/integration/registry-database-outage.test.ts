@@ -5,65 +5,29 @@
  * download keeps serving the prebuilt file; once Postgres is back the same requests answer 200 again
  * without a restart.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import request from 'supertest';
 import { loadConfig } from '../../src/config.js';
-import { ensureDatabase } from '../../src/db/ensure-database.js';
-import { createDb, migrateToLatest, type Db } from '../../src/db/knex.js';
-import { SAMPLE_REGISTRY_FILE } from '../../src/importer/seed-sample.js';
-import { importRegistry } from '../../src/importer/import-registry.js';
-import { validateNamespaces } from '../../src/importer/read-dataset.js';
+import { createDb, type Db } from '../../src/db/knex.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createProducerRedis } from '../../src/queue/connections.js';
 import { createRegistryApp } from '../../src/registry/app.js';
-import type { RegexTest, UrlCheck } from '../../src/registry/registration/checks.js';
-import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
+import { prefixRegistration } from '../factories/registration.factory.js';
+import { startRegistry, type RegistryUnderTest } from '../support/areas.js';
 import { startOwnPostgres, type OwnPostgres } from '../support/postgres-cluster.js';
-import { waitFor } from '../support/processes.js';
+import { regexpChecks } from '../support/stand-in-checks.js';
 import { TEST_REDIS_URL } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
-// Stand-ins: what is under test is the database, not the URL fetches or the regex worker threads.
-const urlCheck: UrlCheck = async () => null;
-const regexTest: RegexTest = async (pattern, sample) => {
-  const compiled = new RegExp(`^(?:${pattern})$`);
-  return sample === null ? { compiles: true } : { compiles: true, matches: compiled.test(sample) };
-};
-
-const DESCRIPTION = 'Made up for the database outage drill, with a description long enough for the minimum.';
-const prefixPayload = (prefix: string) => ({
-  name: `Outage namespace ${prefix}`,
-  description: DESCRIPTION,
-  requestedPrefix: prefix,
-  sampleId: '4711',
-  idRegexPattern: '^[0-9]+$',
-  providerUrlPattern: `https://${prefix}.example.org/items/{$id}`,
-  providerHomeUrl: `https://${prefix}.example.org/`,
-  providerName: `Provider of ${prefix}`,
-  providerDescription: DESCRIPTION,
-  providerLocation: 'DE',
-  providerCode: `${prefix}p`,
-  institutionName: 'Outage Institute',
-  institutionHomeUrl: 'https://institute.example.org/',
-  institutionDescription: DESCRIPTION,
-  institutionLocation: 'FR',
-  requester: { name: 'Otto Outage', email: 'otto@example.org' },
-  namespaceEmbeddedInLui: false,
-  protectedUrls: false,
-});
+const { urlCheck, regexTest } = regexpChecks;
 
 const MESSAGE = 'The registry database is unavailable; retry in a few seconds';
 
 describe('the registry area while Postgres is down', () => {
   let pg: OwnPostgres;
-  let db: Db;
-  let dir: string;
+  let t: RegistryUnderTest;
   let app: RequestListener;
-  const logger = createLogger('silent', 'test');
-  const redis = createProducerRedis(TEST_REDIS_URL);
 
   /**
    * Every kind of request that reads or writes the registry. Each call gives fresh query strings and
@@ -84,30 +48,21 @@ describe('the registry area while Postgres is down', () => {
       },
       {
         what: 'registerPrefix',
-        send: () => request(app).post('/prefixRegistrationApi/registerPrefix').send({ apiVersion: '1.0', payload: prefixPayload(`outage${round}r`) }),
+        send: () => request(app).post('/prefixRegistrationApi/registerPrefix').send({ apiVersion: '1.0', payload: prefixRegistration(`outage${round}r`) }),
       },
     ];
   };
 
   beforeAll(async () => {
     pg = await startOwnPostgres();
-    const url = pg.url('outage');
-    await ensureDatabase(url);
-    db = createDb(url, { max: 3 });
-    await migrateToLatest(db);
-    await importRegistry(db, validateNamespaces(JSON.parse(readFileSync(SAMPLE_REGISTRY_FILE, 'utf8'))), {});
-    dir = mkdtempSync(path.join(os.tmpdir(), 'registry-outage-'));
     // The dataset is built while Postgres is up, as the worker would have done.
-    await processDatasetBuild({ db, dir }, { data: { reason: 'registry-change' } });
-    const config = loadConfig({ DATABASE_URL: url, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent', DATASET_DIR: dir });
-    app = createRegistryApp({ config, db, redis, logger, registration: { urlCheck, regexTest } }).callback();
+    t = await startRegistry('outage', { postgresUrl: pg.url('postgres'), dataset: 'built', registration: regexpChecks });
+    app = t.app;
   }, 60000);
 
   afterAll(async () => {
-    await db?.destroy();
-    redis.disconnect();
+    await t?.close();
     pg?.destroy();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('answers every request when Postgres is up', async () => {
@@ -141,7 +96,7 @@ describe('the registry area while Postgres is down', () => {
 
   it('answers again once Postgres is back, without a restart', async () => {
     pg.start();
-    await waitFor(async () => ((await request(app).get('/registry/taxonomy')).status === 302 ? true : undefined), 20000, 'the namespace page answering');
+    await waitFor(async () => (await request(app).get('/registry/taxonomy')).status === 302, { timeoutMs: 20000, what: 'the namespace page answering' });
     for (const { what, send } of databaseRequests()) {
       const res = await send();
       expect({ what, status: res.status }).toEqual({ what, status: what === 'namespace page' ? 302 : 200 });

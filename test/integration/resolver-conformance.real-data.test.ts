@@ -6,23 +6,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { RequestListener } from 'node:http';
-import type { Redis } from 'ioredis';
 import request from 'supertest';
-import { loadConfig } from '../../src/config.js';
 import type { RegistrySnapshot } from '../../src/core/registry-snapshot.js';
 import { resolveCompactId } from '../../src/core/resolve.js';
 import { buildReverseIndex, type ReverseIndex } from '../../src/core/reverse-index.js';
 import { reverseByPrefix } from '../../src/core/reverse-lookup.js';
 import { presentResolution, resolutionJson } from '../../src/resolver/resolution.presenter.js';
-import { importRegistry } from '../../src/importer/import-registry.js';
-import { validateNamespaces } from '../../src/importer/read-dataset.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createProducerRedis } from '../../src/queue/connections.js';
-import { createResolverApp } from '../../src/resolver/app.js';
 import { loadRegistry } from '../../src/resolver/snapshot-loader.js';
-import { REGISTRY_URL, RESOLVER_URL } from '../support/resolver-app.js';
+import { REGISTRY_URL, RESOLVER_URL, startStack, type AreaStack } from '../support/areas.js';
 import { describeRequiring, registryDataset } from '../support/requirements.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
 
 const datasetFile = registryDataset();
 const dataset = datasetFile.file ?? '';
@@ -98,8 +90,7 @@ function urlKey(urlPattern: string): string {
 }
 
 describeRequiring([datasetFile], 'resolver conformance on the real identifiers.org registry', () => {
-  let t: TestDatabase;
-  let redis: Redis;
+  let t: AreaStack;
   let records: DatasetNamespace[];
   let snapshot: RegistrySnapshot;
   let index: ReverseIndex;
@@ -108,26 +99,13 @@ describeRequiring([datasetFile], 'resolver conformance on the real identifiers.o
   const reverseOptions = { publicResolverUrl: RESOLVER_URL };
 
   beforeAll(async () => {
-    const text = await readFile(dataset, 'utf8');
-    records = JSON.parse(text) as DatasetNamespace[];
-    t = await createTestDatabase('resolver_conformance');
-    await importRegistry(t.db, validateNamespaces(JSON.parse(text)), {});
+    records = JSON.parse(await readFile(dataset, 'utf8')) as DatasetNamespace[];
+    t = await startStack('resolver_conformance', { data: { file: dataset } });
     snapshot = (await loadRegistry(t.db)).snapshot;
     index = buildReverseIndex(snapshot);
-    redis = createProducerRedis(TEST_REDIS_URL);
-    const config = loadConfig({
-      DATABASE_URL: t.url,
-      REDIS_URL: TEST_REDIS_URL,
-      LOG_LEVEL: 'silent',
-      PUBLIC_RESOLVER_URL: RESOLVER_URL,
-      PUBLIC_REGISTRY_URL: REGISTRY_URL,
-    });
-    app = createResolverApp({ config, db: t.db, redis, logger: createLogger('silent', 'test'), registry: { snapshot, staleReason: null } }).callback();
+    app = (await t.resolverApp({ registry: { snapshot, staleReason: null } })).koa.callback();
   }, 120_000);
-  afterAll(async () => {
-    redis.disconnect();
-    await t.drop();
-  });
+  afterAll(() => t.close());
 
   /** Every active resource of every active namespace, with its sample URL and the answer byPrefix gives. */
   const activeSamples = () =>

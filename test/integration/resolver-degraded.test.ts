@@ -1,49 +1,28 @@
-import { readFileSync } from 'node:fs';
+import type { RequestListener } from 'node:http';
 import request from 'supertest';
-import { loadConfig } from '../../src/config.js';
-import { ensureDatabase } from '../../src/db/ensure-database.js';
-import { createDb, migrateToLatest } from '../../src/db/knex.js';
-import { SAMPLE_REGISTRY_FILE } from '../../src/importer/seed-sample.js';
-import { importRegistry } from '../../src/importer/import-registry.js';
-import { validateNamespaces } from '../../src/importer/read-dataset.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createProducerRedis } from '../../src/queue/connections.js';
-import { createRegistryApp } from '../../src/registry/app.js';
-import { createResolverApp } from '../../src/resolver/app.js';
-import { SnapshotStore } from '../../src/resolver/snapshot-store.js';
+import { startResolver, type ResolverUnderTest } from '../support/areas.js';
 import { startOwnPostgres, type OwnPostgres } from '../support/postgres-cluster.js';
-import { waitFor } from '../support/processes.js';
 import { describeRequiring, postgresServerBinaries } from '../support/requirements.js';
-import { TEST_REDIS_URL } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 // Fault drill: a Postgres cluster of this test's own is stopped under a running resolver.
 describeRequiring([postgresServerBinaries()], 'when Postgres goes away', () => {
   let pg: OwnPostgres;
-  let store: SnapshotStore;
-  const logger = createLogger('silent', 'test');
-  const redis = createProducerRedis(TEST_REDIS_URL);
-  let db: ReturnType<typeof createDb>;
-  let resolver: ReturnType<ReturnType<typeof createResolverApp>['callback']>;
-  let registry: ReturnType<ReturnType<typeof createRegistryApp>['callback']>;
+  let r: ResolverUnderTest;
+  let db: ResolverUnderTest['db'];
+  let resolver: RequestListener;
+  let registry: RequestListener;
 
   beforeAll(async () => {
     pg = await startOwnPostgres();
-    const url = pg.url('drill');
-    await ensureDatabase(url);
-    db = createDb(url, { max: 3 });
-    await migrateToLatest(db);
-    await importRegistry(db, validateNamespaces(JSON.parse(readFileSync(SAMPLE_REGISTRY_FILE, 'utf8'))), {});
-    const config = loadConfig({ DATABASE_URL: url, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent' });
-    store = new SnapshotStore({ db, databaseUrl: url, logger, checkIntervalMs: 300 });
-    await store.start();
-    resolver = createResolverApp({ config, db, redis, logger, registry: store }).callback();
-    registry = createRegistryApp({ config, db, redis, logger }).callback();
+    r = await startResolver('drill', { postgresUrl: pg.url('postgres'), checkIntervalMs: 300 });
+    db = r.db;
+    resolver = r.app;
+    registry = r.registryApp().callback();
   }, 60000);
 
   afterAll(async () => {
-    await store?.stop();
-    await db?.destroy();
-    redis.disconnect();
+    await r?.close();
     pg?.destroy();
   });
 
@@ -74,10 +53,9 @@ describeRequiring([postgresServerBinaries()], 'when Postgres goes away', () => {
         const urls = (res.body.payload.resolvedResources as { compactIdentifierResolvedUrl: string }[]).map((r) => r.compactIdentifierResolvedUrl);
         return urls.find((u) => u.startsWith('https://example.org/tax/'));
       },
-      15000,
-      'the change to show',
+      { timeoutMs: 15000, what: 'the change to show' },
     );
     expect(url).toBe('https://example.org/tax/9606');
-    await waitFor(async () => ((await request(resolver).get('/health/ready')).body.payload.status === 'ok' ? true : undefined), 10000, 'ready again');
+    await waitFor(async () => (await request(resolver).get('/health/ready')).body.payload.status === 'ok', { timeoutMs: 10000, what: 'ready again' });
   }, 30000);
 });

@@ -6,26 +6,20 @@
  * The clients are two loopback addresses: Linux routes all of 127/8 to the loopback interface, so a socket
  * bound to 127.0.0.2 reaches the server on 127.0.0.1 as another client.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { longSimilarityBody, measureNoisyNeighbour } from '../../bench/resolver/noisy-neighbour.js';
 import { buildReverseIndex } from '../../src/core/reverse-index.js';
 import { reverseBySimilarity } from '../../src/core/reverse-lookup.js';
 import { reverseMatchJson } from '../../src/resolver/reverse.routes.js';
-import { importRegistry } from '../../src/importer/import-registry.js';
-import { validateNamespaces } from '../../src/importer/read-dataset.js';
 import { RESOLVER_NODE_FLAGS } from '../../src/resolver/node-flags.js';
 import { loadRegistry } from '../../src/resolver/snapshot-loader.js';
-import { freePort, ROOT, waitFor } from '../support/processes.js';
-import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { RESOLVER_URL as PUBLIC_RESOLVER_URL, startStack, type AreaStack } from '../support/areas.js';
+import { ROOT, stopProcess } from '../support/processes.js';
+import { startAreaProcess, type AreaProcess } from '../support/service-processes.js';
 
 const HOST = '127.0.0.1';
 const OTHER_CLIENT = '127.0.0.2';
 const HEAVY_PER_CLIENT = 4;
-const PUBLIC_RESOLVER_URL = 'https://resolver.test';
 
 interface Answer {
   status: number;
@@ -58,42 +52,20 @@ const batchBody = (size: number) =>
 const similarityBody = (url: string, accession?: string) => JSON.stringify({ apiVersion: '1.0', payload: { url, accession } });
 
 describe('one client sending heavy requests', () => {
-  let t: TestDatabase;
-  let child: ChildProcess;
+  let t: AreaStack;
+  let resolver: AreaProcess;
   let port: number;
-  let output = '';
 
   beforeAll(async () => {
-    t = await createTestDatabase('resolver_fairness');
-    await importRegistry(t.db, validateNamespaces(JSON.parse(readFileSync(SAMPLE_REGISTRY, 'utf8'))), {});
-    port = await freePort();
-    child = spawn(process.execPath, [...RESOLVER_NODE_FLAGS, path.join(ROOT, 'dist/src/resolver/main.js')], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        DATABASE_URL: t.url,
-        REDIS_URL: TEST_REDIS_URL,
-        HOST,
-        RESOLVER_PORT: String(port),
-        PUBLIC_RESOLVER_URL,
-        LOG_LEVEL: 'warn',
-        USAGE_COUNTING: 'false',
-        RESOLVER_HEAVY_REQUESTS_PER_CLIENT: String(HEAVY_PER_CLIENT),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-    await waitFor(async () => ((await send(port, 'GET', '/health/ready')).status === 200 ? true : undefined), 30_000, 'the resolver to start');
+    t = await startStack('resolver_fairness');
+    const env = { RESOLVER_HEAVY_REQUESTS_PER_CLIENT: String(HEAVY_PER_CLIENT) };
+    resolver = await startAreaProcess('resolver', t, env, { nodeArgs: RESOLVER_NODE_FLAGS });
+    port = resolver.port;
   }, 60_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    await t?.drop();
+    await stopProcess(resolver);
+    await t?.close();
   });
 
   it("keeps the p99 of another client's single resolutions under 50 ms while it floods batches and long similarity lookups", async () => {

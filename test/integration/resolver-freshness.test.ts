@@ -3,7 +3,8 @@
  * the periodic check (set to a minute here, far beyond every deadline below).
  */
 import request from 'supertest';
-import { pollUntil, startResolver, type ResolverUnderTest } from '../support/resolver-app.js';
+import { startResolver, type ResolverUnderTest } from '../support/areas.js';
+import { waitFor } from '../support/wait.js';
 
 const DEADLINE_MS = 2000;
 
@@ -17,9 +18,7 @@ let r: ResolverUnderTest;
 beforeAll(async () => {
   r = await startResolver('resolver_freshness', { checkIntervalMs: 60_000 });
 });
-afterAll(async () => {
-  await r.close();
-});
+afterAll(() => r.close());
 
 async function resolve(curie: string): Promise<{ status: number; errorMessage: string | null; resources: Resolved[] }> {
   const res = await request(r.app).get(`/${curie}`);
@@ -38,7 +37,7 @@ async function timeUntil(
 ): Promise<number> {
   const started = performance.now();
   await change();
-  await pollUntil(async () => (seen(await resolve(curie)) ? true : undefined), 5000, what);
+  await waitFor(async () => seen(await resolve(curie)), { timeoutMs: 5000, what });
   return Math.round(performance.now() - started);
 }
 
@@ -48,7 +47,7 @@ describe('registry changes made by plain SQL', () => {
     expect(before.resources.find((x) => x.id === 30)?.compactIdentifierResolvedUrl).toBe('https://purl.uniprot.org/taxonomy/9606');
 
     const ms = await timeUntil(
-      () => r.t.db.raw("UPDATE resources SET url_pattern = 'https://taxa.changed.example.org/taxon/{$id}' WHERE mir_id = 'MIR:00100019'"),
+      () => r.db.raw("UPDATE resources SET url_pattern = 'https://taxa.changed.example.org/taxon/{$id}' WHERE mir_id = 'MIR:00100019'"),
       'taxonomy:9606',
       (a) => a.resources.some((x) => x.id === 30 && x.compactIdentifierResolvedUrl === 'https://taxa.changed.example.org/taxon/9606'),
       'the new URL pattern reaching resolution',
@@ -62,7 +61,7 @@ describe('registry changes made by plain SQL', () => {
   it('makes a namespace inserted with its resource resolvable', async () => {
     expect((await resolve('newns:ABC123')).status).toBe(400);
 
-    const insert = () => r.t.db.transaction(async (trx) => {
+    const insert = () => r.db.transaction(async (trx) => {
       const [ns] = (await trx.raw(
         `INSERT INTO namespaces (prefix, mir_id, name, pattern, description, sample_id)
          VALUES ('newns', 'MIR:00999001', 'A new namespace', '^[A-Z]+\\d+$', 'Inserted by hand in a test', 'ABC123')
@@ -92,7 +91,7 @@ describe('registry changes made by plain SQL', () => {
   it('answers a deleted namespace with 400 as an unknown prefix', async () => {
     expect((await resolve('pmc:PMC3084216')).status).toBe(200);
 
-    const remove = () => r.t.db.raw("DELETE FROM namespaces WHERE prefix = 'pmc'");
+    const remove = () => r.db.raw("DELETE FROM namespaces WHERE prefix = 'pmc'");
     const ms = await timeUntil(remove, 'pmc:PMC3084216', (a) => a.status === 400, 'the deleted namespace disappearing');
 
     console.info(`freshness: DELETE of a namespace visible after ${ms} ms`);
@@ -107,7 +106,7 @@ describe('registry changes made by plain SQL', () => {
     expect((await resolve('taxonomy:9606')).resources.find((x) => x.id === 29)?.institution.name).toBe(old);
 
     const ms = await timeUntil(
-      () => r.t.db.raw('UPDATE institutions SET name = ? WHERE name = ?', ['NCBI (renamed)', old]),
+      () => r.db.raw('UPDATE institutions SET name = ? WHERE name = ?', ['NCBI (renamed)', old]),
       'taxonomy:9606',
       (a) => a.resources.find((x) => x.id === 29)?.institution.name === 'NCBI (renamed)',
       'the institution rename reaching resolution',

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { startResolver, type ResolverUnderTest } from '../support/resolver-app.js';
+import { startResolver, type ResolverUnderTest } from '../support/areas.js';
 
 // The hot path is answered ahead of Koa (src/resolver/front-handler.ts); it must keep what Koa's
 // middleware gives every other answer.
@@ -8,9 +8,7 @@ describe('the resolver hot path', () => {
   beforeAll(async () => {
     r = await startResolver('resolver_front');
   });
-  afterAll(async () => {
-    await r.close();
-  });
+  afterAll(() => r.close());
 
   it('gives every resolution a request id, keeping a sane one sent by the client', async () => {
     const own = await request(r.app).get('/taxonomy:9606');

@@ -4,12 +4,10 @@
  * answered nothing else meanwhile. A resolver process (dist/src/resolver/main.js) over the sample
  * registry plus ncbiprotein, soybase and tritrypdb, all three as published.
  */
-import { readFile } from 'node:fs/promises';
-import { importRegistry } from '../../src/importer/import-registry.js';
-import { validateNamespaces } from '../../src/importer/read-dataset.js';
-import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
-import { SAMPLE_REGISTRY } from '../support/resolver-app.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { startStack, type AreaStack } from '../support/areas.js';
+import { stopProcess } from '../support/processes.js';
+import { startAreaProcess, type AreaProcess } from '../support/service-processes.js';
+import { waitFor } from '../support/wait.js';
 
 const HOSTILE_LUI = '0'.repeat(2047) + '!';
 const HOSTILE_CURIE = `ncbiprotein:${HOSTILE_LUI}`;
@@ -92,35 +90,20 @@ const HOSTILE_NAMESPACES = [
   ),
 ];
 
-let t: TestDatabase;
-let resolver: Spawned;
+let t: AreaStack;
+let resolver: AreaProcess;
 let base: string;
 
 beforeAll(async () => {
-  t = await createTestDatabase('resolver_hostile_patterns');
-  const sample = JSON.parse(await readFile(SAMPLE_REGISTRY, 'utf8')) as unknown[];
-  await importRegistry(t.db, validateNamespaces([...sample, ...HOSTILE_NAMESPACES]), {});
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  // The resolver's own entry point, not cli.js, which would run it as a grandchild that SIGKILL misses.
-  resolver = spawnNode('dist/src/resolver/main.js', {
-    DATABASE_URL: t.url,
-    REDIS_URL: TEST_REDIS_URL,
-    HOST: '127.0.0.1',
-    RESOLVER_PORT: String(port),
-    LOG_LEVEL: 'info',
-    QUEUE_PREFIX: `test-hostile-${process.pid}`,
-    // Usage counters are keyed by day, not by queue prefix: counting here would leave them in Redis.
-    USAGE_COUNTING: 'false',
-  });
-  await waitFor(async () => ((await fetch(`${base}/health/ready`)).status === 200 ? true : undefined), 30000, 'resolver ready');
+  t = await startStack('resolver_hostile_patterns', { data: { extra: HOSTILE_NAMESPACES } });
+  resolver = await startAreaProcess('resolver', t, { LOG_LEVEL: 'info' });
+  base = resolver.base;
 }, 60000);
 
 afterAll(async () => {
   // SIGKILL: a resolver stalled in a regex would not act on SIGTERM for minutes.
-  resolver?.child.kill('SIGKILL');
-  await resolver?.exited;
-  await t?.drop();
+  await stopProcess(resolver, 'SIGKILL');
+  await t?.close();
 });
 
 /** Status and duration of one request, failing the test instead of waiting for a stalled resolver. */
@@ -132,7 +115,7 @@ async function timed(pathAndQuery: string, init: RequestInit = {}): Promise<{ st
 }
 
 const patternChecksDone = () =>
-  waitFor(async () => (resolver.output().includes('LUI patterns checked for catastrophic backtracking') ? true : undefined), 60000, 'the pattern checks');
+  waitFor(async () => resolver.output().includes('LUI patterns checked for catastrophic backtracking'), { timeoutMs: 60000, what: 'the pattern checks' });
 
 const postJson = (pathAndQuery: string, body: unknown) =>
   timed(pathAndQuery, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });

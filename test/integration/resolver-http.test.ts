@@ -3,7 +3,9 @@
  * pages for browsers, CORS and MIR ids, against the sample registry loaded into a real database.
  */
 import request from 'supertest';
-import { pollUntil, REGISTRY_URL, RESOLVER_URL, startResolver, type ResolverUnderTest } from '../support/resolver-app.js';
+import { REGISTRY_URL, RESOLVER_URL, startResolver, type ResolverUnderTest } from '../support/areas.js';
+import { waitFor } from '../support/wait.js';
+import { sendPreflight } from '../support/cors.js';
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,*/*;q=0.8';
 
@@ -41,9 +43,7 @@ let r: ResolverUnderTest;
 beforeAll(async () => {
   r = await startResolver('resolver_http');
 });
-afterAll(async () => {
-  await r.close();
-});
+afterAll(() => r.close());
 
 const get = (path: string) => request(r.app).get(path);
 const resources = (body: { payload: { resolvedResources: Resolved[] | null } }) => body.payload.resolvedResources ?? [];
@@ -281,11 +281,7 @@ describe('CORS', () => {
   it.each(['/reverse/byPrefix', '/reverse/bySimilarity', '/reverse/batch', '/resolve/batch'])(
     'answers the preflight of POST %s with 204 allowing POST and Content-Type',
     async (path) => {
-      const res = await request(r.app)
-        .options(path)
-        .set('Origin', 'https://example.org')
-        .set('Access-Control-Request-Method', 'POST')
-        .set('Access-Control-Request-Headers', 'Content-Type');
+      const res = await sendPreflight(r.app, path, 'https://example.org', 'POST', 'Content-Type');
 
       expect(res.status).toBe(204);
       expect(res.headers['access-control-allow-origin']).toBe('*');
@@ -325,15 +321,14 @@ describe('protected resources', () => {
   const orcid = '/orcid:0000-0002-5355-2576';
 
   beforeAll(async () => {
-    await r.t.db.raw(
+    await r.db.raw(
       `UPDATE resources SET protected_urls = true, render_protected_landing = true,
          auth_help_url = 'https://help.example.org/access', auth_help_description = 'Sign in with your <institution> account'
        WHERE mir_id = 'MIR:00100489'`,
     );
-    await pollUntil(
+    await waitFor(
       async () => ((await get(orcid)).body.payload?.resolvedResources?.[0] as Resolved | undefined)?.protectedUrls || undefined,
-      5000,
-      'the protected flag reaching resolution',
+      { timeoutMs: 5000, what: 'the protected flag reaching resolution' },
     );
   });
 

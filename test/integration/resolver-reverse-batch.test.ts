@@ -3,7 +3,7 @@
  * registry loaded into a real database.
  */
 import request from 'supertest';
-import { RESOLVER_URL, startResolver, type ResolverUnderTest } from '../support/resolver-app.js';
+import { RESOLVER_URL, startResolver, type ResolverUnderTest } from '../support/areas.js';
 
 const MATCH_FIELDS = ['prefix', 'possible_resolver_url', 'possible_resolver_curie', 'lui_pattern_match', 'similarity_score'];
 const TAXONOMY_URL = 'https://www.ncbi.nlm.nih.gov/Taxonomy/Browser/wwwtax.cgi?mode=Info&id=9606';
@@ -13,9 +13,7 @@ let r: ResolverUnderTest;
 beforeAll(async () => {
   r = await startResolver('resolver_reverse_batch');
 });
-afterAll(async () => {
-  await r.close();
-});
+afterAll(() => r.close());
 
 const post = (path: string, body: unknown) => request(r.app).post(path).set('Content-Type', 'application/json').send(JSON.stringify(body));
 const byPrefix = (payload: unknown) => post('/reverse/byPrefix', { apiVersion: '1.0', payload });

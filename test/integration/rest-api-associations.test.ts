@@ -1,38 +1,18 @@
-import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
 import pg from 'pg';
 import request from 'supertest';
-import { loadConfig } from '../../src/config.js';
-import { importRegistry } from '../../src/importer/import-registry.js';
-import { validateNamespaces } from '../../src/importer/read-dataset.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createProducerRedis } from '../../src/queue/connections.js';
-import { createRegistryApp } from '../../src/registry/app.js';
 import { RegistryVersionSource } from '../../src/registry/rest-api/registry-version.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { REGISTRY_URL as BASE, startRegistry, type RegistryUnderTest } from '../support/areas.js';
+import { waitFor } from '../support/wait.js';
+import { sendPreflight } from '../support/cors.js';
 
-const BASE = 'https://registry.test';
 const API = `${BASE}/restApi`;
-const SAMPLE = new URL('../../seeds/sample-registry.json', import.meta.url);
 
-let testDb: TestDatabase;
-let redis: Redis;
-let app: ReturnType<ReturnType<typeof createRegistryApp>['callback']>;
+let testDb: RegistryUnderTest;
 
-beforeAll(async () => {
-  testDb = await createTestDatabase('rest_api_associations');
-  await importRegistry(testDb.db, validateNamespaces(JSON.parse(readFileSync(SAMPLE, 'utf8'))), {});
-  const config = loadConfig({ DATABASE_URL: testDb.url, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent', PUBLIC_REGISTRY_URL: BASE });
-  redis = createProducerRedis(TEST_REDIS_URL);
-  app = createRegistryApp({ config, db: testDb.db, redis, logger: createLogger('silent', 'test') }).callback();
-});
+beforeAll(async () => (testDb = await startRegistry('rest_api_associations')));
+afterAll(() => testDb.close());
 
-afterAll(async () => {
-  redis.disconnect();
-  await testDb.drop();
-});
-
-const get = (path: string) => request(app).get(path);
+const get = (path: string) => request(testDb.app).get(path);
 const notFoundBody = (errorMessage: string) => ({ apiVersion: '1.0', errorMessage, payload: null });
 
 describe('associations', () => {
@@ -129,10 +109,9 @@ describe('answers after a change committed out of version order', () => {
   // without moving max(version). The service's version source also counts change notifications (sent at
   // commit), so the late commit still shows, long before the few seconds a non-listening cache waits.
   it('shows the late commit once it is announced, not an answer cached in between', async () => {
-    const versions = new RegistryVersionSource(testDb.db, { databaseUrl: testDb.url, logger: createLogger('silent', 'test') });
+    const versions = new RegistryVersionSource(testDb.db, { databaseUrl: testDb.url, logger: testDb.logger });
     await versions.start();
-    const config = loadConfig({ DATABASE_URL: testDb.url, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent', PUBLIC_REGISTRY_URL: BASE });
-    const listening = createRegistryApp({ config, db: testDb.db, redis, logger: createLogger('silent', 'test'), registryVersions: versions }).callback();
+    const listening = testDb.registryApp({ registryVersions: versions }).callback();
     const early = new pg.Client({ connectionString: testDb.url });
     await early.connect();
     try {
@@ -145,12 +124,10 @@ describe('answers after a change committed out of version order', () => {
       expect(before.body.name).not.toBe('Taxonomy (late commit)');
       await early.query('COMMIT');
       const started = Date.now();
-      let name = '';
-      while (Date.now() - started < 3000) {
-        name = (await request(listening).get(url)).body.name as string;
-        if (name === 'Taxonomy (late commit)') break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      const name = await waitFor(
+        async () => ((await request(listening).get(url)).body.name === 'Taxonomy (late commit)' ? 'Taxonomy (late commit)' : undefined),
+        { timeoutMs: 3000, everyMs: 20, what: 'the late commit showing' },
+      );
       expect(name).toBe('Taxonomy (late commit)');
       // Well within the 10 s a cache without a listener may keep the answer.
       expect(Date.now() - started).toBeLessThan(2000);
@@ -206,13 +183,13 @@ describe('hostile and odd requests', () => {
   });
 
   it('answers HEAD like GET, without a body', async () => {
-    const res = await request(app).head('/restApi/namespaces/230');
+    const res = await request(testDb.app).head('/restApi/namespaces/230');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/hal\+json/);
   });
 
   it('refuses writes with 405 in the envelope', async () => {
-    const res = await request(app).delete('/restApi/namespaces/230');
+    const res = await request(testDb.app).delete('/restApi/namespaces/230');
     expect(res.status).toBe(405);
     expect(res.body.errorMessage).toMatch(/not allowed/);
   });
@@ -220,11 +197,7 @@ describe('hostile and odd requests', () => {
   it('opens the API to any origin, including the CORS preflight', async () => {
     const res = await get('/restApi/namespaces?size=1').set('Origin', 'https://elsewhere.example');
     expect(res.headers['access-control-allow-origin']).toBe('*');
-    const preflight = await request(app)
-      .options('/restApi/namespaces/search/findByPrefix?prefix=go')
-      .set('Origin', 'https://elsewhere.example')
-      .set('Access-Control-Request-Method', 'GET')
-      .set('Access-Control-Request-Headers', 'Accept');
+    const preflight = await sendPreflight(testDb.app, '/restApi/namespaces/search/findByPrefix?prefix=go', 'https://elsewhere.example', 'GET', 'Accept');
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('*');
     expect(preflight.headers['access-control-allow-methods']).toContain('GET');

@@ -1,38 +1,18 @@
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
 import request from 'supertest';
-import { loadConfig } from '../../src/config.js';
-import { importRegistry } from '../../src/importer/import-registry.js';
-import { validateNamespaces } from '../../src/importer/read-dataset.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createProducerRedis } from '../../src/queue/connections.js';
-import { createRegistryApp } from '../../src/registry/app.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { REGISTRY_URL as BASE, startRegistry, type RegistryUnderTest } from '../support/areas.js';
+import { SAMPLE_REGISTRY } from '../support/test-database.js';
 
-const BASE = 'https://registry.test';
 const API = `${BASE}/restApi`;
-const SAMPLE = new URL('../../seeds/sample-registry.json', import.meta.url);
 // The sample registry: 22 namespaces, 57 resources, 28 institutions; locations are all 249 ISO 3166 codes.
-const SAMPLE_PREFIXES = JSON.parse(readFileSync(SAMPLE, 'utf8')).map((ns: { prefix: string }) => ns.prefix) as string[];
+const SAMPLE_PREFIXES = JSON.parse(readFileSync(SAMPLE_REGISTRY, 'utf8')).map((ns: { prefix: string }) => ns.prefix) as string[];
 
-let testDb: TestDatabase;
-let redis: Redis;
-let app: ReturnType<ReturnType<typeof createRegistryApp>['callback']>;
+let testDb: RegistryUnderTest;
 
-beforeAll(async () => {
-  testDb = await createTestDatabase('rest_api_browse');
-  await importRegistry(testDb.db, validateNamespaces(JSON.parse(readFileSync(SAMPLE, 'utf8'))), {});
-  const config = loadConfig({ DATABASE_URL: testDb.url, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent', PUBLIC_REGISTRY_URL: BASE });
-  redis = createProducerRedis(TEST_REDIS_URL);
-  app = createRegistryApp({ config, db: testDb.db, redis, logger: createLogger('silent', 'test') }).callback();
-});
+beforeAll(async () => (testDb = await startRegistry('rest_api_browse')));
+afterAll(() => testDb.close());
 
-afterAll(async () => {
-  redis.disconnect();
-  await testDb.drop();
-});
-
-const get = (path: string) => request(app).get(path);
+const get = (path: string) => request(testDb.app).get(path);
 const prefixesOf = (body: { _embedded: { namespaces: { prefix: string }[] } }) => body._embedded.namespaces.map((n) => n.prefix);
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

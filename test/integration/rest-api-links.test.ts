@@ -1,17 +1,7 @@
-import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
 import request from 'supertest';
-import { loadConfig } from '../../src/config.js';
-import { importRegistry } from '../../src/importer/import-registry.js';
-import { validateNamespaces } from '../../src/importer/read-dataset.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createProducerRedis } from '../../src/queue/connections.js';
-import { createRegistryApp } from '../../src/registry/app.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { REGISTRY_URL as BASE, startRegistry, type RegistryUnderTest } from '../support/areas.js';
 
-const BASE = 'https://registry.test';
 const API = `${BASE}/restApi`;
-const SAMPLE = new URL('../../seeds/sample-registry.json', import.meta.url);
 const CURATOR_TOKEN = 'links-test-curator-token-0123456789abcdef';
 const PERSON = { fullName: 'Ada Contact', email: 'ada.contact@example.org' };
 
@@ -40,35 +30,19 @@ const SEARCH_VALUES: Record<string, Record<string, string>> = {
 };
 const PAGING = new Set(['page', 'size', 'sort']);
 
-let testDb: TestDatabase;
-let redis: Redis;
-let app: ReturnType<ReturnType<typeof createRegistryApp>['callback']>;
+let testDb: RegistryUnderTest;
 let personId: number;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase('rest_api_links');
-  await importRegistry(testDb.db, validateNamespaces(JSON.parse(readFileSync(SAMPLE, 'utf8'))), {});
+  testDb = await startRegistry('rest_api_links', { env: { CURATOR_TOKEN } });
   // Imported data has no persons; acceptance makes the requester the contact of what it creates. Here 3dmet
   // and its resource get one, so that the walk meets contact persons both present and absent.
   const [person] = (await testDb.db('persons').insert(PERSON).returning('id')) as { id: number }[];
   personId = person!.id;
   await testDb.db('namespaces').where({ id: 230 }).update({ contactPersonId: personId });
   await testDb.db('resources').where({ id: 232 }).update({ contactPersonId: personId });
-  const config = loadConfig({
-    DATABASE_URL: testDb.url,
-    REDIS_URL: TEST_REDIS_URL,
-    LOG_LEVEL: 'silent',
-    PUBLIC_REGISTRY_URL: BASE,
-    CURATOR_TOKEN,
-  });
-  redis = createProducerRedis(TEST_REDIS_URL);
-  app = createRegistryApp({ config, db: testDb.db, redis, logger: createLogger('silent', 'test') }).callback();
 });
-
-afterAll(async () => {
-  redis.disconnect();
-  await testDb.drop();
-});
+afterAll(() => testDb.close());
 
 interface HalLink {
   href: string;
@@ -76,7 +50,7 @@ interface HalLink {
 }
 type HalBody = { _links?: Record<string, HalLink>; _embedded?: Record<string, HalBody[]> } & Record<string, unknown>;
 
-const get = (path: string) => request(app).get(path);
+const get = (path: string) => request(testDb.app).get(path);
 const asCurator = (path: string) => get(path).set('Authorization', `Bearer ${CURATOR_TOKEN}`);
 const pathOf = (href: string): string => {
   expect(href.startsWith(API)).toBe(true);

@@ -1,31 +1,21 @@
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
 import request from 'supertest';
-import { loadConfig } from '../../src/config.js';
 import type { DatasetNamespace } from '../../src/importer/dataset.schema.js';
-import { importRegistry } from '../../src/importer/import-registry.js';
 import { validateNamespaces } from '../../src/importer/read-dataset.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createProducerRedis } from '../../src/queue/connections.js';
-import { createRegistryApp } from '../../src/registry/app.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { REGISTRY_URL as BASE, startRegistry, type RegistryUnderTest } from '../support/areas.js';
+import { SAMPLE_REGISTRY } from '../support/test-database.js';
 
-const BASE = 'https://registry.test';
 const API = `${BASE}/restApi`;
-const SAMPLE = new URL('../../seeds/sample-registry.json', import.meta.url);
-const sample = validateNamespaces(JSON.parse(readFileSync(SAMPLE, 'utf8'))) as DatasetNamespace[];
+const sample = validateNamespaces(JSON.parse(readFileSync(SAMPLE_REGISTRY, 'utf8'))) as DatasetNamespace[];
 const sampleResources = sample.flatMap((ns) => ns.resources);
 const sampleInstitutions = [...new Map(sampleResources.map((r) => [r.institution.name, { id: Number(r.institution.id), name: r.institution.name }])).values()];
 // Prefixes and institution names full of LIKE wildcards, to show they are matched literally.
 const WILD_PREFIXES = ['lik_e', 'likxe', 'lik%e', 'likyye', 'lik\\e'];
 
-let testDb: TestDatabase;
-let redis: Redis;
-let app: ReturnType<ReturnType<typeof createRegistryApp>['callback']>;
+let testDb: RegistryUnderTest;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase('rest_api_search');
-  await importRegistry(testDb.db, sample, {});
+  testDb = await startRegistry('rest_api_search');
   await testDb.db('namespaces').insert(
     WILD_PREFIXES.map((prefix, i) => ({
       prefix,
@@ -40,17 +30,10 @@ beforeAll(async () => {
     { name: '100% Institute_A', homeUrl: 'https://a.example', description: 'x', locationCountryCode: 'FR' },
     { name: '100x Institute-A', homeUrl: 'https://b.example', description: 'x', locationCountryCode: 'FR' },
   ]);
-  const config = loadConfig({ DATABASE_URL: testDb.url, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent', PUBLIC_REGISTRY_URL: BASE });
-  redis = createProducerRedis(TEST_REDIS_URL);
-  app = createRegistryApp({ config, db: testDb.db, redis, logger: createLogger('silent', 'test') }).callback();
 });
+afterAll(() => testDb.close());
 
-afterAll(async () => {
-  redis.disconnect();
-  await testDb.drop();
-});
-
-const get = (path: string) => request(app).get(path);
+const get = (path: string) => request(testDb.app).get(path);
 const search = (collection: string, query: string) => get(`/restApi/${collection}/search/${query}`);
 const selfId = (item: { _links: { self: { href: string } } }) => item._links.self.href.split('/').pop();
 type Listed<K extends string, T> = { _embedded: Record<K, T[]> };

@@ -1,33 +1,16 @@
-import { readFileSync } from 'node:fs';
+import type { RequestListener } from 'node:http';
 import request from 'supertest';
-import { loadConfig } from '../../src/config.js';
-import { SAMPLE_REGISTRY_FILE } from '../../src/importer/seed-sample.js';
-import { importRegistry } from '../../src/importer/import-registry.js';
-import { validateNamespaces } from '../../src/importer/read-dataset.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createProducerRedis } from '../../src/queue/connections.js';
-import { createRegistryApp } from '../../src/registry/app.js';
+import { startRegistry, type RegistryUnderTest } from '../support/areas.js';
 import { expandSchemaOrg, requestedContextUrls } from '../support/schema-org-context.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
 
 const SCHEMA = 'https://schema.org/';
 const JSON_LD = 'application/ld+json; charset=utf-8';
 
 describe('schema.org metadata', () => {
-  let t: TestDatabase;
-  let app: ReturnType<ReturnType<typeof createRegistryApp>['callback']>;
-  const redis = createProducerRedis(TEST_REDIS_URL);
-
-  beforeAll(async () => {
-    t = await createTestDatabase('schema_org');
-    await importRegistry(t.db, validateNamespaces(JSON.parse(readFileSync(SAMPLE_REGISTRY_FILE, 'utf8'))), {});
-    const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_RESOLVER_URL: 'https://resolver.test', PUBLIC_REGISTRY_URL: 'https://registry.test' });
-    app = createRegistryApp({ config, db: t.db, redis, logger: createLogger('silent', 'test') }).callback();
-  });
-  afterAll(async () => {
-    redis.disconnect();
-    await t.drop();
-  });
+  let t: RegistryUnderTest;
+  let app: RequestListener;
+  beforeAll(async () => ({ app } = t = await startRegistry('schema_org')));
+  afterAll(() => t.close());
 
   it('describes the platform as a DataCatalog pointing at this deployment', async () => {
     const res = await request(app).get('/schemaOrgApi/getMetadataForPlatform');

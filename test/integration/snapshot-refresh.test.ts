@@ -1,9 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { SAMPLE_REGISTRY_FILE } from '../../src/importer/seed-sample.js';
-import { importRegistry } from '../../src/importer/import-registry.js';
-import { validateNamespaces } from '../../src/importer/read-dataset.js';
 import { loadRegistry, refreshRegistry, type LoadedRegistry } from '../../src/resolver/snapshot-loader.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, loadSample, type TestDatabase } from '../support/test-database.js';
 
 describe('registry snapshot refresh', () => {
   let t: TestDatabase;
@@ -11,7 +7,7 @@ describe('registry snapshot refresh', () => {
 
   beforeAll(async () => {
     t = await createTestDatabase('snapshot_refresh');
-    await importRegistry(t.db, validateNamespaces(JSON.parse(readFileSync(SAMPLE_REGISTRY_FILE, 'utf8'))), {});
+    await loadSample(t.db);
     loaded = await loadRegistry(t.db);
   });
   afterAll(async () => {

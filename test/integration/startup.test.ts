@@ -5,8 +5,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { createWorkerRedis } from '../../src/queue/connections.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
-import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { freePort, spawnNode, type Spawned } from '../support/processes.js';
 import { TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 // These tests run the compiled entry points (npm test builds first), as `npm start` does.
 describe('npm start', () => {
@@ -87,12 +88,11 @@ describe('npm start', () => {
               const res = await fetch(`http://127.0.0.1:${port}/health/ready`);
               return res.status === 200 ? ((await res.json()) as { payload: { status: string } }) : undefined;
             },
-            60000,
-            `port ${port} ready`,
+            { timeoutMs: 60000, what: `port ${port} ready` },
           );
           expect(body.payload.status).toBe('ok');
         }
-        await waitFor(async () => (run.output().includes('Press Ctrl-C to stop.') ? true : undefined), 10000, 'addresses printed');
+        await waitFor(async () => run.output().includes('Press Ctrl-C to stop.'), { timeoutMs: 10000, what: 'addresses printed' });
         expect(run.output()).toContain('resolver area on http://localhost:8080');
         const client = new pg.Client({ connectionString: url.toString() });
         await client.connect();

@@ -5,23 +5,21 @@
  * this test's own redis-server, never the shared one. Fixtures are on 127.0.0.1, so the workers here run with
  * URL_CHECK_ALLOW_PRIVATE_NETWORKS on.
  */
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { Redis } from 'ioredis';
 import { createProducerRedis, createWorkerRedis } from '../../src/queue/connections.js';
 import { createQueue, queueNames } from '../../src/queue/queues.js';
 import { CheckUnavailableError } from '../../src/registry/registration/checks.js';
 import { createQueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
 import { urlCheckHash, urlCheckJobId } from '../../src/queue/url-check.queue.js';
-import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
-import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
+import { startStack, type AreaStack } from '../support/areas.js';
+import { stopProcess, type Spawned } from '../support/processes.js';
+import { startOwnRedis, type OwnRedis } from '../support/redis-server.js';
 import { describeRequiring, redisServerBinary } from '../support/requirements.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { spawnWorker, waitForQueueWorkers } from '../support/service-processes.js';
+import { TEST_REDIS_URL } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 const LONG = 120_000;
 
@@ -55,54 +53,31 @@ async function startHoldingFixture() {
 }
 
 describe('a worker killed in the middle of a check', () => {
-  let t: TestDatabase;
-  let dir: string;
+  let t: AreaStack;
   let prefix: string;
   let inspector: Redis;
   let fixture: Awaited<ReturnType<typeof startHoldingFixture>>;
   const workers: Spawned[] = [];
 
   const startWorker = () => {
-    const worker = spawnNode('dist/workers/main.js', {
-      DATABASE_URL: t.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: prefix,
-      DATASET_DIR: dir,
-      LOG_LEVEL: 'warn',
-      WORKER_LOCK_DURATION_MS: '2000',
-      URL_CHECK_ALLOW_PRIVATE_NETWORKS: 'true',
-    });
+    const worker = spawnWorker(t, { WORKER_LOCK_DURATION_MS: '2000', URL_CHECK_ALLOW_PRIVATE_NETWORKS: 'true' });
     workers.push(worker);
     return worker;
   };
-
-  const workersConnected = async (n: number) => {
-    const queue = createQueue(queueNames.urlCheck, inspector, prefix);
-    try {
-      await waitFor(async () => ((await queue.getWorkersCount()) >= n ? true : undefined), 30_000, `${n} url-check workers connecting`);
-    } finally {
-      await queue.close();
-    }
-  };
+  const workersConnected = (n: number) => waitForQueueWorkers(queueNames.urlCheck, n, { redisUrl: TEST_REDIS_URL, prefix });
 
   beforeAll(async () => {
-    t = await createTestDatabase('url_check_faults');
-    dir = mkdtempSync(path.join(os.tmpdir(), 'url-check-faults-'));
-    prefix = `test-url-check-faults-${randomBytes(4).toString('hex')}`;
+    t = await startStack('url_check_faults', { data: 'none' });
+    prefix = t.config.QUEUE_PREFIX;
     inspector = createWorkerRedis(TEST_REDIS_URL);
     fixture = await startHoldingFixture();
   });
 
   afterAll(async () => {
-    for (const worker of workers) {
-      if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGTERM');
-    }
-    await Promise.all(workers.map((w) => w.exited));
+    await Promise.all(workers.map((worker) => stopProcess(worker)));
     await fixture.close();
-    await deleteQueueKeys(inspector, prefix);
     inspector.disconnect();
-    await t.drop();
-    rmSync(dir, { recursive: true, force: true });
+    await t.close();
   }, LONG);
 
   it('is retried by another worker, and the waiting validation gets that verdict', async () => {
@@ -114,7 +89,7 @@ describe('a worker killed in the middle of a check', () => {
       const url = fixture.url('/held');
       const answer = checks.urlCheck(url, { isProtected: false });
       // The victim is fetching: the fixture holds its request.
-      await waitFor(async () => (fixture.state.held.length === 1 ? true : undefined), 15_000, 'the first fetch arriving');
+      await waitFor(async () => fixture.state.held.length === 1, { timeoutMs: 15_000, what: 'the first fetch arriving' });
 
       const survivor = startWorker();
       await workersConnected(2);
@@ -141,41 +116,23 @@ describe('a worker killed in the middle of a check', () => {
 });
 
 describeRequiring([redisServerBinary()], "the test's own Redis stopped during a check", () => {
-  let redisDir: string;
-  let port: number;
-  let redisServer: ReturnType<typeof spawn> | undefined;
+  let ownRedis: OwnRedis;
   let fixture: Awaited<ReturnType<typeof startHoldingFixture>>;
 
   beforeAll(async () => {
     fixture = await startHoldingFixture();
-    redisDir = mkdtempSync(path.join(os.tmpdir(), 'url-check-redis-'));
-    port = await freePort();
-    redisServer = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', redisDir], {
-      stdio: 'ignore',
-    });
-    const probe = createWorkerRedis(`redis://127.0.0.1:${port}`);
-    probe.on('error', () => undefined);
-    try {
-      await waitFor(async () => ((await probe.ping()) === 'PONG' ? true : undefined), 10_000, 'the test redis-server starting');
-    } finally {
-      probe.disconnect();
-    }
+    ownRedis = await startOwnRedis();
   });
 
   afterAll(async () => {
-    if (redisServer && redisServer.exitCode === null && redisServer.signalCode === null) {
-      const exited = new Promise((resolve) => redisServer?.once('exit', resolve));
-      redisServer.kill('SIGTERM');
-      await exited;
-    }
+    await ownRedis.destroy();
     await fixture.close();
-    rmSync(redisDir, { recursive: true, force: true });
   });
 
   it('rejects the waiting check with CheckUnavailableError at once, and the next one too', async () => {
     // The API's producer connection (createProducerRedis), told to let go at once when disconnected: ioredis
     // otherwise keeps a 2 s timer for a reconnection socket that never opens.
-    const producerRedis = new Redis(`redis://127.0.0.1:${port}`, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 3000, disconnectTimeout: 10 });
+    const producerRedis = new Redis(ownRedis.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 3000, disconnectTimeout: 10 });
     producerRedis.on('error', () => undefined);
     const checks = createQueuedUrlCheck({ connection: producerRedis, prefix: 'test-url-check-redis-stop', waitMs: 30_000, cacheSeconds: 300 });
     try {
@@ -187,14 +144,12 @@ describeRequiring([redisServerBinary()], "the test's own Redis stopped during a 
       );
       const queue = createQueue(queueNames.urlCheck, producerRedis, 'test-url-check-redis-stop');
       try {
-        await waitFor(async () => ((await queue.getJobCounts('waiting')).waiting === 1 ? true : undefined), 5000, 'the check being queued');
+        await waitFor(async () => (await queue.getJobCounts('waiting')).waiting === 1, { timeoutMs: 5000, what: 'the check being queued' });
       } finally {
         await queue.close();
       }
 
-      const exited = new Promise((resolve) => redisServer?.once('exit', resolve));
-      redisServer?.kill('SIGTERM');
-      await exited;
+      await ownRedis.stop();
       const stoppedAt = Date.now();
 
       const error = await settled;

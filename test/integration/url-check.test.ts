@@ -5,15 +5,12 @@
  * a worker process started from the compiled entry point (npm test builds first).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../../src/config.js';
 import { fetchForCheck, BROWSER_ACCEPT, MAX_REQUESTS_PER_HOST, type FetchForCheckOptions } from '../../src/lib/http-client.js';
-import { createProducerRedis, createWorkerRedis } from '../../src/queue/connections.js';
+import { createWorkerRedis } from '../../src/queue/connections.js';
 import { createQueue, queueNames } from '../../src/queue/queues.js';
 import { CheckStillRunningError, CheckUnavailableError } from '../../src/registry/registration/checks.js';
 import { createQueuedUrlCheck, type QueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
@@ -22,8 +19,11 @@ import { verdictFor } from '../../workers/url-check/url-verdict.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { processUrlCheck } from '../../workers/url-check/url-check.processor.js';
 import { URL_CHECK_MAX_BODY_BYTES, URL_CHECK_MAX_REDIRECTS } from '../../workers/url-check/url-check.worker.js';
-import { freePort, spawnNode, waitFor, type Spawned } from '../support/processes.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { startStack, type AreaStack } from '../support/areas.js';
+import { freePort, stopProcess, type Spawned } from '../support/processes.js';
+import { spawnWorker, waitForQueueWorkers } from '../support/service-processes.js';
+import { TEST_REDIS_URL } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 const LONG = 120_000;
 
@@ -215,7 +215,7 @@ describe('the fetcher and its verdicts', () => {
     expect(result.ok && result.bodyBytes).toBeGreaterThan(URL_CHECK_MAX_BODY_BYTES);
     expect(result.ok && result.bodyBytes).toBeLessThan(URL_CHECK_MAX_BODY_BYTES + 1024 * 1024);
     expect(Date.now() - started).toBeLessThan(5000);
-    await waitFor(async () => (fixture.hugeClosed > 0 ? true : undefined), 5000, 'the fixture seeing the connection dropped');
+    await waitFor(async () => fixture.hugeClosed > 0, { timeoutMs: 5000, what: 'the fixture seeing the connection dropped' });
   });
 
   it('fails a 401 for a public resource and accepts it for a protected one', async () => {
@@ -271,8 +271,7 @@ describe('the fetcher and its verdicts', () => {
 
 describe('through the queue, with a worker process', () => {
   const CACHE_SECONDS = 3;
-  let t: TestDatabase;
-  let dir: string;
+  let t: AreaStack;
   let prefix: string;
   let worker: Spawned;
   let producerRedis: Redis;
@@ -284,39 +283,22 @@ describe('through the queue, with a worker process', () => {
   const hits = (p: string) => fixture.hits.get(p) ?? 0;
 
   beforeAll(async () => {
-    t = await createTestDatabase('url_check');
-    dir = mkdtempSync(path.join(os.tmpdir(), 'url-check-'));
-    prefix = `test-url-check-${randomBytes(4).toString('hex')}`;
-    worker = spawnNode('dist/workers/main.js', {
-      DATABASE_URL: t.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: prefix,
-      DATASET_DIR: dir,
-      LOG_LEVEL: 'warn',
-      URL_CHECK_ALLOW_PRIVATE_NETWORKS: 'true',
-      URL_CHECK_CACHE_SECONDS: String(CACHE_SECONDS),
-    });
+    t = await startStack('url_check', { data: 'none' });
+    producerRedis = t.redis;
+    prefix = t.config.QUEUE_PREFIX;
+    worker = spawnWorker(t, { URL_CHECK_ALLOW_PRIVATE_NETWORKS: 'true', URL_CHECK_CACHE_SECONDS: String(CACHE_SECONDS) });
+    await waitForQueueWorkers(queueNames.urlCheck, 1, { redisUrl: TEST_REDIS_URL, prefix });
     inspector = createWorkerRedis(TEST_REDIS_URL);
-    const queue = createQueue(queueNames.urlCheck, inspector, prefix);
-    try {
-      await waitFor(async () => ((await queue.getWorkersCount()) >= 1 ? true : undefined), 30_000, `the worker starting: ${worker.output()}`);
-    } finally {
-      await queue.close();
-    }
-    producerRedis = createProducerRedis(TEST_REDIS_URL);
     checks = createQueuedUrlCheck({ connection: producerRedis, prefix, waitMs: 15_000, cacheSeconds: CACHE_SECONDS });
   }, LONG);
 
   afterAll(async () => {
     await checks.close();
     for (const extra of extras) await extra.close();
-    if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGTERM');
-    await worker.exited;
-    for (const p of [prefix, ...extraPrefixes]) await deleteQueueKeys(inspector, p);
-    producerRedis.disconnect();
+    await stopProcess(worker);
+    for (const p of extraPrefixes) await deleteQueueKeys(inspector, p);
     inspector.disconnect();
-    await t.drop();
-    rmSync(dir, { recursive: true, force: true });
+    await t.close();
   }, LONG);
 
   it('processes a job as a plain function: the verdict is cached for the producers, the same each time', async () => {

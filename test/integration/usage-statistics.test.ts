@@ -1,20 +1,14 @@
-import { readFileSync } from 'node:fs';
+import type { Redis } from 'ioredis';
 import request from 'supertest';
-import { loadConfig } from '../../src/config.js';
-import { SAMPLE_REGISTRY_FILE } from '../../src/importer/seed-sample.js';
-import { importRegistry } from '../../src/importer/import-registry.js';
-import { validateNamespaces } from '../../src/importer/read-dataset.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { createProducerRedis } from '../../src/queue/connections.js';
 import { statisticsRoutes } from '../../src/registry/statistics/statistics.routes.js';
 import { createStatisticsService } from '../../src/registry/statistics/statistics.service.js';
 import { createBaseApp } from '../../src/http/base-app.js';
-import { createResolverApp } from '../../src/resolver/app.js';
 import { loadRegistry } from '../../src/resolver/snapshot-loader.js';
 import { usageKeys } from '../../src/statistics/usage-keys.js';
 import { UsageRecorder } from '../../src/statistics/usage-recorder.js';
 import { rollUpUsage } from '../../src/statistics/usage-rollup.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/test-database.js';
+import { startStack, type AreaStack } from '../support/areas.js';
 
 // Counters are keyed by day; this file uses days of a random month of the 1990s so that runs sharing the
 // Redis of the machine never meet.
@@ -26,9 +20,9 @@ const DAY2 = `${year}-${month}-17`;
 const at = (day: string) => new Date(`${day}T12:00:00Z`);
 
 describe('usage statistics', () => {
-  let t: TestDatabase;
+  let t: AreaStack;
+  let redis: Redis;
   const logger = createLogger('silent', 'test');
-  const redis = createProducerRedis(TEST_REDIS_URL);
   let clock = at(DAY1);
   const recorder = () => new UsageRecorder(redis, 'test-key', logger, 60000, () => clock);
 
@@ -42,14 +36,13 @@ describe('usage statistics', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestDatabase('usage_statistics');
-    await importRegistry(t.db, validateNamespaces(JSON.parse(readFileSync(SAMPLE_REGISTRY_FILE, 'utf8'))), {});
+    t = await startStack('usage_statistics');
+    redis = t.redis;
     await clearDays();
   });
   afterAll(async () => {
     await clearDays();
-    redis.disconnect();
-    await t.drop();
+    await t.close();
   });
 
   const statisticsApp = (now: Date) => {
@@ -62,8 +55,7 @@ describe('usage statistics', () => {
   it('counts each resolution, JSON or redirect, per namespace and visitor, and skips requests with DNT: 1', async () => {
     const loaded = await loadRegistry(t.db);
     const usage = recorder();
-    const config = loadConfig({ LOG_LEVEL: 'silent' });
-    const app = createResolverApp({ config, db: t.db, redis, logger, registry: { snapshot: loaded.snapshot, staleReason: null }, usage }).callback();
+    const app = (await t.resolverApp({ registry: { snapshot: loaded.snapshot, staleReason: null }, usage })).koa.callback();
     await request(app).get('/taxonomy:9606').set('User-Agent', 'alice');
     await request(app).get('/taxonomy:9606').set('User-Agent', 'alice');
     await request(app).get('/Taxonomy:10090').set('User-Agent', 'bob').set('Accept', 'text/html');
@@ -98,8 +90,7 @@ describe('usage statistics', () => {
     clock = at(DAY2);
     const usage = recorder();
     const loaded = await loadRegistry(t.db);
-    const config = loadConfig({ LOG_LEVEL: 'silent' });
-    const app = createResolverApp({ config, db: t.db, redis, logger, registry: { snapshot: loaded.snapshot, staleReason: null }, usage }).callback();
+    const app = (await t.resolverApp({ registry: { snapshot: loaded.snapshot, staleReason: null }, usage })).koa.callback();
     await request(app).get('/taxonomy:9606').set('User-Agent', 'alice');
     await request(app).get('/taxonomy:9606').set('User-Agent', 'erin');
     await usage.flush();

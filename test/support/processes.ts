@@ -22,9 +22,9 @@ export interface Spawned {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs a compiled entry point (dist/...) of the project with the given environment. */
-export function spawnNode(entry: string, env: Record<string, string>, args: string[] = []): Spawned {
-  const child = spawn(process.execPath, [path.join(ROOT, entry), ...args], {
+/** Runs a compiled entry point (dist/...) of the project with the given environment (and node's own flags). */
+export function spawnNode(entry: string, env: Record<string, string>, args: string[] = [], nodeArgs: string[] = []): Spawned {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, entry), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -38,17 +38,22 @@ export function spawnNode(entry: string, env: Record<string, string>, args: stri
   return { child, output: () => text, exited };
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${what} did not happen within ${timeoutMs} ms${lastError ? `: ${String(lastError)}` : ''}`);
+/** Stops a spawned process (SIGTERM unless told otherwise) and waits for its exit; one already gone is left be. */
+export async function stopProcess(spawned: Spawned | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (!spawned) return;
+  if (spawned.child.exitCode === null && spawned.child.signalCode === null) spawned.child.kill(signal);
+  await spawned.exited;
+}
+
+/** `npm run registry:import` (dist/src/importer/cli.js) on `databaseUrl`, with this process's environment. */
+export function runImporterCli(args: string[], databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/importer/cli.js'), ...args], { env: { ...process.env, DATABASE_URL: databaseUrl } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }

@@ -2,6 +2,17 @@ import pg from 'pg';
 import { createDb, migrateToLatest } from '../../src/db/knex.js';
 import type { DatasetNamespace } from '../../src/importer/dataset.schema.js';
 import { importRegistry } from '../../src/importer/import-registry.js';
+import { readDataset, validateNamespaces } from '../../src/importer/read-dataset.js';
+import type { ResultsHeader } from './results.js';
+import { say } from './settings.js';
+
+/** Reads and validates the dataset a suite measures with; `described` is what its results record of it. */
+export async function readBenchDataset(datasetPath: string): Promise<{ namespaces: DatasetNamespace[]; described: ResultsHeader['dataset'] }> {
+  say(`reading ${datasetPath}`);
+  const namespaces = validateNamespaces(await readDataset(datasetPath));
+  const resources = namespaces.reduce((sum, ns) => sum + ns.resources.length, 0);
+  return { namespaces, described: { path: datasetPath, namespaces: namespaces.length, resources } };
+}
 
 /** The server's URL with another database name: the benchmark only ever writes to its own databases. */
 export function databaseUrlFor(baseUrl: string, name: string): string {

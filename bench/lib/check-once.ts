@@ -1,7 +1,9 @@
 import http from 'node:http';
-import type { CeilingAnswer } from './ceiling-server.js';
 import { mapLimited, sendRequest } from './http-client.js';
 import type { BenchRequest } from './workload.js';
+
+/** [request path, HTTP status, parsed JSON body] as fetched once from the server under test. */
+export type CheckedAnswer = [path: string, status: number, body: unknown];
 
 export interface KindCheck {
   count: number;
@@ -25,9 +27,9 @@ export async function checkOnce(
   port: number,
   requests: BenchRequest[],
   options: { keepBodies?: boolean } = {},
-): Promise<{ summary: CheckSummary; answers: CeilingAnswer[] }> {
+): Promise<{ summary: CheckSummary; answers: CheckedAnswer[] }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
-  const answers: CeilingAnswer[] = [];
+  const answers: CheckedAnswer[] = [];
   const summary: CheckSummary = { total: requests.length, offIntent: 0, byKind: {} };
   try {
     await mapLimited(requests, 8, async (request) => {

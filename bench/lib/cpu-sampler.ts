@@ -5,7 +5,6 @@
  * was reported and lasted its measured duration).
  */
 import { readFileSync } from 'node:fs';
-import { processCpuMs } from '../registry/measure.js';
 
 export interface RunCpu {
   /** CPU time over wall time of the run, in % of one core (200 % = both cores of a 2-core machine). */
@@ -15,13 +14,21 @@ export interface RunCpu {
   otherCpuPct: number | null;
 }
 
-// USER_HZ, the unit of /proc/stat times (as in bench/registry/measure.ts).
+// USER_HZ, the unit of /proc/stat and /proc/<pid>/stat times: 100 on every mainstream Linux build (getconf CLK_TCK).
 const TICKS_PER_SECOND = 100;
 // The series of the whole machine's busy time, beside the pids' (no process has this id).
 const MACHINE = -1;
 
+/** utime + stime of a process, in ms, from /proc/<pid>/stat (Linux). */
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces), starting at field 3 (state).
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
 /** Busy time of all CPUs together, in ms, from the first line of /proc/stat (idle and iowait are not busy). */
-function machineBusyMs(): number {
+export function machineBusyMs(): number {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
   const busy = fields.reduce((sum, ticks, i) => (i === 3 || i === 4 ? sum : sum + ticks), 0);
   return (busy * 1000) / TICKS_PER_SECOND;

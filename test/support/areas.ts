@@ -1,0 +1,190 @@
+/**
+ * The two HTTP areas as the integration tests start them: a fresh migrated database (the sample registry in
+ * it unless told otherwise), the settings, a producer Redis connection, the app, and close(). A test file's
+ * set-up is `t = await startRegistry('label', {...})` in beforeAll and `t.close()` in afterAll; bodies use
+ * `t.app` (a request listener for supertest), `t.db`, `t.url`, `t.config`, `t.redis`.
+ *
+ * test/support/ is where the tests reach into src/ to assemble a service (this file, test-database.ts,
+ * service-processes.ts): a test file imports src/ only for what it tests.
+ */
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { RequestListener } from 'node:http';
+import type { Redis } from 'ioredis';
+import type Koa from 'koa';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createLogger, type Logger } from '../../src/lib/logger.js';
+import { createProducerRedis } from '../../src/queue/connections.js';
+import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
+import { createRegistryApp, type RegistryAppDeps } from '../../src/registry/app.js';
+import { createResolverApp } from '../../src/resolver/app.js';
+import type { SnapshotSource } from '../../src/resolver/snapshot-source.js';
+import { SnapshotStore } from '../../src/resolver/snapshot-store.js';
+import type { UsageRecorder } from '../../src/statistics/usage-recorder.js';
+import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
+import { startRawServer, type RawServer } from './raw-http.js';
+import { acceptingChecks } from './stand-in-checks.js';
+import { createTestDatabase, loadSample, TEST_REDIS_URL, type TestDatabase } from './test-database.js';
+
+export const RESOLVER_URL = 'https://resolver.test';
+export const REGISTRY_URL = 'https://registry.test';
+
+export interface StartOptions {
+  /** What the database holds: the sample registry (the default), a dataset file with extra records, or nothing. */
+  data?: 'sample' | 'none' | { file?: string; extra?: unknown[] };
+  /** Settings over the harness's: the test database and Redis, LOG_LEVEL=silent, the *.test public URLs, a unique QUEUE_PREFIX. */
+  env?: Record<string, string>;
+  /** The dataset built once into the stack's DATASET_DIR (a directory of its own), as a worker would have. */
+  dataset?: 'built';
+  /** The Postgres server the database is made on: a cluster of the test's own in the fault drills. */
+  postgresUrl?: string;
+}
+
+export interface RegistryAppOptions {
+  env?: Record<string, string>;
+  registration?: RegistryAppDeps['registration'];
+  registryVersions?: RegistryAppDeps['registryVersions'];
+}
+
+export interface ResolverAppOptions {
+  /** How often the snapshot store checks for a missed change notification (1 s by default). */
+  checkIntervalMs?: number;
+  /** A fixed snapshot instead of a started SnapshotStore. */
+  registry?: SnapshotSource;
+  usage?: UsageRecorder;
+}
+
+/** What both areas stand on; close() stops everything started on it, resolvers included. */
+export interface AreaStack extends TestDatabase {
+  config: Readonly<Config>;
+  redis: Redis;
+  logger: Logger;
+  /** DATASET_DIR: a directory of the stack's own, removed at close(). */
+  datasetDir: string;
+  /** One more registry area on the same database and Redis, with other settings or checks. */
+  registryApp: (options?: RegistryAppOptions) => Koa;
+  /** A resolver area on the same database and Redis; its snapshot store is stopped at close(). */
+  resolverApp: (options?: ResolverAppOptions) => Promise<{ koa: Koa; store: SnapshotStore | undefined }>;
+  close: () => Promise<void>;
+}
+
+export interface RegistryUnderTest extends AreaStack {
+  koa: Koa;
+  /** A request listener for supertest. */
+  app: RequestListener;
+}
+
+export interface ResolverUnderTest extends AreaStack {
+  koa: Koa;
+  app: RequestListener;
+  store: SnapshotStore;
+}
+
+export async function startStack(label: string, options: StartOptions = {}): Promise<AreaStack> {
+  const t = await createTestDatabase(label, options.postgresUrl ? { server: options.postgresUrl } : {});
+  const data = options.data ?? 'sample';
+  if (data !== 'none') await loadSample(t.db, data === 'sample' ? {} : data);
+  const datasetDir = await mkdtemp(path.join(os.tmpdir(), `${label}-dataset-`));
+  if (options.dataset === 'built') await processDatasetBuild({ db: t.db, dir: datasetDir }, { data: { reason: 'registry-change' } });
+  const queuePrefix = `test-${label}-${randomBytes(4).toString('hex')}`;
+  const baseEnv: Record<string, string> = {
+    DATABASE_URL: t.url,
+    REDIS_URL: TEST_REDIS_URL,
+    LOG_LEVEL: 'silent',
+    PUBLIC_RESOLVER_URL: RESOLVER_URL,
+    PUBLIC_REGISTRY_URL: REGISTRY_URL,
+    QUEUE_PREFIX: queuePrefix,
+    DATASET_DIR: datasetDir,
+  };
+  const config = loadConfig({ ...baseEnv, ...options.env });
+  const logger = createLogger('silent', 'test');
+  const redis = createProducerRedis(TEST_REDIS_URL);
+  // A producer connection refuses commands until it is up (no offline queue): tests use it at once.
+  if (redis.status !== 'ready') await once(redis, 'ready');
+  const stores: SnapshotStore[] = [];
+  return {
+    ...t,
+    config,
+    redis,
+    logger,
+    datasetDir,
+    registryApp: (app = {}) =>
+      createRegistryApp({
+        config: app.env ? loadConfig({ ...baseEnv, ...options.env, ...app.env }) : config,
+        db: t.db,
+        redis,
+        logger,
+        registration: app.registration,
+        registryVersions: app.registryVersions,
+      }),
+    resolverApp: async (app = {}) => {
+      let store: SnapshotStore | undefined;
+      if (!app.registry) {
+        store = new SnapshotStore({ db: t.db, databaseUrl: t.url, logger, checkIntervalMs: app.checkIntervalMs ?? 1000 });
+        await store.start();
+        stores.push(store);
+      }
+      const koa = createResolverApp({ config, db: t.db, redis, logger, registry: app.registry ?? store!, usage: app.usage });
+      return { koa, store };
+    },
+    close: async () => {
+      for (const store of stores) await store.stop();
+      await deleteQueueKeys(redis, config.QUEUE_PREFIX);
+      redis.disconnect();
+      await t.drop();
+      await rm(datasetDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The registry area over a fresh database; `registration` mounts the submission and validation endpoints. */
+export async function startRegistry(label: string, options: StartOptions & Omit<RegistryAppOptions, 'env'> = {}): Promise<RegistryUnderTest> {
+  const stack = await startStack(label, options);
+  const koa = stack.registryApp({ registration: options.registration, registryVersions: options.registryVersions });
+  return { ...stack, koa, app: koa.callback() };
+}
+
+/** The resolver area over a fresh database, kept current by a started SnapshotStore as `npm run start:resolver` does. */
+export async function startResolver(
+  label: string,
+  options: StartOptions & Pick<ResolverAppOptions, 'checkIntervalMs'> = {},
+): Promise<ResolverUnderTest> {
+  const stack = await startStack(label, options);
+  const { koa, store } = await stack.resolverApp({ checkIntervalMs: options.checkIntervalMs });
+  return { ...stack, koa, app: koa.callback(), store: store! };
+}
+
+export interface BothAreas extends AreaStack {
+  curatorToken: string;
+  /** Each area listening on 127.0.0.1 (see raw-http.ts), with its Koa app for its routers. */
+  registry: RawServer & { koa: Koa };
+  resolver: RawServer & { koa: Koa };
+}
+
+/**
+ * Both areas over one database with the sample registry, each listening, with curation on (a curator
+ * token), the registration endpoints mounted with checks that accept everything, and the dataset built once
+ * (no worker runs here, so the dataset endpoint would otherwise wait for one).
+ */
+export async function startBothAreas(label: string): Promise<BothAreas> {
+  const curatorToken = randomBytes(24).toString('hex');
+  const stack = await startStack(label, { dataset: 'built', env: { CURATOR_TOKEN: curatorToken } });
+  const registryKoa = stack.registryApp({ registration: acceptingChecks });
+  const { koa: resolverKoa } = await stack.resolverApp();
+  const registry = await startRawServer(registryKoa.callback());
+  const resolver = await startRawServer(resolverKoa.callback());
+  return {
+    ...stack,
+    curatorToken,
+    registry: { ...registry, koa: registryKoa },
+    resolver: { ...resolver, koa: resolverKoa },
+    close: async () => {
+      await registry.close();
+      await resolver.close();
+      await stack.close();
+    },
+  };
+}
