@@ -9,6 +9,7 @@ import * as addBrowseIndexes from './20261122000700_add_browse_indexes.js';
 import * as createRegistrationTables from './20261122000800_create_registration_tables.js';
 import * as createCurationSupport from './20261122000900_create_curation_support.js';
 import * as storeIdempotencyAnswerText from './20261123000100_store_idempotency_answer_text.js';
+import * as createLinkChecks from './20261124000100_create_link_checks.js';
 
 /**
  * Every migration, in order. Knex records the names given here (no file extension), so the same history
@@ -26,6 +27,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122000800_create_registration_tables': createRegistrationTables,
   '20261122000900_create_curation_support': createCurationSupport,
   '20261123000100_store_idempotency_answer_text': storeIdempotencyAnswerText,
+  '20261124000100_create_link_checks': createLinkChecks,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -7,6 +7,7 @@
  * are named as in SQL; a query that joins under aliases states its row type where it selects.
  */
 import type { Knex } from 'knex';
+import type { LINK_CHECK_OUTCOMES } from '../../migrations/20261124000100_create_link_checks.js';
 
 export interface LocationRow {
   countryCode: string;
@@ -228,6 +229,41 @@ export type PrefixRequestInsert = Omit<Insertable<PrefixRequestRow, RequestDefau
 
 export type ResourceRequestInsert = Insertable<ResourceRequestRow, RequestDefaults>;
 
+/**
+ * What a link check found (issue 12): `up`; `protected` (401/403 on a resource with protectedUrls, counted
+ * as up); `http_error` (4xx/5xx not classed below); `not_found` (404/410); `timeout`; `dns`; `tls`;
+ * `refused` (connection refused or reset); `bot_blocked` (403/429/503 with a challenge page or a
+ * cf-mitigated header: counted neither way); `redirect_loop` (a loop, or more than 5 hops); `skipped` (not
+ * checked: a URL the safe fetcher refuses, or no sample id to fill the pattern with).
+ */
+export type LinkCheckOutcome = (typeof LINK_CHECK_OUTCOMES)[number];
+export type LinkCheckUrlKind = 'sample' | 'home';
+
+/** link_check_runs: one planned run of checks (the schedule's, or npm run linkcheck's). */
+export interface LinkCheckRunRow {
+  id: string;
+  prefix: string | null;
+  planned: number;
+  done: number;
+  startedAt: Date;
+  finishedAt: Date | null;
+}
+
+/** link_checks: one check of one URL of a resource. */
+export interface LinkCheckRow {
+  id: number;
+  resourceId: number;
+  urlKind: LinkCheckUrlKind;
+  url: string;
+  runId: string | null;
+  checkedAt: Date;
+  httpStatus: number | null;
+  latencyMs: number | null;
+  finalUrl: string | null;
+  outcome: LinkCheckOutcome;
+  detail: string | null;
+}
+
 declare module 'knex/types/tables.js' {
   interface Tables {
     locations: Table<LocationRow, 'created'>;
@@ -281,5 +317,7 @@ declare module 'knex/types/tables.js' {
     resource_registration_session_events: Table<EventRow, 'id' | 'created' | 'comment' | 'rejectionReason' | 'acceptanceReason'>;
     idempotency_keys: Table<IdempotencyKeyRow, 'created' | 'responseContentType'>;
     notification_outbox: Table<OutboxRow, 'id' | 'created' | 'sentAt' | 'attempts' | 'lastError' | 'nextAttemptAt'>;
+    link_check_runs: Table<LinkCheckRunRow, 'prefix' | 'planned' | 'done' | 'startedAt' | 'finishedAt'>;
+    link_checks: Table<LinkCheckRow, 'id' | 'runId' | 'checkedAt' | 'httpStatus' | 'latencyMs' | 'finalUrl' | 'detail'>;
   }
 }
