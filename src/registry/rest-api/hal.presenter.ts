@@ -1,10 +1,9 @@
 import { formatReferenceDate } from '../../lib/dates.js';
-import { COLLECTIONS, type CollectionDefinition, type CollectionName } from './collections.js';
+import { COLLECTIONS, type CollectionDefinition, type CollectionName, type Columns } from './collections.js';
 import type { CurationWarning } from './curation-warnings.service.js';
 import type { Page } from './page-query.js';
 import type { GivenParam, PageRequest } from './paging.js';
-import type { InstitutionRow, LocationRow, NamespaceRow, PersonRow, ResourceRow } from './rows.js';
-
+import type { PersonRow } from './rows.js';
 
 export interface Link {
   href: string;
@@ -21,6 +20,19 @@ export interface HalItem {
 const PAGING_TEMPLATE = ['page', 'size', 'sort'];
 
 /**
+ * The row's `fields`, in that order (the wire order of a HAL item), with dates written as the reference
+ * writes them.
+ */
+export function presentFields<Row>(row: Row, fields: readonly Columns<Row>[]): Record<string, unknown> {
+  const presented: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = row[field];
+    presented[field] = value instanceof Date ? formatReferenceDate(value) : value;
+  }
+  return presented;
+}
+
+/**
  * Spring Data REST's HAL shapes for the four browsable collections: items with their fields in the
  * reference's (Java field) order and association links, pages, lists, the API root and search indexes.
  * Every href is absolute, built on the configured public registry URL (never the Host header).
@@ -32,104 +44,12 @@ export class HalPresenter {
     this.api = `${publicRegistryUrl}/restApi`;
   }
 
-  private links(path: string, rels: Record<string, string>): Links {
-    const links: Links = {};
-    for (const [rel, suffix] of Object.entries(rels)) links[rel] = { href: `${path}${suffix}` };
-    return links;
-  }
-
-  namespace(ns: NamespaceRow): HalItem {
-    const path = `${this.api}/namespaces/${ns.id}`;
-    return {
-      prefix: ns.prefix,
-      mirId: ns.mirId,
-      name: ns.name,
-      pattern: ns.pattern,
-      description: ns.description,
-      created: formatReferenceDate(ns.created),
-      modified: formatReferenceDate(ns.modified),
-      deprecated: ns.deprecated,
-      deprecationDate: formatReferenceDate(ns.deprecationDate),
-      deprecationOfflineDate: formatReferenceDate(ns.deprecationOfflineDate),
-      renderDeprecatedLanding: ns.renderDeprecatedLanding,
-      deprecationStatement: ns.deprecationStatement,
-      infoOnPostmortemAccess: ns.infoOnPostmortemAccess,
-      sampleId: ns.sampleId,
-      namespaceEmbeddedInLui: ns.namespaceEmbeddedInLui,
-      _links: this.links(path, {
-        self: '',
-        namespace: '',
-        successor: '/successor',
-        contactPerson: '/contactPerson',
-        resources: '/resources',
-        curationWarnings: '/curationWarnings',
-      }),
-    };
-  }
-
-  resource(r: ResourceRow): HalItem {
-    const path = `${this.api}/resources/${r.id}`;
-    return {
-      mirId: r.mirId,
-      urlPattern: r.urlPattern,
-      name: r.name,
-      description: r.description,
-      official: r.official,
-      providerCode: r.providerCode,
-      sampleId: r.sampleId,
-      resourceHomeUrl: r.resourceHomeUrl,
-      created: formatReferenceDate(r.created),
-      modified: formatReferenceDate(r.modified),
-      deprecated: r.deprecated,
-      deprecationDate: formatReferenceDate(r.deprecationDate),
-      deprecationOfflineDate: formatReferenceDate(r.deprecationOfflineDate),
-      renderDeprecatedLanding: r.renderDeprecatedLanding,
-      deprecationStatement: r.deprecationStatement,
-      protectedUrls: r.protectedUrls,
-      renderProtectedLanding: r.renderProtectedLanding,
-      authHelpUrl: r.authHelpUrl,
-      authHelpDescription: r.authHelpDescription,
-      _links: this.links(path, {
-        self: '',
-        resource: '',
-        institution: '/institution',
-        location: '/location',
-        namespace: '/namespace',
-        contactPerson: '/contactPerson',
-        curationWarnings: '/curationWarnings',
-      }),
-    };
-  }
-
-  institution(i: InstitutionRow): HalItem {
-    const path = `${this.api}/institutions/${i.id}`;
-    return {
-      id: i.id,
-      name: i.name,
-      homeUrl: i.homeUrl,
-      description: i.description,
-      created: formatReferenceDate(i.created),
-      modified: formatReferenceDate(i.modified),
-      rorId: i.rorId,
-      _links: this.links(path, {
-        self: '',
-        institution: '',
-        location: '/location',
-        resource: '/resource',
-        curationWarnings: '/curationWarnings',
-      }),
-    };
-  }
-
-  /** The reference leaves countryCode out (it is the id); clients asked for it, so it leads here. */
-  location(l: LocationRow): HalItem {
-    const path = `${this.api}/locations/${encodeURIComponent(l.countryCode)}`;
-    return {
-      countryCode: l.countryCode,
-      countryName: l.countryName,
-      created: formatReferenceDate(l.created),
-      _links: this.links(path, { self: '', location: '' }),
-    };
+  /** An item of a browsable collection: its fields in the collection's order, then links to itself and its associations. */
+  item<Row>(collection: CollectionDefinition<Columns<Row>>, row: Row): HalItem {
+    const path = `${this.api}/${collection.name}/${encodeURIComponent(String(row[collection.key.column]))}`;
+    const links: Links = { self: { href: path }, [collection.itemRel]: { href: path } };
+    for (const rel of collection.associations) links[rel] = { href: `${path}/${rel}` };
+    return { ...presentFields(row, collection.fields), _links: links };
   }
 
   /**
@@ -144,7 +64,7 @@ export class HalPresenter {
       ...personal,
       created: formatReferenceDate(p.created),
       modified: formatReferenceDate(p.modified),
-      _links: this.links(path, { self: '', person: '' }),
+      _links: { self: { href: path }, person: { href: path } },
     };
   }
 
