@@ -4,8 +4,9 @@
  * event lists grouped under each event type's rel.
  */
 import { formatReferenceDate } from '../../lib/dates.js';
+import { WireRecord } from '../../lib/wire-record.js';
 import type { CollectionName, Columns } from '../rest-api/collections.js';
-import { presentFields, type HalItem, type HalPresenter, type Links } from '../rest-api/hal.presenter.js';
+import type { HalItem, HalPresenter, Links } from '../rest-api/hal.presenter.js';
 import type { Page } from '../rest-api/page-query.js';
 import type {
   EventName,
@@ -69,6 +70,10 @@ const RESOURCE_REQUEST_FIELDS: readonly Columns<ResourceRequestRow>[] = [
   'namespacePrefix', ...PROVIDER_AND_INSTITUTION, 'providerUrlPattern', 'sampleId', 'additionalInformation', 'requesterName',
   'requesterEmail', 'created', ...PROTECTION,
 ];
+const REQUEST_RECORDS = {
+  prefix: new WireRecord(PREFIX_REQUEST_FIELDS, [...PREFIX_REQUEST_FIELDS, '_links']),
+  resource: new WireRecord(RESOURCE_REQUEST_FIELDS, [...RESOURCE_REQUEST_FIELDS, '_links']),
+};
 
 const EVENT_TYPE: Record<EventName, string> = { START: 'Start', AMEND: 'Amend', COMMENT: 'Comment', REJECT: 'Reject', ACCEPT: 'Accept' };
 
@@ -102,11 +107,9 @@ export class CurationPresenter {
     const names = CURATION_NAMES[kind];
     const self = this.href(`${names.requests}/${row.id}`);
     const links: Links = { self: { href: self }, [names.requestRel]: { href: self } };
-    const fields =
-      kind === 'prefix'
-        ? presentFields(row as PrefixRequestRow, PREFIX_REQUEST_FIELDS)
-        : presentFields(row as ResourceRequestRow, RESOURCE_REQUEST_FIELDS);
-    return { ...fields, _links: links };
+    const record =
+      kind === 'prefix' ? REQUEST_RECORDS.prefix.present(row as PrefixRequestRow) : REQUEST_RECORDS.resource.present(row as ResourceRequestRow);
+    return Object.assign(record, { _links: links });
   }
 
   event(kind: RequestKind, row: EventRow): HalItem {

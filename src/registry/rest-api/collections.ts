@@ -1,3 +1,4 @@
+import { WireRecord } from '../../lib/wire-record.js';
 import type { SortWhitelist } from './paging.js';
 import { canMatch, parseId } from './query-values.js';
 import type { InstitutionRow, LocationRow, NamespaceRow, ResourceRow } from './rows.js';
@@ -40,6 +41,8 @@ export interface CollectionDefinition<Column extends string = string> {
    * the camelCase name of its column, so these (and the key) are what a client may sort by.
    */
   fields: readonly Column[];
+  /** The item's JSON: the fields, then `_links` (hal.presenter.ts). */
+  itemRecord: WireRecord<Column>;
   /** The item's association links (`{item}/{rel}`), in the reference's order. */
   associations: readonly string[];
   /** Columns besides the key that hold no two equal values: an order on one needs no tiebreak. */
@@ -65,12 +68,21 @@ const REGISTRY_ID: ItemKey<'id'> = { column: 'id', parse: parseId };
 // Country codes are ISO 3166-1 alpha-2 (the column is varchar(2)).
 const COUNTRY_CODE_LENGTH = 2;
 
-/** A collection whose items are `itemRel`s: it is their plural, and messages call one by its capitalised name. */
+/**
+ * A collection whose items are `itemRel`s: it is their plural, and messages call one by its capitalised
+ * name.
+ */
 function collectionOf<Column extends string>(
   itemRel: ItemName,
-  definition: Omit<CollectionDefinition<Column>, 'name' | 'itemRel' | 'noun'>,
+  definition: Omit<CollectionDefinition<Column>, 'name' | 'itemRel' | 'noun' | 'itemRecord'>,
 ): CollectionDefinition<Column> {
-  return { name: `${itemRel}s`, itemRel, noun: `${itemRel.charAt(0).toUpperCase()}${itemRel.slice(1)}`, ...definition };
+  return {
+    name: `${itemRel}s`,
+    itemRel,
+    noun: `${itemRel.charAt(0).toUpperCase()}${itemRel.slice(1)}`,
+    itemRecord: new WireRecord(definition.fields, [...definition.fields, '_links']),
+    ...definition,
+  };
 }
 
 const namespaces = collectionOf<Columns<NamespaceRow>>('namespace', {

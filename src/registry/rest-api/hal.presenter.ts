@@ -1,5 +1,5 @@
 import { formatReferenceDate } from '../../lib/dates.js';
-import { COLLECTIONS, type CollectionDefinition, type CollectionName, type Columns } from './collections.js';
+import { COLLECTIONS, type CollectionDefinition, type CollectionName } from './collections.js';
 import type { CurationWarning } from './curation-warnings.service.js';
 import type { Page } from './page-query.js';
 import type { GivenParam, PageRequest } from './paging.js';
@@ -20,19 +20,6 @@ export interface HalItem {
 const PAGING_TEMPLATE = ['page', 'size', 'sort'];
 
 /**
- * The row's `fields`, in that order (the wire order of a HAL item), with dates written as the reference
- * writes them.
- */
-export function presentFields<Row>(row: Row, fields: readonly Columns<Row>[]): Record<string, unknown> {
-  const presented: Record<string, unknown> = {};
-  for (const field of fields) {
-    const value = row[field];
-    presented[field] = value instanceof Date ? formatReferenceDate(value) : value;
-  }
-  return presented;
-}
-
-/**
  * Spring Data REST's HAL shapes for the four browsable collections: items with their fields in the
  * reference's (Java field) order and association links, pages, lists, the API root and search indexes.
  * Every href is absolute, built on the configured public registry URL (never the Host header).
@@ -45,11 +32,11 @@ export class HalPresenter {
   }
 
   /** An item of a browsable collection: its fields in the collection's order, then links to itself and its associations. */
-  item<Row>(collection: CollectionDefinition<Columns<Row>>, row: Row): HalItem {
+  item<Column extends string>(collection: CollectionDefinition<Column>, row: Readonly<Record<Column, unknown>>): HalItem {
     const path = `${this.api}/${collection.name}/${encodeURIComponent(String(row[collection.key.column]))}`;
     const links: Links = { self: { href: path }, [collection.itemRel]: { href: path } };
     for (const rel of collection.associations) links[rel] = { href: `${path}/${rel}` };
-    return { ...presentFields(row, collection.fields), _links: links };
+    return Object.assign(collection.itemRecord.present(row), { _links: links });
   }
 
   /**
