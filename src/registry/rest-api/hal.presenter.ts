@@ -31,7 +31,7 @@ export class HalPresenter {
     this.api = `${publicRegistryUrl}/restApi`;
   }
 
-  /** An item of a browsable collection: its fields in the collection's order, then links to itself and its associations. */
+  /** An item of a browsable collection: its fields in the collection's order, then its links (self, associations). */
   item<Column extends string>(collection: CollectionDefinition<Column>, row: Readonly<Record<Column, unknown>>): HalItem {
     const path = `${this.api}/${collection.name}/${encodeURIComponent(String(row[collection.key.column]))}`;
     const links: Links = { self: { href: path }, [collection.itemRel]: { href: path } };

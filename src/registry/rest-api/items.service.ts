@@ -1,14 +1,13 @@
+/**
+ * What every browsable collection answers alike: its pages, one item by its key, one item by a unique
+ * column (the `item` searches), and the 404 that names what was asked.
+ */
 import type { DomainError } from '../../core/domain-error.js';
 import { notFound } from '../../http/http-error.js';
 import type { CollectionDefinition } from './collections.js';
 import { fetchCollectionPage, fetchOne, type Page, type RestApiStore } from './page-query.js';
 import type { PageRequest } from './paging.js';
 import { canMatch, quote } from './query-values.js';
-
-/**
- * What every browsable collection answers alike: its pages, one item by its key, one item by a unique
- * column (the `item` searches), and the 404 that names what was asked.
- */
 
 /** How a message names a column (`Namespace with MIR id 'MIR:00000001' not found`). */
 const COLUMN_LABELS: Readonly<Record<string, string>> = {
