@@ -20,6 +20,9 @@ export interface JobFamily {
   start: (deps: WorkerDeps) => Promise<Worker[]>;
 }
 
+/** What a Worker of `queue` runs for each job. */
+export type Processor<N extends QueueName> = (job: Job<JobData<N>, JobResult<N>>) => Promise<JobResult<N>>;
+
 /**
  * A Worker of `queue` on the process's shared connection and prefix, with the listeners every Worker needs:
  * 'error' (unhandled, it would crash the process; BullMQ reconnects by itself) and 'failed' (an attempt
@@ -28,7 +31,7 @@ export interface JobFamily {
 export function startWorker<N extends QueueName>(
   deps: WorkerDeps,
   queue: N,
-  processor: (job: Job<JobData<N>, JobResult<N>>) => Promise<JobResult<N>>,
+  processor: Processor<N>,
   options: Omit<WorkerOptions, 'connection' | 'prefix'> = {},
 ): Worker<JobData<N>, JobResult<N>> {
   const { config, connection, logger } = deps;
@@ -38,6 +41,14 @@ export function startWorker<N extends QueueName>(
     logger.warn({ err: error, queue, jobId: job?.id, data: job?.data, attemptsMade: job?.attemptsMade }, 'job failed'),
   );
   return worker;
+}
+
+/**
+ * A family of one Worker that runs the jobs its schedule (schedules.ts) adds one at a time, with the
+ * processor `prepare` builds from the process's dependencies.
+ */
+export function scheduledFamily<N extends QueueName>(name: string, queue: N, prepare: (deps: WorkerDeps) => Processor<N>): JobFamily {
+  return { name, start: async (deps) => [startWorker(deps, queue, prepare(deps), { concurrency: 1 })] };
 }
 
 /**

@@ -84,16 +84,9 @@ function findByPrefix(byPrefix: PrefixIndex, candidate: string): NamespaceEntry 
 }
 
 function parseSlashOnly(outcome: ParseOutcome, byPrefix: PrefixIndex, raw: string, slash: number): void {
+  if (takeIfValid(outcome, byPrefix, raw, slash)) return;
   const secondSlash = raw.indexOf('/', slash + 1);
-  if (secondSlash === -1) {
-    takeIfValid(outcome, byPrefix, raw, slash);
-    return;
-  }
-  const first = findByPrefix(byPrefix, raw.slice(0, slash));
-  if (first !== undefined) {
-    take(outcome, first, raw, slash);
-    return;
-  }
+  if (secondSlash === -1) return;
   const second = findByPrefix(byPrefix, raw.slice(slash + 1, secondSlash));
   if (second !== undefined) {
     // Provider code kept as typed: it is compared case-sensitively with the resources' codes later.
@@ -102,30 +95,20 @@ function parseSlashOnly(outcome: ParseOutcome, byPrefix: PrefixIndex, raw: strin
   }
 }
 
+/** The namespace before the colon, else the one before the slash. */
 function findValid(outcome: ParseOutcome, byPrefix: PrefixIndex, rest: string): void {
   const colon = rest.indexOf(':');
+  if (colon !== -1 && takeIfValid(outcome, byPrefix, rest, colon)) return;
   const slash = rest.indexOf('/');
-  if (colon === -1 && slash === -1) return;
-  if (colon === -1) {
-    takeIfValid(outcome, byPrefix, rest, slash);
-    return;
-  }
-  if (slash === -1) {
-    takeIfValid(outcome, byPrefix, rest, colon);
-    return;
-  }
-  const atColon = findByPrefix(byPrefix, rest.slice(0, colon));
-  if (atColon !== undefined) {
-    take(outcome, atColon, rest, colon);
-    return;
-  }
-  const atSlash = findByPrefix(byPrefix, rest.slice(0, slash));
-  if (atSlash !== undefined) take(outcome, atSlash, rest, slash);
+  if (slash !== -1) takeIfValid(outcome, byPrefix, rest, slash);
 }
 
-function takeIfValid(outcome: ParseOutcome, byPrefix: PrefixIndex, src: string, separator: number): void {
+/** Takes the namespace `src` names before `separator`; false when it names none. */
+function takeIfValid(outcome: ParseOutcome, byPrefix: PrefixIndex, src: string, separator: number): boolean {
   const entry = findByPrefix(byPrefix, src.slice(0, separator));
-  if (entry !== undefined) take(outcome, entry, src, separator);
+  if (entry === undefined) return false;
+  take(outcome, entry, src, separator);
+  return true;
 }
 
 function take(outcome: ParseOutcome, entry: NamespaceEntry, src: string, separator: number): void {

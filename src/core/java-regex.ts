@@ -24,6 +24,8 @@
  * matching itself can take exponential time, and that runs in a worker thread with a time bound.
  */
 
+import { PatternTranslator } from './pattern-translator.js';
+
 export type JavaRegexTranslation = { source: string; flags: string } | { error: string };
 
 /** Thrown inside the translator; becomes the `error` of the translation. */
@@ -128,63 +130,21 @@ interface BackReference {
   group: number;
 }
 
-class Translator {
-  private i = 0;
+class Translator extends PatternTranslator {
   private readonly parts: (string | BackReference)[] = [];
   private groupsOpened = 0;
   private depth = 0;
   private readonly groupNames = new Set<string>();
   private flags = '';
-
-  constructor(private readonly p: string) {}
+  protected readonly dotSource = JAVA_DOT;
+  protected readonly dollarSource = JAVA_DOLLAR;
 
   translate(): { source: string; flags: string } {
-    const p = this.p;
-    if (p.startsWith('(?i)')) {
+    if (this.p.startsWith('(?i)')) {
       this.flags = 'i';
       this.i = 4;
     }
-    while (this.i < p.length) {
-      const ch = p[this.i] as string;
-      switch (ch) {
-        case '\\':
-          this.emitEscapeOutsideClass();
-          break;
-        case '[':
-          this.translateClass();
-          break;
-        case '(':
-          this.openGroup();
-          break;
-        case ')':
-          if (this.depth === 0) throw new Refusal("Unmatched closing ')'");
-          this.depth--;
-          this.i++;
-          this.parts.push(')');
-          break;
-        case '*':
-        case '+':
-        case '?':
-          this.i++;
-          this.parts.push(ch);
-          this.quantifierSuffix();
-          break;
-        case '{':
-          this.countedQuantifier();
-          break;
-        case '.':
-          this.i++;
-          this.parts.push(JAVA_DOT);
-          break;
-        case '$':
-          this.i++;
-          this.parts.push(JAVA_DOLLAR);
-          break;
-        default:
-          this.i++;
-          this.parts.push(ch);
-      }
-    }
+    this.walk();
     if (this.depth > 0) throw new Refusal('Unclosed group');
     const total = this.groupsOpened;
     // Wrapped so that digits after it are not read as part of the number; Java never matches a reference to
@@ -195,7 +155,21 @@ class Translator {
     return { source, flags: this.flags };
   }
 
-  private openGroup(): void {
+  protected emit(source: string): void {
+    this.parts.push(source);
+  }
+
+  protected literal(ch: string): void {
+    this.parts.push(ch);
+  }
+
+  protected override closeGroup(): void {
+    if (this.depth === 0) throw new Refusal("Unmatched closing ')'");
+    this.depth--;
+    super.closeGroup();
+  }
+
+  protected openGroup(): void {
     const p = this.p;
     this.depth++;
     if (p[this.i + 1] !== '?') {
@@ -235,7 +209,7 @@ class Translator {
   }
 
   /** After `*`, `+`, `?` or `{n,m}`: `?` makes it lazy (both dialects), `+` possessive (Java only). */
-  private quantifierSuffix(): void {
+  protected quantifierSuffix(): void {
     const next = this.p[this.i];
     if (next === '?') {
       this.i++;
@@ -245,7 +219,8 @@ class Translator {
     }
   }
 
-  private countedQuantifier(): void {
+  /** `{n}`, `{n,}` or `{n,m}`: Java reads `{` as nothing else. */
+  protected brace(): void {
     const rest = this.p.slice(this.i);
     const match = /^\{(\d+)(,(\d*))?\}/.exec(rest);
     if (!match) {
@@ -258,7 +233,7 @@ class Translator {
     this.quantifierSuffix();
   }
 
-  private emitEscapeOutsideClass(): void {
+  protected escapeOutsideClass(): void {
     const escape = this.readEscape(false);
     if (escape.kind === 'other') this.parts.push(escape.source);
     else if (escape.kind === 'char') {
@@ -395,7 +370,7 @@ class Translator {
     return { kind: 'char', code };
   }
 
-  private translateClass(): void {
+  protected characterClass(): void {
     const p = this.p;
     this.i++;
     let out = '[';

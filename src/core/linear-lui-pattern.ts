@@ -17,6 +17,7 @@
  * whose product is too large); inline modifier groups `(?i:...)` of newer V8 versions.
  */
 import { RE2JS } from 're2js';
+import { PatternTranslator } from './pattern-translator.js';
 
 export type LinearTranslation = { source: string } | { error: string };
 
@@ -102,63 +103,35 @@ const isDigit = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch 
 const isOctal = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch <= '7';
 const isAsciiLetter = (ch: string | undefined) => ch !== undefined && /^[A-Za-z]$/.test(ch);
 
-class Translator {
-  private i = 0;
+class Translator extends PatternTranslator {
   private out = '';
   private readonly groups: number;
   private readonly hasNamedGroups: boolean;
+  protected readonly dotSource = DOT;
+  protected readonly dollarSource = '$';
 
-  constructor(private readonly p: string) {
+  constructor(p: string) {
+    super(p);
     const counted = countGroups(p);
     this.groups = counted.groups;
     this.hasNamedGroups = counted.named;
   }
 
   translate(): string {
-    const p = this.p;
-    while (this.i < p.length) {
-      const ch = p[this.i] as string;
-      switch (ch) {
-        case '\\':
-          this.escapeOutsideClass();
-          break;
-        case '[':
-          this.out += this.characterClass();
-          break;
-        case '(':
-          this.openGroup();
-          break;
-        case ')':
-        case '|':
-        case '^':
-        case '$':
-          this.out += ch;
-          this.i++;
-          break;
-        case '.':
-          this.out += DOT;
-          this.i++;
-          break;
-        case '*':
-        case '+':
-        case '?':
-          this.out += ch;
-          this.i++;
-          this.lazySuffix();
-          break;
-        case '{':
-          this.braceAtQuantifierPosition();
-          break;
-        default: {
-          this.out += unitAtom(p.charCodeAt(this.i));
-          this.i++;
-        }
-      }
-    }
+    this.walk();
     return this.out;
   }
 
-  private lazySuffix(): void {
+  protected emit(source: string): void {
+    this.out += source;
+  }
+
+  protected literal(ch: string): void {
+    this.out += unitAtom(ch.charCodeAt(0));
+  }
+
+  /** After a quantifier: `?` makes it lazy. */
+  protected quantifierSuffix(): void {
     if (this.p[this.i] === '?') {
       this.out += '?';
       this.i++;
@@ -166,7 +139,7 @@ class Translator {
   }
 
   /** `{n}`, `{n,}`, `{n,m}` quantify; any other `{` is a literal in Annex B. */
-  private braceAtQuantifierPosition(): void {
+  protected brace(): void {
     const match = /^\{(\d+)(,(\d*))?\}/.exec(this.p.slice(this.i, this.i + 40));
     if (!match) {
       this.out += codePoint(0x7b);
@@ -177,10 +150,10 @@ class Translator {
     if (counts.some((n) => n > MAX_REPEAT)) throw new Refusal(`a repetition count above ${MAX_REPEAT}`);
     this.out += match[0];
     this.i += match[0].length;
-    this.lazySuffix();
+    this.quantifierSuffix();
   }
 
-  private openGroup(): void {
+  protected openGroup(): void {
     const p = this.p;
     if (p[this.i + 1] !== '?') {
       this.out += '(?:';
@@ -203,7 +176,7 @@ class Translator {
     this.i += named[0].length;
   }
 
-  private escapeOutsideClass(): void {
+  protected escapeOutsideClass(): void {
     const p = this.p;
     const c = p[this.i + 1];
     if (c === 'b' || c === 'B') {
@@ -281,7 +254,7 @@ class Translator {
     return { kind: 'unit', code };
   }
 
-  private characterClass(): string {
+  protected characterClass(): void {
     const p = this.p;
     this.i++;
     let negated = false;
@@ -312,8 +285,8 @@ class Translator {
       }
     }
     // RE2 has no empty class: `[]` never matches, `[^]` matches any unit.
-    if (items === '') return negated ? `[${codePoint(0)}-${codePoint(MAX_CODE_POINT)}]` : `[^${codePoint(0)}-${codePoint(MAX_CODE_POINT)}]`;
-    return `[${negated ? '^' : ''}${items}]`;
+    if (items === '') this.out += `[${negated ? '' : '^'}${codePoint(0)}-${codePoint(MAX_CODE_POINT)}]`;
+    else this.out += `[${negated ? '^' : ''}${items}]`;
   }
 }
 

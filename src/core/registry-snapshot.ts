@@ -6,53 +6,26 @@
  * Dates are kept already formatted the way the reference writes them, so no request formats a date.
  */
 
-export interface LocationView {
-  countryCode: string;
-  countryName: string;
-}
+import type { InstitutionRecord, LocationRecord, NamespaceRecord, ResourceRecord } from './registry-records.js';
 
-export interface InstitutionView {
-  id: number;
-  name: string;
-  homeUrl: string;
-  description: string;
-  rorId: string | null;
+export type LocationView = LocationRecord;
+
+export interface InstitutionView extends InstitutionRecord {
   location: LocationView;
 }
 
-export interface ResourceEntry {
-  id: number;
-  mirId: string;
-  urlPattern: string;
-  name: string;
-  description: string | null;
-  official: boolean;
-  providerCode: string;
-  sampleId: string | null;
-  resourceHomeUrl: string;
+/** A resource as resolution needs it (resolution answers no deprecation statement or offline date). */
+export interface ResourceEntry extends Omit<ResourceRecord<string>, 'deprecationOfflineDate' | 'deprecationStatement'> {
   institution: InstitutionView;
   location: LocationView;
-  deprecated: boolean;
-  deprecationDate: string | null;
-  renderDeprecatedLanding: boolean;
-  protectedUrls: boolean;
-  renderProtectedLanding: boolean;
-  authHelpUrl: string | null;
-  authHelpDescription: string | null;
 }
 
-export interface NamespaceEntry {
-  id: number;
-  prefix: string;
-  mirId: string;
-  name: string;
-  /** The LUI pattern as stored (Java regex syntax, usually written `^...$`). */
-  pattern: string;
-  sampleId: string;
-  namespaceEmbeddedInLui: boolean;
-  deprecated: boolean;
-  deprecationDate: string | null;
-  renderDeprecatedLanding: boolean;
+/** The fields of a namespace that resolution reads. */
+export type NamespaceEntryField =
+  | 'id' | 'prefix' | 'mirId' | 'name' | 'pattern' | 'sampleId' | 'namespaceEmbeddedInLui' | 'deprecated' | 'deprecationDate'
+  | 'renderDeprecatedLanding';
+
+export interface NamespaceEntry extends Pick<NamespaceRecord<string>, NamespaceEntryField> {
   /** In dataset order (ascending resource id). */
   resources: readonly ResourceEntry[];
 }

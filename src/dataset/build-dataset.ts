@@ -21,6 +21,8 @@ import {
 import {
   DATASET_HEAD,
   DATASET_TAIL,
+  NAMESPACE_FIELDS_AFTER_RESOURCES,
+  NAMESPACE_FIELDS_BEFORE_RESOURCES,
   namespaceJson,
   type DatasetNamespaceRow,
   type DatasetResourceRow,
@@ -81,17 +83,15 @@ async function readState(trx: Knex.Transaction): Promise<RegistryState> {
   return { registryVersion: Number(row.version), changeCount: Number(row.count), databaseId: row.databaseId };
 }
 
+const NAMESPACE_COLUMNS = [...NAMESPACE_FIELDS_BEFORE_RESOURCES, ...NAMESPACE_FIELDS_AFTER_RESOURCES].map((column) => `n.${column}`);
+
 function readNamespacePage(trx: Knex.Transaction, afterId: number, limit: number): Promise<DatasetNamespaceRow[]> {
   return trx('namespaces as n')
     .leftJoin('namespaces as s', 's.id', 'n.successorId')
     .where('n.id', '>', afterId)
     .orderBy('n.id')
     .limit(limit)
-    .select<DatasetNamespaceRow[]>(
-      'n.id', 'n.prefix', 'n.mirId', 'n.name', 'n.pattern', 'n.description', 'n.created', 'n.modified', 'n.sampleId',
-      'n.namespaceEmbeddedInLui', 'n.deprecated', 'n.deprecationDate', 'n.deprecationOfflineDate',
-      'n.renderDeprecatedLanding', 'n.deprecationStatement', 'n.infoOnPostmortemAccess', 's.prefix as successorPrefix',
-    );
+    .select<DatasetNamespaceRow[]>(...NAMESPACE_COLUMNS, 's.prefix as successorPrefix');
 }
 
 function readResources(trx: Knex.Transaction, fromId: number, toId: number): Promise<DatasetResourceRow[]> {

@@ -2,10 +2,27 @@ import type { ResourceWithInstitutionRow as DatasetResourceRow } from '../db/reg
 import type { NamespaceRow } from '../db/tables.js';
 import { ENVELOPE_JSON_HEAD } from '../http/envelope.js';
 import { formatReferenceDate } from '../lib/dates.js';
+import { WireRecord } from '../lib/wire-record.js';
 import { rewriteForEmbeddedPrefix } from './dataset-rewrite.js';
 
-/** A namespace row as the build reads it, with its successor's prefix instead of its id. */
-export type DatasetNamespaceRow = Omit<NamespaceRow, 'successorId' | 'contactPersonId'> & { successorPrefix: string | null };
+/**
+ * A namespace of the dataset in the reference's Java field order (spec §3.1), its resources between these
+ * two lists and its successor, named by its prefix (one of the forms the importer reads back), last. Stored
+ * deprecation details are written as stored (the reference drops them).
+ */
+export const NAMESPACE_FIELDS_BEFORE_RESOURCES = [
+  'id', 'prefix', 'mirId', 'name', 'pattern', 'description', 'created', 'modified',
+] as const satisfies readonly (keyof NamespaceRow)[];
+export const NAMESPACE_FIELDS_AFTER_RESOURCES = [
+  'sampleId', 'namespaceEmbeddedInLui', 'deprecated', 'deprecationDate', 'deprecationOfflineDate', 'renderDeprecatedLanding',
+  'deprecationStatement', 'infoOnPostmortemAccess',
+] as const satisfies readonly (keyof NamespaceRow)[];
+
+/** A namespace row as the build reads it (the columns above), with its successor's prefix instead of its id. */
+export type DatasetNamespaceRow = Pick<
+  NamespaceRow,
+  (typeof NAMESPACE_FIELDS_BEFORE_RESOURCES)[number] | (typeof NAMESPACE_FIELDS_AFTER_RESOURCES)[number]
+> & { successorPrefix: string | null };
 
 /** A resource row joined with its institution and both locations (db/registry-reads.ts). */
 export type { DatasetResourceRow };
@@ -52,29 +69,13 @@ function presentResource(row: DatasetResourceRow, rewritten?: { urlPattern: stri
   };
 }
 
+const NAMESPACE_RECORD = new WireRecord(
+  [...NAMESPACE_FIELDS_BEFORE_RESOURCES, ...NAMESPACE_FIELDS_AFTER_RESOURCES],
+  [...NAMESPACE_FIELDS_BEFORE_RESOURCES, 'resources', ...NAMESPACE_FIELDS_AFTER_RESOURCES, 'successor'],
+);
+
 function presentNamespace(row: DatasetNamespaceRow, resources: object[]): object {
-  return {
-    id: row.id,
-    prefix: row.prefix,
-    mirId: row.mirId,
-    name: row.name,
-    pattern: row.pattern,
-    description: row.description,
-    created: formatReferenceDate(row.created),
-    modified: formatReferenceDate(row.modified),
-    resources,
-    sampleId: row.sampleId,
-    namespaceEmbeddedInLui: row.namespaceEmbeddedInLui,
-    deprecated: row.deprecated,
-    deprecationDate: formatReferenceDate(row.deprecationDate),
-    // Stored deprecation details are written as stored (the reference drops them). The successor is named by
-    // its prefix, one of the forms the importer reads back.
-    deprecationOfflineDate: formatReferenceDate(row.deprecationOfflineDate),
-    renderDeprecatedLanding: row.renderDeprecatedLanding,
-    deprecationStatement: row.deprecationStatement,
-    infoOnPostmortemAccess: row.infoOnPostmortemAccess,
-    successor: row.successorPrefix,
-  };
+  return Object.assign(NAMESPACE_RECORD.present(row), { resources, successor: row.successorPrefix });
 }
 
 /** The JSON text of one namespace, as served and with `rewriteForEmbeddedPrefixes=true`. */

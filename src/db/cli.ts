@@ -1,8 +1,8 @@
-import { ConfigError, databaseName, describeConfig, loadConfig } from '../config.js';
-import { runCommand } from '../lib/cli-help.js';
+import { databaseName } from '../config.js';
+import { runDatabaseTool } from './database-tool.js';
 import { classifyPostgresFailure, postgresFailureMessage } from './postgres-failure.js';
 import { ensureDatabase } from './ensure-database.js';
-import { createDb, type Db } from './knex.js';
+import { withDb, type Db } from './knex.js';
 
 /**
  * `npm run db:migrate | db:rollback | db:status`: the schema of the database named by DATABASE_URL.
@@ -48,39 +48,29 @@ async function status(db: Db): Promise<string> {
   return lines.join('\n');
 }
 
-async function run(parsed: { command: Command; all: boolean }): Promise<number> {
-  const { DATABASE_URL } = loadConfig();
+async function run(parsed: { command: Command; all: boolean }, databaseUrl: string): Promise<number> {
   try {
     // Only migrate creates the database: rolling back or listing a database that is not there would
     // create an empty one as a side effect.
-    if (parsed.command === 'migrate' && (await ensureDatabase(DATABASE_URL))) {
-      process.stdout.write(`Created the database ${databaseName(DATABASE_URL)}.\n`);
+    if (parsed.command === 'migrate' && (await ensureDatabase(databaseUrl))) {
+      process.stdout.write(`Created the database ${databaseName(databaseUrl)}.\n`);
     }
   } catch (error) {
-    process.stderr.write(`${postgresFailureMessage(DATABASE_URL, error)}\n`);
+    process.stderr.write(`${postgresFailureMessage(databaseUrl, error)}\n`);
     return 1;
   }
-  const db = createDb(DATABASE_URL, { max: 1 });
   try {
-    if (parsed.command === 'migrate') process.stdout.write(`${await migrate(db)}\n`);
-    else if (parsed.command === 'rollback') process.stdout.write(`${await rollback(db, parsed.all)}\n`);
-    else process.stdout.write(`${await status(db)}\n`);
+    const report = await withDb(databaseUrl, { max: 1 }, (db) =>
+      parsed.command === 'migrate' ? migrate(db) : parsed.command === 'rollback' ? rollback(db, parsed.all) : status(db),
+    );
+    process.stdout.write(`${report}\n`);
     return 0;
   } catch (error) {
     // A failing migration is an error of ours and keeps its own message; the rest is about the server.
     if ((error as { code?: string }).code === undefined || classifyPostgresFailure(error) === 'refused') throw error;
-    process.stderr.write(`${postgresFailureMessage(DATABASE_URL, error)}\n`);
+    process.stderr.write(`${postgresFailureMessage(databaseUrl, error)}\n`);
     return 1;
-  } finally {
-    await db.destroy();
   }
 }
 
-runCommand({
-  usage: USAGE,
-  settings: describeConfig(),
-  parse: parseArguments,
-  run,
-  // A bad setting is printed as loadConfig words it.
-  describeFailure: (error) => (error instanceof ConfigError ? error.message : `Failed: ${error.message}`),
-});
+runDatabaseTool({ usage: USAGE, parse: parseArguments, run, describeFailure: (error) => `Failed: ${error.message}` });

@@ -33,6 +33,16 @@ export function createDb(databaseUrl: string, pool: { min?: number; max?: number
   });
 }
 
+/** Runs `use` on a knex instance of its own, closed however `use` ends. */
+export async function withDb<T>(databaseUrl: string, pool: { min?: number; max?: number }, use: (db: Db) => Promise<T>): Promise<T> {
+  const db = createDb(databaseUrl, pool);
+  try {
+    return await use(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const [, applied] = (await db.migrate.latest()) as [number, string[]];
   return applied;

@@ -17,6 +17,13 @@ export interface RegistryChangeListenerOptions {
 
 const MAX_RETRY_MS = 30_000;
 
+/** Closes a client that failed; whatever it reports from now on is ignored. */
+function discard(client: pg.Client): Promise<void> {
+  client.removeAllListeners();
+  client.on('error', () => undefined);
+  return client.end().catch(() => undefined);
+}
+
 /**
  * LISTEN registry_changes on a dedicated connection: every committed registry change NOTIFYs it, at commit
  * and so in commit order (see the registry_changes migration). Used by every process that keeps something
@@ -67,12 +74,8 @@ export class RegistryChangeListener {
     const lost = (error?: Error) => {
       if (this.client !== client) return;
       this.client = null;
-      client.removeAllListeners();
-      client.on('error', () => undefined);
-      void client.end().catch(() => undefined);
-      if (this.stopped) return;
-      this.options.logger.warn({ err: error }, 'lost the registry change listener; listening again shortly');
-      this.scheduleRetry();
+      void discard(client);
+      this.retryAfter(error, 'lost the registry change listener; listening again shortly');
     };
     try {
       client.on('error', lost);
@@ -89,13 +92,15 @@ export class RegistryChangeListener {
       if (this.hasListened) this.changed('reconnected');
       this.hasListened = true;
     } catch (error) {
-      client.removeAllListeners();
-      client.on('error', () => undefined);
-      await client.end().catch(() => undefined);
-      if (this.stopped) return;
-      this.options.logger.warn({ err: error }, 'cannot listen for registry changes; retrying');
-      this.scheduleRetry();
+      await discard(client);
+      this.retryAfter(error, 'cannot listen for registry changes; retrying');
     }
+  }
+
+  private retryAfter(error: unknown, message: string): void {
+    if (this.stopped) return;
+    this.options.logger.warn({ err: error }, message);
+    this.scheduleRetry();
   }
 
   private scheduleRetry(): void {

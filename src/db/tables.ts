@@ -1,17 +1,17 @@
 /**
  * One row type per table, as the knex instance returns rows (camelCase keys, see snake-case-mappers.ts) and
  * as the migrations define the columns: bigint ids and counts come back as numbers and calendar days as
- * 'YYYY-MM-DD' strings (db/knex.ts sets those parsers), timestamps as Dates, jsonb parsed.
+ * 'YYYY-MM-DD' strings (db/knex.ts sets those parsers), timestamps as Dates, jsonb parsed. The registry's
+ * records take their fields from core/registry-records.ts.
  *
  * Declared to knex below, so that `db('namespaces').first('id', 'prefix')` is typed without a cast. Tables
  * are named as in SQL; a query that joins under aliases states its row type where it selects.
  */
 import type { Knex } from 'knex';
 import type { LINK_CHECK_OUTCOMES } from '../../migrations/20261124000100_create_link_checks.js';
+import type { InstitutionRecord, LocationRecord, NamespaceRecord, ResourceRecord } from '../core/registry-records.js';
 
-export interface LocationRow {
-  countryCode: string;
-  countryName: string;
+export interface LocationRow extends LocationRecord {
   created: Date;
 }
 
@@ -23,61 +23,22 @@ export interface PersonRow {
   modified: Date;
 }
 
-export interface InstitutionRow {
-  id: number;
-  name: string;
-  homeUrl: string;
-  description: string;
-  rorId: string | null;
+export interface InstitutionRow extends InstitutionRecord {
   locationCountryCode: string;
   created: Date;
   modified: Date;
 }
 
-export interface NamespaceRow {
-  id: number;
-  prefix: string;
-  mirId: string;
-  name: string;
-  pattern: string;
-  description: string;
-  created: Date;
-  modified: Date;
-  sampleId: string;
-  namespaceEmbeddedInLui: boolean;
-  deprecated: boolean;
-  deprecationDate: Date | null;
-  deprecationOfflineDate: Date | null;
-  renderDeprecatedLanding: boolean;
-  deprecationStatement: string | null;
-  infoOnPostmortemAccess: string | null;
+export interface NamespaceRow extends NamespaceRecord<Date> {
   successorId: number | null;
   contactPersonId: number | null;
 }
 
-export interface ResourceRow {
-  id: number;
-  mirId: string;
-  urlPattern: string;
-  name: string;
-  description: string | null;
-  official: boolean;
-  providerCode: string;
-  sampleId: string | null;
-  resourceHomeUrl: string;
+export interface ResourceRow extends ResourceRecord<Date> {
   namespaceId: number;
   institutionId: number;
   locationCountryCode: string;
   contactPersonId: number | null;
-  deprecated: boolean;
-  deprecationDate: Date | null;
-  deprecationOfflineDate: Date | null;
-  renderDeprecatedLanding: boolean;
-  deprecationStatement: string | null;
-  protectedUrls: boolean;
-  renderProtectedLanding: boolean;
-  authHelpUrl: string | null;
-  authHelpDescription: string | null;
   created: Date;
   modified: Date;
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Router } from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from '../lib/logger.js';
 import { openCors, PUBLIC_CORS } from './cors.js';
@@ -56,4 +57,12 @@ export function createBaseApp(options: BaseAppOptions): Koa {
   app.use(healthEndpoints(options.checks, options.readinessPolicy));
   app.use(guardRequestPath());
   return app;
+}
+
+/**
+ * Mounts routers in order, each followed by its allowedMethods(), which answers a known path asked with a
+ * method it does not serve.
+ */
+export function useRouters(app: Koa, routers: readonly Router[]): void {
+  for (const router of routers) app.use(router.routes()).use(router.allowedMethods());
 }

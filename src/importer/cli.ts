@@ -1,7 +1,6 @@
-import { ConfigError, describeConfig, loadConfig } from '../config.js';
+import { runDatabaseTool } from '../db/database-tool.js';
 import { ensureDatabase } from '../db/ensure-database.js';
-import { runCommand } from '../lib/cli-help.js';
-import { createDb, migrateToLatest } from '../db/knex.js';
+import { migrateToLatest, withDb } from '../db/knex.js';
 import { postgresFailureMessage } from '../db/postgres-failure.js';
 import type { DatasetNamespace } from './dataset.schema.js';
 import { formatSummary } from './format-summary.js';
@@ -41,19 +40,17 @@ async function load(source: string): Promise<DatasetNamespace[]> {
   }
 }
 
-async function run(parsed: { source: string; prune: boolean }): Promise<number> {
+async function run(parsed: { source: string; prune: boolean }, databaseUrl: string): Promise<number> {
   const started = performance.now();
-  const { DATABASE_URL } = loadConfig();
   // The whole file is checked before the database is even opened: a bad file changes nothing.
   const namespaces = await load(parsed.source);
   try {
-    await ensureDatabase(DATABASE_URL);
+    await ensureDatabase(databaseUrl);
   } catch (error) {
-    process.stderr.write(`${postgresFailureMessage(DATABASE_URL, error)}\n`);
+    process.stderr.write(`${postgresFailureMessage(databaseUrl, error)}\n`);
     return 1;
   }
-  const db = createDb(DATABASE_URL, { max: 2 });
-  try {
+  return withDb(databaseUrl, { max: 2 }, async (db) => {
     await migrateToLatest(db);
     const onProgress = process.stderr.isTTY ? showProgress : undefined;
     const summary = await importRegistry(db, namespaces, { prune: parsed.prune, onProgress });
@@ -61,21 +58,12 @@ async function run(parsed: { source: string; prune: boolean }): Promise<number> 
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
     process.stdout.write(`Imported ${parsed.source} in ${seconds} s\n${formatSummary(summary).join('\n')}\n`);
     return 0;
-  } finally {
-    await db.destroy();
-  }
+  });
 }
 
-runCommand({
+runDatabaseTool({
   usage: USAGE,
-  settings: describeConfig(),
   parse: parseArguments,
   run,
-  describeFailure: (error) =>
-    // A bad setting is printed as loadConfig words it.
-    error instanceof ConfigError
-      ? error.message
-      : error instanceof ImportFormatError
-        ? `Import rejected: ${error.message}`
-        : `Import failed: ${error.message}`,
+  describeFailure: (error) => (error instanceof ImportFormatError ? `Import rejected: ${error.message}` : `Import failed: ${error.message}`),
 });

@@ -1,4 +1,5 @@
 import { Ajv } from 'ajv';
+import type { InstitutionRecord, LocationRecord, NamespaceRecord, ResourceRecord } from '../core/registry-records.js';
 
 /**
  * One namespace record of the reference resolver dataset (`payload.namespaces[i]` of
@@ -6,62 +7,23 @@ import { Ajv } from 'ajv';
  * Fields the reference always sends but that have a safe default are optional here, so a hand-written file
  * may leave them out; extra fields (the reference adds some over time) are ignored.
  */
-export interface DatasetLocation {
-  countryCode: string;
-  countryName: string;
-}
+export type DatasetLocation = LocationRecord;
 
-export interface DatasetInstitution {
+export interface DatasetInstitution extends Omit<InstitutionRecord, 'id'> {
   id?: number;
-  name: string;
-  homeUrl: string;
-  description: string;
-  rorId: string | null;
   location: DatasetLocation;
 }
 
-export interface DatasetResource {
+export interface DatasetResource extends Omit<ResourceRecord<string>, 'id'> {
   id?: number;
-  mirId: string;
-  urlPattern: string;
-  name: string;
-  description: string | null;
-  official: boolean;
-  providerCode: string;
-  sampleId: string | null;
-  resourceHomeUrl: string;
   institution: DatasetInstitution;
   location: DatasetLocation;
-  deprecated: boolean;
-  deprecationDate: string | null;
-  deprecationOfflineDate: string | null;
-  renderDeprecatedLanding: boolean;
-  deprecationStatement: string | null;
-  protectedUrls: boolean;
-  renderProtectedLanding: boolean;
-  authHelpUrl: string | null;
-  authHelpDescription: string | null;
 }
 
 export type DatasetSuccessor = null | string | { prefix?: string; id?: number };
 
-export interface DatasetNamespace {
+export interface DatasetNamespace extends Omit<NamespaceRecord<string>, 'id'> {
   id?: number;
-  prefix: string;
-  mirId: string;
-  name: string;
-  pattern: string;
-  description: string;
-  created: string;
-  modified: string;
-  sampleId: string;
-  namespaceEmbeddedInLui: boolean;
-  deprecated: boolean;
-  deprecationDate: string | null;
-  deprecationOfflineDate: string | null;
-  renderDeprecatedLanding: boolean;
-  deprecationStatement: string | null;
-  infoOnPostmortemAccess: string | null;
   successor: DatasetSuccessor;
   resources: DatasetResource[];
 }

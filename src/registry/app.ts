@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';
-import { createBaseApp } from '../http/base-app.js';
+import { createBaseApp, useRouters } from '../http/base-app.js';
 import { pingPostgres } from '../db/postgres-failure.js';
 import { pingRedis } from '../queue/connections.js';
 import type { Logger } from '../lib/logger.js';
@@ -50,67 +50,52 @@ export interface RegistryAppDeps {
  * routes are given services built here on the database; they never query it themselves.
  */
 export function createRegistryApp(deps: RegistryAppDeps): Koa {
+  const { config, db } = deps;
   const app = createBaseApp({
     logger: deps.logger,
-    logSampleRate: deps.config.LOG_REQUEST_SAMPLE_RATE,
+    logSampleRate: config.LOG_REQUEST_SAMPLE_RATE,
     corsMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
     checks: [
-      { name: 'postgres', check: () => pingPostgres(deps.db) },
+      { name: 'postgres', check: () => pingPostgres(db) },
       { name: 'redis', check: () => pingRedis(deps.redis) },
     ],
   });
   // The regex checks are shared fairly between clients by ctx.ip, which behind a proxy is X-Forwarded-For.
-  app.proxy = deps.config.TRUST_PROXY;
-  const namespacePage = namespacePageRoutes({ namespaces: createNamespacePageService(deps.db), publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL });
-  app.use(namespacePage.routes()).use(namespacePage.allowedMethods());
-  const dataset = datasetRoutes({ config: deps.config, redis: deps.redis, logger: deps.logger });
-  app.use(dataset.routes()).use(dataset.allowedMethods());
-  // Submissions and curation: mounted ahead of /restApi so that the curators' /restApi reads never pass
-  // through the browse API's shared answer cache.
+  app.proxy = config.TRUST_PROXY;
   const notifications = {
-    publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL,
-    publicResolverUrl: deps.config.PUBLIC_RESOLVER_URL,
-    curatorEmail: deps.config.CURATOR_EMAIL,
+    publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
+    publicResolverUrl: config.PUBLIC_RESOLVER_URL,
+    curatorEmail: config.CURATOR_EMAIL,
   };
-  const validator = deps.registration && new RegistrationValidator(deps.config, deps.db, deps.registration);
-  const curation = curationRoutes({
-    curation: createCurationActions(deps.db, { notifications, validator }),
-    curatorToken: deps.config.CURATOR_TOKEN,
-    publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL,
-  });
-  app.use(curation.routes()).use(curation.allowedMethods());
-  if (validator) {
-    const submission = submissionRoutes({ submissions: new SubmissionService({ db: deps.db, validator, notifications }) });
-    app.use(submission.routes()).use(submission.allowedMethods());
-  }
-  // Ahead of /restApi too: a person's answer depends on the caller, and the browse API's cache on the URL only.
-  const persons = personRoutes({
-    persons: createPersonsService(deps.db),
-    publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL,
-    curatorToken: deps.config.CURATOR_TOKEN,
-  });
-  app.use(persons.routes()).use(persons.allowedMethods());
-  const versions = deps.registryVersions ?? new RegistryVersionSource(deps.db);
-  const restApi = restApiRoutes({
-    data: new RestApiData(deps.db, new RestApiCaches(versions.maxAgeMs)),
-    publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL,
-    versions,
-    answerCacheBytes: deps.config.REGISTRY_CACHE_MAX_MB * 1024 * 1024,
-  });
-  app.use(restApi.routes()).use(restApi.allowedMethods());
-  const statistics = statisticsRoutes({ statistics: createStatisticsService(deps.db, deps.redis) });
-  app.use(statistics.routes()).use(statistics.allowedMethods());
-  const schemaOrg = schemaOrgRoutes({
-    namespaces: createSchemaOrgService(deps.db),
-    publicResolverUrl: deps.config.PUBLIC_RESOLVER_URL,
-    publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL,
-  });
-  app.use(schemaOrg.routes()).use(schemaOrg.allowedMethods());
-  const ror = rorRoutes({ ror: createRorService(deps.db) });
-  app.use(ror.routes()).use(ror.allowedMethods());
-  if (validator) {
-    const validation = validationRoutes(validator);
-    app.use(validation.routes()).use(validation.allowedMethods());
-  }
+  const validator = deps.registration && new RegistrationValidator(config, db, deps.registration);
+  const versions = deps.registryVersions ?? new RegistryVersionSource(db);
+  useRouters(app, [
+    namespacePageRoutes({ namespaces: createNamespacePageService(db), publicRegistryUrl: config.PUBLIC_REGISTRY_URL }),
+    datasetRoutes({ config, redis: deps.redis, logger: deps.logger }),
+    // Submissions and curation: mounted ahead of /restApi so that the curators' /restApi reads never pass
+    // through the browse API's shared answer cache.
+    curationRoutes({
+      curation: createCurationActions(db, { notifications, validator }),
+      curatorToken: config.CURATOR_TOKEN,
+      publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
+    }),
+    ...(validator ? [submissionRoutes({ submissions: new SubmissionService({ db, validator, notifications }) })] : []),
+    // Ahead of /restApi too: a person's answer depends on the caller, and the browse API's cache on the URL only.
+    personRoutes({ persons: createPersonsService(db), publicRegistryUrl: config.PUBLIC_REGISTRY_URL, curatorToken: config.CURATOR_TOKEN }),
+    restApiRoutes({
+      data: new RestApiData(db, new RestApiCaches(versions.maxAgeMs)),
+      publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
+      versions,
+      answerCacheBytes: config.REGISTRY_CACHE_MAX_MB * 1024 * 1024,
+    }),
+    statisticsRoutes({ statistics: createStatisticsService(db, deps.redis) }),
+    schemaOrgRoutes({
+      namespaces: createSchemaOrgService(db),
+      publicResolverUrl: config.PUBLIC_RESOLVER_URL,
+      publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
+    }),
+    rorRoutes({ ror: createRorService(db) }),
+    ...(validator ? [validationRoutes(validator)] : []),
+  ]);
   return app;
 }

@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';
-import { createBaseApp } from '../http/base-app.js';
+import { createBaseApp, useRouters } from '../http/base-app.js';
 import type { ReadinessPolicy } from '../http/health.js';
 import { pingPostgres } from '../db/postgres-failure.js';
 import { pingRedis } from '../queue/connections.js';
@@ -80,8 +80,6 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
   app.proxy = config.TRUST_PROXY;
   app.use(registryLinksRoutes({ snapshot, publicRegistryUrl: config.PUBLIC_REGISTRY_URL }));
   app.use(reverse.wrongMethod);
-  app.use(reverse.router.routes()).use(reverse.router.allowedMethods());
-  const batch = batchRoutes({ registry, ...urls, count, heavy, logger: deps.logger });
-  app.use(batch.routes()).use(batch.allowedMethods());
+  useRouters(app, [reverse.router, batchRoutes({ registry, ...urls, count, heavy, logger: deps.logger })]);
   return app;
 }

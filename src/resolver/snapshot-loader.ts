@@ -8,6 +8,7 @@ import {
   type InstitutionView,
   type LocationView,
   type NamespaceEntry,
+  type NamespaceEntryField,
   type RegistrySnapshot,
   type ResourceEntry,
 } from '../core/registry-snapshot.js';
@@ -23,10 +24,7 @@ export interface LoadedRegistry {
 }
 
 /** The columns of a namespace the snapshot holds. */
-type NamespaceColumns = Pick<
-  NamespaceRow,
-  'id' | 'prefix' | 'mirId' | 'name' | 'pattern' | 'sampleId' | 'namespaceEmbeddedInLui' | 'deprecated' | 'deprecationDate' | 'renderDeprecatedLanding'
->;
+type NamespaceColumns = Pick<NamespaceRow, NamespaceEntryField>;
 
 type ChangeRow = Pick<RegistryChangeRow, 'version' | 'entity' | 'entityId' | 'txid'>;
 

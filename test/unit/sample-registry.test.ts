@@ -7,65 +7,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { countries } from '../../migrations/data/iso-3166-1.js';
+import type { DatasetInstitution, DatasetNamespace, DatasetResource } from '../../src/importer/dataset.schema.js';
 import { describeRequiring, registryDataset, type Requirement } from '../support/requirements.js';
 
-interface Location {
-  countryCode: string;
-  countryName: string;
-}
-
-interface Institution {
-  id: number;
-  name: string;
-  homeUrl: string;
-  description: string;
-  rorId: string | null;
-  location: Location;
-}
-
-interface Resource {
-  id: number;
-  mirId: string;
-  urlPattern: string;
-  name: string;
-  description: string;
-  official: boolean;
-  providerCode: string;
-  sampleId: string;
-  resourceHomeUrl: string;
-  institution: Institution;
-  location: Location;
-  deprecated: boolean;
-  deprecationDate: string | null;
-  deprecationOfflineDate: string | null;
-  renderDeprecatedLanding: boolean;
-  deprecationStatement: string | null;
-  protectedUrls: boolean;
-  renderProtectedLanding: boolean;
-  authHelpUrl: string | null;
-  authHelpDescription: string | null;
-}
-
-interface Namespace {
-  id: number;
-  prefix: string;
-  mirId: string;
-  name: string;
-  pattern: string;
-  description: string;
-  created: string;
-  modified: string;
-  sampleId: string;
-  namespaceEmbeddedInLui: boolean;
-  deprecated: boolean;
-  deprecationDate: string | null;
-  deprecationOfflineDate: string | null;
-  renderDeprecatedLanding: boolean;
-  deprecationStatement: string | null;
-  infoOnPostmortemAccess: string | null;
-  successor: string | null;
-  resources: Resource[];
-}
+/** The seed spells out every field of the reference's records, ids and sample ids included. */
+type Institution = DatasetInstitution & { id: number };
+type Resource = Omit<DatasetResource, 'id' | 'sampleId' | 'institution'> & { id: number; sampleId: string; institution: Institution };
+type Namespace = Omit<DatasetNamespace, 'id' | 'successor' | 'resources'> & { id: number; successor: string | null; resources: Resource[] };
 
 // The key sets of the reference dataset (identifiers.org registry-data full.json, payload.namespaces).
 const NAMESPACE_KEYS = [

@@ -1,25 +1,13 @@
 import { queueNames } from '../../src/queue/queues.js';
-import { startWorker, type JobFamily } from '../job-family.js';
+import { scheduledFamily } from '../job-family.js';
 import { processUsageRollup } from './usage-rollup.processor.js';
 
 /**
  * Nightly rollup of usage counters (00:30 UTC; its schedule is in schedules.ts). BullMQ hands each run to
  * one worker.
  */
-export const usageRollupFamily: JobFamily = {
-  name: 'usage-rollup',
-  start: async (deps) => {
-    const { db, connection, logger } = deps;
-    const worker = startWorker(
-      deps,
-      queueNames.usageRollup,
-      async (job) => {
-        const result = await processUsageRollup({ db, redis: connection }, job);
-        logger.info({ days: result.days }, 'usage rolled up');
-        return result;
-      },
-      { concurrency: 1 },
-    );
-    return [worker];
-  },
-};
+export const usageRollupFamily = scheduledFamily('usage-rollup', queueNames.usageRollup, ({ db, connection, logger }) => async (job) => {
+  const result = await processUsageRollup({ db, redis: connection }, job);
+  logger.info({ days: result.days }, 'usage rolled up');
+  return result;
+});

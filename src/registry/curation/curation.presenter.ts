@@ -4,7 +4,8 @@
  * event lists grouped under each event type's rel.
  */
 import { formatReferenceDate } from '../../lib/dates.js';
-import type { CollectionName } from '../rest-api/collections.js';
+import { WireRecord } from '../../lib/wire-record.js';
+import type { CollectionName, Columns } from '../rest-api/collections.js';
 import type { HalItem, HalPresenter, Links } from '../rest-api/hal.presenter.js';
 import type { Page } from '../rest-api/page-query.js';
 import type {
@@ -13,6 +14,7 @@ import type {
   PrefixRequestRow,
   RequestKind,
   RequestRow,
+  RequestRowBase,
   ResourceRequestRow,
   SessionRow,
 } from '../registration/submission/registration-records.js';
@@ -50,6 +52,29 @@ export const CURATION_NAMES: Record<RequestKind, CurationNames> = {
   },
 };
 
+// A request's fields in the entity's order; both kinds place the provider, institution and protection
+// fields alike among their own.
+const PROVIDER_AND_INSTITUTION = [
+  'providerHomeUrl', 'providerName', 'providerDescription', 'providerLocation', 'providerCode', 'institutionName',
+  'institutionDescription', 'institutionHomeUrl', 'institutionLocation', 'institutionRorId',
+] as const satisfies readonly Columns<RequestRowBase>[];
+const PROTECTION = [
+  'protectedUrls', 'renderProtectedLanding', 'authHelpUrl', 'authHelpDescription',
+] as const satisfies readonly Columns<RequestRowBase>[];
+const PREFIX_REQUEST_FIELDS: readonly Columns<PrefixRequestRow>[] = [
+  'name', 'description', ...PROVIDER_AND_INSTITUTION, 'requestedPrefix', 'providerUrlPattern', 'sampleId', 'idRegexPattern',
+  'supportingReferences', 'additionalInformation', 'requesterName', 'requesterEmail', 'namespaceEmbeddedInLui', 'created',
+  ...PROTECTION,
+];
+const RESOURCE_REQUEST_FIELDS: readonly Columns<ResourceRequestRow>[] = [
+  'namespacePrefix', ...PROVIDER_AND_INSTITUTION, 'providerUrlPattern', 'sampleId', 'additionalInformation', 'requesterName',
+  'requesterEmail', 'created', ...PROTECTION,
+];
+const REQUEST_RECORDS = {
+  prefix: new WireRecord(PREFIX_REQUEST_FIELDS, [...PREFIX_REQUEST_FIELDS, '_links']),
+  resource: new WireRecord(RESOURCE_REQUEST_FIELDS, [...RESOURCE_REQUEST_FIELDS, '_links']),
+};
+
 const EVENT_TYPE: Record<EventName, string> = { START: 'Start', AMEND: 'Amend', COMMENT: 'Comment', REJECT: 'Reject', ACCEPT: 'Accept' };
 
 /** The rel of one event type, e.g. `prefixRegistrationSessionEventStart`; its collection adds an `s`. */
@@ -82,63 +107,9 @@ export class CurationPresenter {
     const names = CURATION_NAMES[kind];
     const self = this.href(`${names.requests}/${row.id}`);
     const links: Links = { self: { href: self }, [names.requestRel]: { href: self } };
-    if (kind === 'prefix') {
-      const r = row as PrefixRequestRow;
-      return {
-        name: r.name,
-        description: r.description,
-        providerHomeUrl: r.providerHomeUrl,
-        providerName: r.providerName,
-        providerDescription: r.providerDescription,
-        providerLocation: r.providerLocation,
-        providerCode: r.providerCode,
-        institutionName: r.institutionName,
-        institutionDescription: r.institutionDescription,
-        institutionHomeUrl: r.institutionHomeUrl,
-        institutionLocation: r.institutionLocation,
-        institutionRorId: r.institutionRorId,
-        requestedPrefix: r.requestedPrefix,
-        providerUrlPattern: r.providerUrlPattern,
-        sampleId: r.sampleId,
-        idRegexPattern: r.idRegexPattern,
-        supportingReferences: r.supportingReferences,
-        additionalInformation: r.additionalInformation,
-        requesterName: r.requesterName,
-        requesterEmail: r.requesterEmail,
-        namespaceEmbeddedInLui: r.namespaceEmbeddedInLui,
-        created: formatReferenceDate(r.created),
-        protectedUrls: r.protectedUrls,
-        renderProtectedLanding: r.renderProtectedLanding,
-        authHelpUrl: r.authHelpUrl,
-        authHelpDescription: r.authHelpDescription,
-        _links: links,
-      };
-    }
-    const r = row as ResourceRequestRow;
-    return {
-      namespacePrefix: r.namespacePrefix,
-      providerHomeUrl: r.providerHomeUrl,
-      providerName: r.providerName,
-      providerDescription: r.providerDescription,
-      providerLocation: r.providerLocation,
-      providerCode: r.providerCode,
-      institutionName: r.institutionName,
-      institutionDescription: r.institutionDescription,
-      institutionHomeUrl: r.institutionHomeUrl,
-      institutionLocation: r.institutionLocation,
-      institutionRorId: r.institutionRorId,
-      providerUrlPattern: r.providerUrlPattern,
-      sampleId: r.sampleId,
-      additionalInformation: r.additionalInformation,
-      requesterName: r.requesterName,
-      requesterEmail: r.requesterEmail,
-      created: formatReferenceDate(r.created),
-      protectedUrls: r.protectedUrls,
-      renderProtectedLanding: r.renderProtectedLanding,
-      authHelpUrl: r.authHelpUrl,
-      authHelpDescription: r.authHelpDescription,
-      _links: links,
-    };
+    const record =
+      kind === 'prefix' ? REQUEST_RECORDS.prefix.present(row as PrefixRequestRow) : REQUEST_RECORDS.resource.present(row as ResourceRequestRow);
+    return Object.assign(record, { _links: links });
   }
 
   event(kind: RequestKind, row: EventRow): HalItem {

@@ -41,6 +41,31 @@ function describeRequest(kind: RequestKind, request: RequestRow): string[] {
   return lines;
 }
 
+/**
+ * A message to the requester about their request: `subject` leads its subject line, `outcome` says what
+ * became of the request after the greeting, `more` follows.
+ */
+function requesterMessage(
+  kind: RequestKind,
+  request: RequestRow,
+  event: 'start' | 'reject' | 'accept',
+  news: { subject: string; outcome: string; more: string[] },
+): OutboxMessage {
+  const prefix = oneLine(prefixOf(request));
+  const word = WORD[kind];
+  return {
+    kind: `${kind}.${event}.requester`,
+    recipient: request.requesterEmail,
+    subject: `${news.subject} ${word} registration request for '${prefix}'`,
+    body: [
+      `Dear ${request.requesterName},`,
+      '',
+      `your ${word} registration request for '${prefix}' has been ${news.outcome}`,
+      ...news.more,
+    ].join('\n'),
+  };
+}
+
 /** The requester's confirmation and the curators' notice of a new request. */
 export function startMessages(
   kind: RequestKind,
@@ -51,22 +76,18 @@ export function startMessages(
   const prefix = oneLine(prefixOf(request));
   const word = WORD[kind];
   const messages: OutboxMessage[] = [
-    {
-      kind: `${kind}.start.requester`,
-      recipient: request.requesterEmail,
-      subject: `Received ${word} registration request for '${prefix}'`,
-      body: [
-        `Dear ${request.requesterName},`,
-        '',
-        `your ${word} registration request for '${prefix}' has been received and queued for review by the curators.`,
+    requesterMessage(kind, request, 'start', {
+      subject: 'Received',
+      outcome: 'received and queued for review by the curators.',
+      more: [
         'Requests are reviewed in the order they arrive; please allow a few days.',
         '',
         'You can follow the state of your request at:',
         `${settings.publicRegistryUrl}/${API[kind]}/status/${session.token}`,
         '',
         'Keep this link to yourself: it shows your request to whoever has it.',
-      ].join('\n'),
-    },
+      ],
+    }),
   ];
   if (settings.curatorEmail.trim() !== '') {
     const api = `${settings.publicRegistryUrl}/${API[kind]}`;
@@ -91,44 +112,27 @@ export function startMessages(
 }
 
 export function rejectionMessages(kind: RequestKind, request: RequestRow, reason: string): OutboxMessage[] {
-  const prefix = oneLine(prefixOf(request));
-  const word = WORD[kind];
   return [
-    {
-      kind: `${kind}.reject.requester`,
-      recipient: request.requesterEmail,
-      subject: `REJECTED ${word} registration request for '${prefix}'`,
-      body: [
-        `Dear ${request.requesterName},`,
-        '',
-        `your ${word} registration request for '${prefix}' has been REJECTED by the curators, for this reason:`,
-        '',
-        reason,
-        '',
-        'Reply to this message if you would like to discuss it.',
-      ].join('\n'),
-    },
+    requesterMessage(kind, request, 'reject', {
+      subject: 'REJECTED',
+      outcome: 'REJECTED by the curators, for this reason:',
+      more: ['', reason, '', 'Reply to this message if you would like to discuss it.'],
+    }),
   ];
 }
 
 export function acceptanceMessages(kind: RequestKind, request: RequestRow, reason: string, settings: NotificationSettings): OutboxMessage[] {
-  const prefix = oneLine(prefixOf(request));
-  const word = WORD[kind];
   const example = `${settings.publicResolverUrl}/${prefixOf(request)}:${request.sampleId}`;
   return [
-    {
-      kind: `${kind}.accept.requester`,
-      recipient: request.requesterEmail,
-      subject: `ACCEPTED ${word} registration request for '${prefix}'`,
-      body: [
-        `Dear ${request.requesterName},`,
-        '',
-        `your ${word} registration request for '${prefix}' has been ACCEPTED: ${reason}`,
+    requesterMessage(kind, request, 'accept', {
+      subject: 'ACCEPTED',
+      outcome: `ACCEPTED: ${reason}`,
+      more: [
         '',
         kind === 'prefix'
           ? `The namespace is in the registry now; its sample identifier resolves at ${example}`
           : `The provider '${request.providerName}' is in the registry now, among the providers of ${example}`,
-      ].join('\n'),
-    },
+      ],
+    }),
   ];
 }

@@ -1,12 +1,21 @@
+import { WireRecord } from '../../lib/wire-record.js';
 import type { SortWhitelist } from './paging.js';
+import { canMatch, parseId } from './query-values.js';
+import type { InstitutionRow, LocationRow, NamespaceRow, ResourceRow } from './rows.js';
 
-export type CollectionName = 'namespaces' | 'resources' | 'institutions' | 'locations';
+/** What one item of a collection is called: its rel (`namespace`); the collection is its plural. */
+export type ItemName = 'namespace' | 'resource' | 'institution' | 'location';
+
+export type CollectionName = `${ItemName}s`;
 
 export type SearchResult = 'item' | 'list' | 'page' | 'boolean';
 
 export interface SearchDefinition {
   name: string;
-  /** Parameter names in the order the search's link template lists them (the reference's Java names). */
+  /**
+   * Parameter names in the order the search's link template lists them (the reference's Java names). An
+   * `item` search has one, the unique column it compares with.
+   */
   params: readonly string[];
   /**
    * Other spellings the route also reads for one of them (the published interface's), which its page links
@@ -16,18 +25,26 @@ export interface SearchDefinition {
   result: SearchResult;
 }
 
-export interface CollectionDefinition {
+/** The columns of a row type. */
+export type Columns<Row> = keyof Row & string;
+
+/** A browsable collection (the table of its name), whose rows have `Column`s. */
+export interface CollectionDefinition<Column extends string = string> {
   name: CollectionName;
   /** The rel of one item (`namespace`), used for the item's own link and in the profile. */
-  itemRel: string;
-  table: string;
-  /** The primary key column (camelCase): the stable tiebreak of every order, so paging is deterministic. */
-  keyColumn: string;
+  itemRel: ItemName;
+  /** What a message calls one item (`Namespace with id '7' not found`). */
+  noun: string;
+  key: ItemKey<Column>;
   /**
    * The item's JSON properties, in the reference's order (the presenter writes them in this order). Each is
    * the camelCase name of its column, so these (and the key) are what a client may sort by.
    */
-  fields: readonly string[];
+  fields: readonly Column[];
+  /** The item's JSON: the fields, then `_links` (hal.presenter.ts). */
+  itemRecord: WireRecord<Column>;
+  /** The item's association links (`{item}/{rel}`), in the reference's order. */
+  associations: readonly string[];
   /** Columns besides the key that hold no two equal values: an order on one needs no tiebreak. */
   uniqueColumns: readonly string[];
   /**
@@ -38,16 +55,44 @@ export interface CollectionDefinition {
   searches: readonly SearchDefinition[];
 }
 
-const namespaces: CollectionDefinition = {
-  name: 'namespaces',
-  itemRel: 'namespace',
-  table: 'namespaces',
-  keyColumn: 'id',
+export interface ItemKey<Column extends string> {
+  /** The primary key column (camelCase): the stable tiebreak of every order, so paging is deterministic. */
+  column: Column;
+  /** The key a path segment names, or null when it can name none (the query would find nothing). */
+  parse: (raw: string) => number | string | null;
+}
+
+/** The registry's tables are keyed by a bigint id. */
+const REGISTRY_ID: ItemKey<'id'> = { column: 'id', parse: parseId };
+
+// Country codes are ISO 3166-1 alpha-2 (the column is varchar(2)).
+const COUNTRY_CODE_LENGTH = 2;
+
+/**
+ * A collection whose items are `itemRel`s: it is their plural, and messages call one by its capitalised
+ * name.
+ */
+function collectionOf<Column extends string>(
+  itemRel: ItemName,
+  definition: Omit<CollectionDefinition<Column>, 'name' | 'itemRel' | 'noun' | 'itemRecord'>,
+): CollectionDefinition<Column> {
+  return {
+    name: `${itemRel}s`,
+    itemRel,
+    noun: `${itemRel.charAt(0).toUpperCase()}${itemRel.slice(1)}`,
+    itemRecord: new WireRecord(definition.fields, [...definition.fields, '_links']),
+    ...definition,
+  };
+}
+
+const namespaces = collectionOf<Columns<NamespaceRow>>('namespace', {
+  key: REGISTRY_ID,
   fields: [
     'prefix', 'mirId', 'name', 'pattern', 'description', 'created', 'modified', 'deprecated', 'deprecationDate',
     'deprecationOfflineDate', 'renderDeprecatedLanding', 'deprecationStatement', 'infoOnPostmortemAccess',
     'sampleId', 'namespaceEmbeddedInLui',
   ],
+  associations: ['successor', 'contactPerson', 'resources', 'curationWarnings'],
   // prefix is unique because lower(prefix) is (a unique index).
   uniqueColumns: ['prefix', 'mirId'],
   patternOrderedColumns: ['prefix'],
@@ -59,18 +104,16 @@ const namespaces: CollectionDefinition = {
     { name: 'findByPrefixContaining', params: ['content'], result: 'page' },
     { name: 'findByMirId', params: ['mirId'], result: 'item' },
   ],
-};
+});
 
-const resources: CollectionDefinition = {
-  name: 'resources',
-  itemRel: 'resource',
-  table: 'resources',
-  keyColumn: 'id',
+const resources = collectionOf<Columns<ResourceRow>>('resource', {
+  key: REGISTRY_ID,
   fields: [
     'mirId', 'urlPattern', 'name', 'description', 'official', 'providerCode', 'sampleId', 'resourceHomeUrl',
     'created', 'modified', 'deprecated', 'deprecationDate', 'deprecationOfflineDate', 'renderDeprecatedLanding',
     'deprecationStatement', 'protectedUrls', 'renderProtectedLanding', 'authHelpUrl', 'authHelpDescription',
   ],
+  associations: ['institution', 'location', 'namespace', 'contactPerson', 'curationWarnings'],
   uniqueColumns: ['mirId'],
   patternOrderedColumns: [],
   searches: [
@@ -80,14 +123,12 @@ const resources: CollectionDefinition = {
     { name: 'findByProviderCode', params: ['providerCode'], result: 'page' },
     { name: 'findByMirId', params: ['mirId'], result: 'item' },
   ],
-};
+});
 
-const institutions: CollectionDefinition = {
-  name: 'institutions',
-  itemRel: 'institution',
-  table: 'institutions',
-  keyColumn: 'id',
+const institutions = collectionOf<Columns<InstitutionRow>>('institution', {
+  key: REGISTRY_ID,
   fields: ['id', 'name', 'homeUrl', 'description', 'created', 'modified', 'rorId'],
+  associations: ['location', 'resource', 'curationWarnings'],
   uniqueColumns: ['name'],
   patternOrderedColumns: [],
   searches: [
@@ -97,26 +138,25 @@ const institutions: CollectionDefinition = {
     { name: 'findByNameContainingIgnoreCase', params: ['nameContent'], aliases: ['name'], result: 'page' },
     { name: 'findByLocationCountryCode', params: ['countryCode'], result: 'page' },
   ],
-};
+});
 
-const locations: CollectionDefinition = {
-  name: 'locations',
-  itemRel: 'location',
-  table: 'locations',
-  keyColumn: 'countryCode',
+const locations = collectionOf<Columns<LocationRow>>('location', {
+  key: { column: 'countryCode', parse: (raw) => (canMatch(raw, COUNTRY_CODE_LENGTH) ? raw : null) },
   // The reference leaves countryCode out (it is the id); clients asked for it, so it leads here.
   fields: ['countryCode', 'countryName', 'created'],
+  associations: [],
   uniqueColumns: [],
   patternOrderedColumns: [],
   searches: [{ name: 'findByCountryCode', params: ['countryCode'], result: 'item' }],
-};
+});
 
 /** The browsable collections, in the order the API root lists them. */
-export const COLLECTIONS: Readonly<Record<CollectionName, CollectionDefinition>> = { namespaces, resources, institutions, locations };
+const collections = { namespaces, resources, institutions, locations } satisfies Record<CollectionName, CollectionDefinition>;
+export const COLLECTIONS: Readonly<typeof collections> = collections;
 
 /** JSON property -> column: the only properties a client may sort by (user input never reaches SQL). */
 export function sortWhitelist(collection: CollectionDefinition): SortWhitelist {
-  const whitelist: Record<string, string> = { [collection.keyColumn]: collection.keyColumn };
+  const whitelist: Record<string, string> = { [collection.key.column]: collection.key.column };
   for (const field of collection.fields) whitelist[field] = field;
   return whitelist;
 }

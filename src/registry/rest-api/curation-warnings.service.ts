@@ -1,14 +1,11 @@
 import { checkRegexForRedos, describeComplexity, describeHotspots, REWRITE_ADVICE } from '../../lib/redos-check.js';
 import { inspectLuiPattern, luiPatternEngineFor, luiPatternSource } from '../../core/lui-pattern.js';
-import { getInstitution } from './institutions.service.js';
-import { getNamespace } from './namespaces.service.js';
+import { COLLECTIONS } from './collections.js';
+import { getItem } from './items.service.js';
 import type { RestApiStore } from './page-query.js';
-import { getResource } from './resources.service.js';
 import type { NamespaceRow } from './rows.js';
 
-const OWNERS = { namespaces: getNamespace, resources: getResource, institutions: getInstitution } as const;
-
-export type CurationWarningOwner = keyof typeof OWNERS;
+export type CurationWarningOwner = 'namespaces' | 'resources' | 'institutions';
 
 /** The reference's CurationWarning, as far as a warning computed on request can have one. */
 export interface CurationWarning {
@@ -78,7 +75,7 @@ async function patternWarnings(ns: NamespaceRow): Promise<CurationWarning[]> {
  * computed from its pattern, when the pattern can backtrack catastrophically.
  */
 export async function listCurationWarnings(store: RestApiStore, owner: CurationWarningOwner, rawId: string): Promise<CurationWarning[]> {
-  if (owner === 'namespaces') return patternWarnings(await getNamespace(store, rawId));
-  await OWNERS[owner](store, rawId);
+  if (owner === 'namespaces') return patternWarnings(await getItem<NamespaceRow>(store, COLLECTIONS.namespaces, rawId));
+  await getItem(store, COLLECTIONS[owner], rawId);
   return [];
 }

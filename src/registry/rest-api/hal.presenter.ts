@@ -3,8 +3,7 @@ import { COLLECTIONS, type CollectionDefinition, type CollectionName } from './c
 import type { CurationWarning } from './curation-warnings.service.js';
 import type { Page } from './page-query.js';
 import type { GivenParam, PageRequest } from './paging.js';
-import type { InstitutionRow, LocationRow, NamespaceRow, PersonRow, ResourceRow } from './rows.js';
-
+import type { PersonRow } from './rows.js';
 
 export interface Link {
   href: string;
@@ -32,104 +31,12 @@ export class HalPresenter {
     this.api = `${publicRegistryUrl}/restApi`;
   }
 
-  private links(path: string, rels: Record<string, string>): Links {
-    const links: Links = {};
-    for (const [rel, suffix] of Object.entries(rels)) links[rel] = { href: `${path}${suffix}` };
-    return links;
-  }
-
-  namespace(ns: NamespaceRow): HalItem {
-    const path = `${this.api}/namespaces/${ns.id}`;
-    return {
-      prefix: ns.prefix,
-      mirId: ns.mirId,
-      name: ns.name,
-      pattern: ns.pattern,
-      description: ns.description,
-      created: formatReferenceDate(ns.created),
-      modified: formatReferenceDate(ns.modified),
-      deprecated: ns.deprecated,
-      deprecationDate: formatReferenceDate(ns.deprecationDate),
-      deprecationOfflineDate: formatReferenceDate(ns.deprecationOfflineDate),
-      renderDeprecatedLanding: ns.renderDeprecatedLanding,
-      deprecationStatement: ns.deprecationStatement,
-      infoOnPostmortemAccess: ns.infoOnPostmortemAccess,
-      sampleId: ns.sampleId,
-      namespaceEmbeddedInLui: ns.namespaceEmbeddedInLui,
-      _links: this.links(path, {
-        self: '',
-        namespace: '',
-        successor: '/successor',
-        contactPerson: '/contactPerson',
-        resources: '/resources',
-        curationWarnings: '/curationWarnings',
-      }),
-    };
-  }
-
-  resource(r: ResourceRow): HalItem {
-    const path = `${this.api}/resources/${r.id}`;
-    return {
-      mirId: r.mirId,
-      urlPattern: r.urlPattern,
-      name: r.name,
-      description: r.description,
-      official: r.official,
-      providerCode: r.providerCode,
-      sampleId: r.sampleId,
-      resourceHomeUrl: r.resourceHomeUrl,
-      created: formatReferenceDate(r.created),
-      modified: formatReferenceDate(r.modified),
-      deprecated: r.deprecated,
-      deprecationDate: formatReferenceDate(r.deprecationDate),
-      deprecationOfflineDate: formatReferenceDate(r.deprecationOfflineDate),
-      renderDeprecatedLanding: r.renderDeprecatedLanding,
-      deprecationStatement: r.deprecationStatement,
-      protectedUrls: r.protectedUrls,
-      renderProtectedLanding: r.renderProtectedLanding,
-      authHelpUrl: r.authHelpUrl,
-      authHelpDescription: r.authHelpDescription,
-      _links: this.links(path, {
-        self: '',
-        resource: '',
-        institution: '/institution',
-        location: '/location',
-        namespace: '/namespace',
-        contactPerson: '/contactPerson',
-        curationWarnings: '/curationWarnings',
-      }),
-    };
-  }
-
-  institution(i: InstitutionRow): HalItem {
-    const path = `${this.api}/institutions/${i.id}`;
-    return {
-      id: i.id,
-      name: i.name,
-      homeUrl: i.homeUrl,
-      description: i.description,
-      created: formatReferenceDate(i.created),
-      modified: formatReferenceDate(i.modified),
-      rorId: i.rorId,
-      _links: this.links(path, {
-        self: '',
-        institution: '',
-        location: '/location',
-        resource: '/resource',
-        curationWarnings: '/curationWarnings',
-      }),
-    };
-  }
-
-  /** The reference leaves countryCode out (it is the id); clients asked for it, so it leads here. */
-  location(l: LocationRow): HalItem {
-    const path = `${this.api}/locations/${encodeURIComponent(l.countryCode)}`;
-    return {
-      countryCode: l.countryCode,
-      countryName: l.countryName,
-      created: formatReferenceDate(l.created),
-      _links: this.links(path, { self: '', location: '' }),
-    };
+  /** An item of a browsable collection: its fields in the collection's order, then its links (self, associations). */
+  item<Column extends string>(collection: CollectionDefinition<Column>, row: Readonly<Record<Column, unknown>>): HalItem {
+    const path = `${this.api}/${collection.name}/${encodeURIComponent(String(row[collection.key.column]))}`;
+    const links: Links = { self: { href: path }, [collection.itemRel]: { href: path } };
+    for (const rel of collection.associations) links[rel] = { href: `${path}/${rel}` };
+    return Object.assign(collection.itemRecord.present(row), { _links: links });
   }
 
   /**
@@ -144,7 +51,7 @@ export class HalPresenter {
       ...personal,
       created: formatReferenceDate(p.created),
       modified: formatReferenceDate(p.modified),
-      _links: this.links(path, { self: '', person: '' }),
+      _links: { self: { href: path }, person: { href: path } },
     };
   }
 

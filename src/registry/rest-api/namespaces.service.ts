@@ -1,7 +1,8 @@
 import { findNamespaceSuccessor } from '../../db/registry-reads.js';
 import { notFound } from '../../http/http-error.js';
 import { COLLECTIONS } from './collections.js';
-import { emptyPage, fetchCollectionPage, fetchList, fetchOne, fetchSearchPage, type Filter, type OrderTerm, type Page, type RestApiStore } from './page-query.js';
+import { getItem, itemNotFound } from './items.service.js';
+import { emptyPage, fetchList, fetchSearchPage, type Filter, type OrderTerm, type Page, type RestApiStore } from './page-query.js';
 import { canMatch, escapeLike, parseId, quote } from './query-values.js';
 import type { PageRequest } from './paging.js';
 import type { NamespaceRow, ResourceRow } from './rows.js';
@@ -12,36 +13,10 @@ const collection = COLLECTIONS.namespaces;
 // order without a sort parameter.
 const BY_PREFIX: readonly OrderTerm[] = [{ column: 'prefix', direction: 'asc' }];
 
-export const namespaceNotFound = (id: string) => notFound(`Namespace with id ${quote(id)} not found`);
-
-export function listNamespaces(store: RestApiStore, request: PageRequest): Promise<Page<NamespaceRow>> {
-  return fetchCollectionPage(store, collection, request);
-}
-
-export async function getNamespace(store: RestApiStore, rawId: string): Promise<NamespaceRow> {
-  const id = parseId(rawId);
-  const row = id === null ? undefined : await fetchOne<NamespaceRow>(store, collection, (q) => void q.where({ id }));
-  if (!row) throw namespaceNotFound(rawId);
-  return row;
-}
-
-/** Exact and case-sensitive, like the reference (resolution, not this search, ignores case). */
-export async function findNamespaceByPrefix(store: RestApiStore, prefix: string): Promise<NamespaceRow> {
-  const row = canMatch(prefix) ? await fetchOne<NamespaceRow>(store, collection, (q) => void q.where({ prefix })) : undefined;
-  if (!row) throw notFound(`Namespace with prefix ${quote(prefix)} not found`);
-  return row;
-}
-
 export async function namespaceExistsByPrefix(store: RestApiStore, prefix: string): Promise<boolean> {
   if (!canMatch(prefix)) return false;
   const row = await store.db('namespaces').where({ prefix }).first('id');
   return row !== undefined;
-}
-
-export async function findNamespaceByMirId(store: RestApiStore, mirId: string): Promise<NamespaceRow> {
-  const row = canMatch(mirId) ? await fetchOne<NamespaceRow>(store, collection, (q) => void q.where({ mirId })) : undefined;
-  if (!row) throw notFound(`Namespace with MIR id ${quote(mirId)} not found`);
-  return row;
 }
 
 export function findNamespacesByPrefixStartingWith(store: RestApiStore, prefixStart: string, request: PageRequest): Promise<Page<NamespaceRow>> {
@@ -67,15 +42,15 @@ export function findNamespacesByPrefixContaining(store: RestApiStore, content: s
 /** 404 both for an unknown namespace and for one without a successor, saying which. */
 export async function getNamespaceSuccessor(store: RestApiStore, rawId: string): Promise<NamespaceRow> {
   const id = parseId(rawId);
-  if (id === null) throw namespaceNotFound(rawId);
+  if (id === null) throw itemNotFound(collection, 'id', rawId);
   const row = await findNamespaceSuccessor(store.db, id);
   if (row) return row;
-  await getNamespace(store, rawId);
+  await getItem(store, collection, rawId);
   throw notFound(`Namespace with id ${quote(rawId)} has no successor`);
 }
 
 /** The namespace's resources (a to-many association: a list, 404 only when the namespace is unknown). */
 export async function listNamespaceResources(store: RestApiStore, rawId: string): Promise<ResourceRow[]> {
-  const namespace = await getNamespace(store, rawId);
+  const namespace = await getItem<NamespaceRow>(store, collection, rawId);
   return fetchList<ResourceRow>(store, COLLECTIONS.resources, (q) => void q.where({ namespaceId: namespace.id }));
 }

@@ -69,9 +69,9 @@ function effectiveOrder(collection: CollectionDefinition, request: PageRequest, 
   const terms: OrderTerm[] = [];
   for (const term of request.sort.length > 0 ? request.sort : defaultOrder) {
     terms.push({ column: term.column, direction: term.direction });
-    if (term.column === collection.keyColumn || collection.uniqueColumns.includes(term.column)) return terms;
+    if (term.column === collection.key.column || collection.uniqueColumns.includes(term.column)) return terms;
   }
-  terms.push({ column: collection.keyColumn, direction: 'asc' });
+  terms.push({ column: collection.key.column, direction: 'asc' });
   return terms;
 }
 
@@ -102,7 +102,7 @@ async function fetchPageByKeys<T>(
 ): Promise<Page<T>> {
   const signature = `${collection.name}\u0000${listKey}\u0000${terms.map((t) => `${t.column} ${t.direction}`).join(',')}`;
   const keys = await store.caches.keyLists.get(store.version, signature, async () => {
-    const query = store.db({ k: collection.table }).select<{ key: number | string }[]>(`k.${collection.keyColumn} as key`);
+    const query = store.db({ k: collection.name }).select<{ key: number | string }[]>(`k.${collection.key.column} as key`);
     if (filter) filter(query);
     applyOrder(query, collection, terms, 'k');
     return (await query).map((row) => row.key);
@@ -110,8 +110,8 @@ async function fetchPageByKeys<T>(
   const offset = request.page * request.size;
   const wanted = offset < keys.length ? keys.slice(offset, offset + request.size) : [];
   if (wanted.length === 0) return { items: [], totalElements: keys.length, request };
-  const rows = await store.db(collection.table).select<Record<string, unknown>[]>('*').whereIn(collection.keyColumn, wanted);
-  const byKey = new Map(rows.map((row) => [row[collection.keyColumn] as number | string, row]));
+  const rows = await store.db(collection.name).select<Record<string, unknown>[]>('*').whereIn(collection.key.column, wanted);
+  const byKey = new Map(rows.map((row) => [row[collection.key.column] as number | string, row]));
   // A row deleted since the key list was read is simply missing from the page.
   const items = wanted.flatMap((key) => (byKey.has(key) ? [byKey.get(key) as T] : []));
   return { items, totalElements: keys.length, request };
@@ -143,7 +143,7 @@ export async function fetchSearchPage<T>(store: RestApiStore, collection: Collec
   const offset = request.page * request.size;
   const total = () =>
     store.caches.counts.get(store.version, `${collection.name}\u0000${search.countKey}`, async () => {
-      const counting = store.db(collection.table).count({ count: '*' });
+      const counting = store.db(collection.name).count({ count: '*' });
       filter(counting);
       const row = await counting.first();
       return Number(row?.count ?? 0);
@@ -156,7 +156,7 @@ export async function fetchSearchPage<T>(store: RestApiStore, collection: Collec
   }
   const terms = effectiveOrder(collection, request, search.defaultOrder ?? []);
   if (offset >= DEEP_OFFSET) return fetchPageByKeys(store, collection, search.countKey, filter, terms, request);
-  const rows = store.db({ t: collection.table }).select('t.*').limit(request.size).offset(offset);
+  const rows = store.db({ t: collection.name }).select('t.*').limit(request.size).offset(offset);
   filter(rows);
   applyOrder(rows, collection, terms, 't');
   const items = (await rows) as T[];
@@ -166,14 +166,14 @@ export async function fetchSearchPage<T>(store: RestApiStore, collection: Collec
 
 /** Every row matching a filter, in key order: the reference's non-paged (List) searches. */
 export async function fetchList<T>(store: RestApiStore, collection: CollectionDefinition, filter: Filter): Promise<T[]> {
-  const query = store.db(collection.table).select('*').orderBy(collection.keyColumn);
+  const query = store.db(collection.name).select('*').orderBy(collection.key.column);
   filter(query);
   return (await query) as T[];
 }
 
 /** The one row matching a filter, or undefined. */
 export async function fetchOne<T>(store: RestApiStore, collection: CollectionDefinition, filter: Filter): Promise<T | undefined> {
-  const query = store.db(collection.table).select('*').orderBy(collection.keyColumn).first();
+  const query = store.db(collection.name).select('*').orderBy(collection.key.column).first();
   filter(query);
   return (await query) as T | undefined;
 }

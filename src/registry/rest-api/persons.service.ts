@@ -1,29 +1,24 @@
 import type { Db } from '../../db/knex.js';
-import { notFound, type DomainError } from '../../core/domain-error.js';
+import { notFound } from '../../core/domain-error.js';
 import { findContactPerson, findPerson } from '../../db/registry-reads.js';
-import { namespaceNotFound } from './namespaces.service.js';
+import { COLLECTIONS } from './collections.js';
+import { itemNotFound } from './items.service.js';
 import { parseId, quote } from './query-values.js';
-import { resourceNotFound } from './resources.service.js';
 import type { PersonRow } from './rows.js';
 
-const OWNERS = {
-  namespaces: { label: 'Namespace', notFound: namespaceNotFound },
-  resources: { label: 'Resource', notFound: resourceNotFound },
-} as const satisfies Record<string, { label: string; notFound: (id: string) => DomainError }>;
-
-export type ContactPersonOwner = keyof typeof OWNERS;
+export type ContactPersonOwner = 'namespaces' | 'resources';
 
 /**
  * A namespace's or resource's contact person (a to-one association): 404 both for an unknown owner and for
  * one without a contact person, saying which. Imported data has no persons; acceptance sets the requester.
  */
 export async function getContactPerson(db: Db, owner: ContactPersonOwner, rawId: string): Promise<PersonRow> {
-  const { label, notFound: ownerNotFound } = OWNERS[owner];
+  const collection = COLLECTIONS[owner];
   const id = parseId(rawId);
-  if (id === null) throw ownerNotFound(rawId);
+  if (id === null) throw itemNotFound(collection, 'id', rawId);
   const person = await findContactPerson(db, owner, id);
-  if (person === undefined) throw ownerNotFound(rawId);
-  if (person === null) throw notFound(`${label} with id ${quote(rawId)} has no contact person`);
+  if (person === undefined) throw itemNotFound(collection, 'id', rawId);
+  if (person === null) throw notFound(`${collection.noun} with id ${quote(rawId)} has no contact person`);
   return person;
 }
 

@@ -1,25 +1,12 @@
 import { findResourceInstitution, findResourceLocation, findResourceNamespace } from '../../db/registry-reads.js';
-import { notFound } from '../../http/http-error.js';
 import { COLLECTIONS } from './collections.js';
-import { emptyPage, fetchCollectionPage, fetchList, fetchOne, fetchSearchPage, type Filter, type Page, type RestApiStore } from './page-query.js';
-import { canMatch, parseId, quote } from './query-values.js';
+import { itemNotFound } from './items.service.js';
+import { emptyPage, fetchList, fetchSearchPage, type Filter, type Page, type RestApiStore } from './page-query.js';
+import { canMatch, parseId } from './query-values.js';
 import type { PageRequest } from './paging.js';
 import type { InstitutionRow, LocationRow, NamespaceRow, ResourceRow } from './rows.js';
 
 const collection = COLLECTIONS.resources;
-
-export const resourceNotFound = (id: string) => notFound(`Resource with id ${quote(id)} not found`);
-
-export function listResources(store: RestApiStore, request: PageRequest): Promise<Page<ResourceRow>> {
-  return fetchCollectionPage(store, collection, request);
-}
-
-export async function getResource(store: RestApiStore, rawId: string): Promise<ResourceRow> {
-  const id = parseId(rawId);
-  const row = id === null ? undefined : await fetchOne<ResourceRow>(store, collection, (q) => void q.where({ id }));
-  if (!row) throw resourceNotFound(rawId);
-  return row;
-}
 
 /** A namespace id that is not a number names no namespace: an empty list, like an unknown id. */
 export async function findAllResourcesByNamespaceId(store: RestApiStore, rawNamespaceId: string): Promise<ResourceRow[]> {
@@ -51,17 +38,11 @@ export function findResourcesByProviderCode(store: RestApiStore, providerCode: s
   return fetchSearchPage(store, collection, { countKey: `providerCode\u0000${providerCode}`, filter }, request);
 }
 
-export async function findResourceByMirId(store: RestApiStore, mirId: string): Promise<ResourceRow> {
-  const row = canMatch(mirId) ? await fetchOne<ResourceRow>(store, collection, (q) => void q.where({ mirId })) : undefined;
-  if (!row) throw notFound(`Resource with MIR id ${quote(mirId)} not found`);
-  return row;
-}
-
 /** A resource always points at a namespace, institution and location (the foreign keys are NOT NULL). */
 async function resourceTarget<T>(rawId: string, find: (id: number) => Promise<T | undefined>): Promise<T> {
   const id = parseId(rawId);
   const row = id === null ? undefined : await find(id);
-  if (!row) throw resourceNotFound(rawId);
+  if (!row) throw itemNotFound(collection, 'id', rawId);
   return row;
 }
 

@@ -1,11 +1,11 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { notFound } from '../../http/http-error.js';
-import { COLLECTIONS, isCollectionName, sortWhitelist, type CollectionName } from './collections.js';
+import { COLLECTIONS, isCollectionName, sortWhitelist, type CollectionDefinition, type CollectionName, type Columns } from './collections.js';
 import { listCurationWarnings, type CurationWarningOwner } from './curation-warnings.service.js';
 import { HalPresenter, type HalItem } from './hal.presenter.js';
 import * as institutions from './institutions.service.js';
-import * as locations from './locations.service.js';
+import { findItem, getItem, listItems } from './items.service.js';
 import * as namespaces from './namespaces.service.js';
 import type { Page, RestApiData, RestApiStore } from './page-query.js';
 import { parsePageRequest, requireParam, type GivenParam, type PageRequest } from './paging.js';
@@ -51,11 +51,6 @@ export function restApiRoutes(deps: RestApiDeps): Router {
   const requestHref = (ctx: Context) => `${deps.publicRegistryUrl}${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`;
   const answers = deps.answers ?? new ResponseCache({ maxBytes: deps.answerCacheBytes, ttlMs: versions.maxAgeMs });
   router.use(answerFromCache(versions, answers, requestHref));
-
-  const ns = (row: NamespaceRow) => hal.namespace(row);
-  const res = (row: ResourceRow) => hal.resource(row);
-  const inst = (row: InstitutionRow) => hal.institution(row);
-  const loc = (row: LocationRow) => hal.location(row);
 
   // Pages and lists give the request URL as self; the answer cache writes each request's own into a shared answer.
   const selfHref = (ctx: Context) => {
@@ -103,12 +98,36 @@ export function restApiRoutes(deps: RestApiDeps): Router {
     ctx.body = presentProfile(hal.api, COLLECTIONS[name]);
   });
 
+  /**
+   * What every collection answers alike, ahead of its own routes (`search` is not an item's key): its pages,
+   * its search index, its `item` searches (each compares its one parameter with the column of that name)
+   * and an item by its key. Returns the collection's item presenter.
+   */
+  function serveCollection<Row extends object>(collection: CollectionDefinition<Columns<Row>>): (row: Row) => HalItem {
+    const { name } = collection;
+    const present = (row: Row) => hal.item(collection, row);
+    router.get(`/${name}`, async (ctx) => sendPage(ctx, name, await listItems<Row>(store(ctx), collection, pageOf(ctx, name)), present));
+    router.get(`/${name}/search`, (ctx) => send(ctx, hal.searchIndex(collection)));
+    for (const search of collection.searches) {
+      const [column] = search.params;
+      if (search.result !== 'item' || column === undefined) continue;
+      router.get(`/${name}/search/${search.name}`, async (ctx) => {
+        send(ctx, present(await findItem<Row>(store(ctx), collection, column, param(ctx, column).value)));
+      });
+    }
+    router.get(`/${name}/:id`, async (ctx) => {
+      const row = await getItem<Row>(store(ctx), collection, id(ctx));
+      send(ctx, present(row), 'modified' in row && row.modified instanceof Date ? row.modified : undefined);
+    });
+    return present;
+  }
+
+  const ns = serveCollection<NamespaceRow>(COLLECTIONS.namespaces);
+  const res = serveCollection<ResourceRow>(COLLECTIONS.resources);
+  const inst = serveCollection<InstitutionRow>(COLLECTIONS.institutions);
+  const loc = serveCollection<LocationRow>(COLLECTIONS.locations);
+
   // Namespaces
-  router.get('/namespaces', async (ctx) => sendPage(ctx, 'namespaces', await namespaces.listNamespaces(store(ctx), pageOf(ctx, 'namespaces')), ns));
-  router.get('/namespaces/search', (ctx) => send(ctx, hal.searchIndex(COLLECTIONS.namespaces)));
-  router.get('/namespaces/search/findByPrefix', async (ctx) => {
-    send(ctx, ns(await namespaces.findNamespaceByPrefix(store(ctx), param(ctx, 'prefix').value)));
-  });
   router.get('/namespaces/search/existsNamespaceByPrefix', async (ctx) => {
     send(ctx, await namespaces.namespaceExistsByPrefix(store(ctx), param(ctx, 'prefix').value));
   });
@@ -126,13 +145,6 @@ export function restApiRoutes(deps: RestApiDeps): Router {
     const page = await namespaces.findNamespacesByPrefixContaining(store(ctx), given.value, pageOf(ctx, 'namespaces'));
     sendPage(ctx, 'namespaces', page, ns, { name: 'findByPrefixContaining', params: [given] });
   });
-  router.get('/namespaces/search/findByMirId', async (ctx) => {
-    send(ctx, ns(await namespaces.findNamespaceByMirId(store(ctx), param(ctx, 'mirId').value)));
-  });
-  router.get('/namespaces/:id', async (ctx) => {
-    const row = await namespaces.getNamespace(store(ctx), id(ctx));
-    send(ctx, ns(row), row.modified);
-  });
   router.get('/namespaces/:id/successor', async (ctx) => send(ctx, ns(await namespaces.getNamespaceSuccessor(store(ctx), id(ctx)))));
   router.get('/namespaces/:id/resources', async (ctx) => {
     sendList(ctx, 'resources', await namespaces.listNamespaceResources(store(ctx), id(ctx)), res);
@@ -140,8 +152,6 @@ export function restApiRoutes(deps: RestApiDeps): Router {
   router.get('/namespaces/:id/curationWarnings', sendCurationWarnings('namespaces'));
 
   // Resources
-  router.get('/resources', async (ctx) => sendPage(ctx, 'resources', await resources.listResources(store(ctx), pageOf(ctx, 'resources')), res));
-  router.get('/resources/search', (ctx) => send(ctx, hal.searchIndex(COLLECTIONS.resources)));
   router.get('/resources/search/findAllByNamespaceId', async (ctx) => {
     sendList(ctx, 'resources', await resources.findAllResourcesByNamespaceId(store(ctx), param(ctx, 'id').value), res);
   });
@@ -159,29 +169,12 @@ export function restApiRoutes(deps: RestApiDeps): Router {
     const page = await resources.findResourcesByProviderCode(store(ctx), given.value, pageOf(ctx, 'resources'));
     sendPage(ctx, 'resources', page, res, { name: 'findByProviderCode', params: [given] });
   });
-  router.get('/resources/search/findByMirId', async (ctx) => {
-    send(ctx, res(await resources.findResourceByMirId(store(ctx), param(ctx, 'mirId').value)));
-  });
-  router.get('/resources/:id', async (ctx) => {
-    const row = await resources.getResource(store(ctx), id(ctx));
-    send(ctx, res(row), row.modified);
-  });
   router.get('/resources/:id/namespace', async (ctx) => send(ctx, ns(await resources.getResourceNamespace(store(ctx), id(ctx)))));
   router.get('/resources/:id/institution', async (ctx) => send(ctx, inst(await resources.getResourceInstitution(store(ctx), id(ctx)))));
   router.get('/resources/:id/location', async (ctx) => send(ctx, loc(await resources.getResourceLocation(store(ctx), id(ctx)))));
   router.get('/resources/:id/curationWarnings', sendCurationWarnings('resources'));
 
   // Institutions
-  router.get('/institutions', async (ctx) => {
-    sendPage(ctx, 'institutions', await institutions.listInstitutions(store(ctx), pageOf(ctx, 'institutions')), inst);
-  });
-  router.get('/institutions/search', (ctx) => send(ctx, hal.searchIndex(COLLECTIONS.institutions)));
-  router.get('/institutions/search/findByName', async (ctx) => {
-    send(ctx, inst(await institutions.findInstitutionByName(store(ctx), param(ctx, 'name').value)));
-  });
-  router.get('/institutions/search/findByRorId', async (ctx) => {
-    send(ctx, inst(await institutions.findInstitutionByRorId(store(ctx), param(ctx, 'rorId').value)));
-  });
   router.get('/institutions/search/findByNameContaining', async (ctx) => {
     // The reference's parameter is nameContent; the published interface also lists it as name.
     const given = param(ctx, 'nameContent', 'name');
@@ -198,21 +191,9 @@ export function restApiRoutes(deps: RestApiDeps): Router {
     const page = await institutions.findInstitutionsByLocationCountryCode(store(ctx), given.value, pageOf(ctx, 'institutions'));
     sendPage(ctx, 'institutions', page, inst, { name: 'findByLocationCountryCode', params: [given] });
   });
-  router.get('/institutions/:id', async (ctx) => {
-    const row = await institutions.getInstitution(store(ctx), id(ctx));
-    send(ctx, inst(row), row.modified);
-  });
   router.get('/institutions/:id/location', async (ctx) => send(ctx, loc(await institutions.getInstitutionLocation(store(ctx), id(ctx)))));
   router.get('/institutions/:id/resource', async (ctx) => institutions.getInstitutionResource(store(ctx), id(ctx)));
   router.get('/institutions/:id/curationWarnings', sendCurationWarnings('institutions'));
-
-  // Locations
-  router.get('/locations', async (ctx) => sendPage(ctx, 'locations', await locations.listLocations(store(ctx), pageOf(ctx, 'locations')), loc));
-  router.get('/locations/search', (ctx) => send(ctx, hal.searchIndex(COLLECTIONS.locations)));
-  router.get('/locations/search/findByCountryCode', async (ctx) => {
-    send(ctx, loc(await locations.findLocationByCountryCode(store(ctx), param(ctx, 'countryCode').value)));
-  });
-  router.get('/locations/:id', async (ctx) => send(ctx, loc(await locations.getLocation(store(ctx), id(ctx)))));
 
   // Routes above answer every known search; anything else under a collection's search is unknown.
   router.get('/:collection/search/:name', (ctx, next) => {
