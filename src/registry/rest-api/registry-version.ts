@@ -26,7 +26,8 @@ export function maxAgeFunction(maxAge: MaxAge = VERSIONED_CACHE_TTL_MS): () => n
  * without moving the maximum. A registry change listener closes that gap: NOTIFY is delivered at commit,
  * in commit order, and each notification moves a local generation that is part of the version. Without a
  * listener (tests, or while its connection is down) cached values expire after VERSIONED_CACHE_TTL_MS to
- * bound that rare staleness.
+ * bound that rare staleness. While the listener listens, the notifications alone say when the registry
+ * changed, and the probe is skipped.
  */
 export class RegistryVersionSource {
   private generation = 0;
@@ -50,6 +51,10 @@ export class RegistryVersionSource {
   }
 
   async read(): Promise<RegistryVersion> {
+    // While listening, every commit moves the generation (and so does a reconnection, which may have missed
+    // some): the generation alone is the version, and a browse answer costs no query at all. The database
+    // probe, at some 4,500 answers a second, was most of Postgres's load and of the browse p99 at scale.
+    if (this.listener?.listening) return `n${this.generation}`;
     return `${await readRegistryVersion(this.db)}.${this.generation}`;
   }
 
