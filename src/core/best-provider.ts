@@ -17,6 +17,7 @@ export type BestProviderChoice =
 
 type Candidate = Pick<
   ResolvedResource,
+  | 'id'
   | 'compactIdentifierResolvedUrl'
   | 'recommendation'
   | 'deprecatedResource'
@@ -25,9 +26,16 @@ type Candidate = Pick<
   | 'renderProtectedLanding'
 >;
 
+const NONE_FAILING: ReadonlySet<number> = new Set();
+
+/**
+ * `failing`: ids of the resources whose sample URL has been not_found for days (reliability.ts
+ * NOT_FOUND_STREAK_DAYS); such a resource is never chosen while another candidate is not failing.
+ */
 export function chooseBestProvider(
   resolvedResources: readonly Candidate[],
   parsed: Pick<ParsedCompactId, 'rawRequest' | 'deprecatedNamespace' | 'renderDeprecatedLanding'>,
+  failing: ReadonlySet<number> = NONE_FAILING,
 ): BestProviderChoice {
   if (resolvedResources.length === 0) {
     return { kind: 'failed', errorMessage: `Zero resources were found for ${parsed.rawRequest}` };
@@ -35,27 +43,40 @@ export function chooseBestProvider(
 
   if (parsed.deprecatedNamespace) {
     // Among all resources, deprecated ones included: the first may itself be deprecated.
-    const best = firstWithHighestIndex(resolvedResources, false);
+    const best = firstWithHighestIndex(resolvedResources, false, failing);
     if (parsed.renderDeprecatedLanding || best.renderDeprecatedLanding) return { kind: 'deprecated-landing' };
     return { kind: 'provider', url: best.compactIdentifierResolvedUrl };
   }
 
   const onlyLive = resolvedResources.some((r) => !r.deprecatedResource);
-  const best = firstWithHighestIndex(resolvedResources, onlyLive);
+  const best = firstWithHighestIndex(resolvedResources, onlyLive, failing);
   if (best.deprecatedResource && best.renderDeprecatedLanding) return { kind: 'deprecated-landing' };
   if (best.protectedUrls && best.renderProtectedLanding) return { kind: 'protected-landing' };
   return { kind: 'provider', url: best.compactIdentifierResolvedUrl };
 }
 
 /**
- * What a stable descending sort by recommendation index puts first: on ties, the earliest in dataset order.
- * `resources` is non-empty and, when `skipDeprecated`, holds a live resource.
+ * What a stable descending sort by recommendation index puts first: on ties, the earliest in dataset order;
+ * a failing resource only when every candidate is failing. `resources` is non-empty and, when
+ * `skipDeprecated`, holds a live resource.
  */
-function firstWithHighestIndex<T extends Candidate>(resources: readonly T[], skipDeprecated: boolean): T {
+function firstWithHighestIndex<T extends Candidate>(resources: readonly T[], skipDeprecated: boolean, failing: ReadonlySet<number>): T {
+  const best = highest(resources, skipDeprecated, undefined) as T;
+  // Nearly always nothing fails: the set is only consulted when something does.
+  if (failing.size === 0 || !failing.has(best.id)) return best;
+  return highest(resources, skipDeprecated, failing) ?? best;
+}
+
+function highest<T extends Candidate>(
+  resources: readonly T[],
+  skipDeprecated: boolean,
+  failing: ReadonlySet<number> | undefined,
+): T | undefined {
   let best: T | undefined;
   for (const r of resources) {
     if (skipDeprecated && r.deprecatedResource) continue;
+    if (failing !== undefined && failing.has(r.id)) continue;
     if (best === undefined || r.recommendation.recommendationIndex > best.recommendation.recommendationIndex) best = r;
   }
-  return best as T;
+  return best;
 }

@@ -6,7 +6,9 @@
  * Dates are kept already formatted the way the reference writes them, so no request formats a date.
  */
 
+import { DEFAULT_RECOMMENDATION, rankProvider, type ProviderRanking, type Recommendation } from './recommendation.js';
 import type { InstitutionRecord, LocationRecord, NamespaceRecord, ResourceRecord } from './registry-records.js';
+import type { SampleMeasurements } from './reliability.js';
 
 export type LocationView = LocationRecord;
 
@@ -14,11 +16,22 @@ export interface InstitutionView extends InstitutionRecord {
   location: LocationView;
 }
 
-/** A resource as resolution needs it (resolution answers no deprecation statement or offline date). */
+/**
+ * A resource as resolution needs it (resolution answers no deprecation statement or offline date). Its
+ * ranking (ProviderRanking: the recommendation it gets among several resolved resources) is the one part
+ * that changes in place: rankNamespace writes it when the entry is built and again whenever the link-check
+ * measurements are refreshed, so that no request computes it. A request reads it synchronously, so it sees
+ * one value.
+ */
 export interface ResourceEntry extends Omit<ResourceRecord<string>, 'deprecationOfflineDate' | 'deprecationStatement'> {
   institution: InstitutionView;
   location: LocationView;
+  recommendation: Recommendation;
+  recommendationIfEbiHosted: Recommendation | null;
 }
+
+/** The ranking of an entry not ranked yet: buildSnapshot and rankNamespace replace it before any request. */
+export const UNRANKED: ProviderRanking = Object.freeze({ recommendation: DEFAULT_RECOMMENDATION, recommendationIfEbiHosted: null });
 
 /** The fields of a namespace that resolution reads. */
 export type NamespaceEntryField =
@@ -43,11 +56,32 @@ export function emptySnapshot(): RegistrySnapshot {
   return { version: 0, namespacesByPrefix: new Map(), namespacesByMirId: new Map() };
 }
 
-/** Builds the lookup maps of a snapshot from its namespaces. */
-export function buildSnapshot(version: number, namespaces: Iterable<NamespaceEntry>): RegistrySnapshot {
+const NO_MEASUREMENTS: SampleMeasurements = new Map();
+
+/** Writes the ranking of each resource of a namespace from the measurements (none: reliability 50 for all). */
+export function rankNamespace(namespace: NamespaceEntry, measurements: SampleMeasurements = NO_MEASUREMENTS): void {
+  for (const resource of namespace.resources) {
+    const ranking = rankProvider(resource, namespace.deprecated, measurements.get(resource.id));
+    resource.recommendation = ranking.recommendation;
+    resource.recommendationIfEbiHosted = ranking.recommendationIfEbiHosted;
+  }
+}
+
+/** Ranks every resource of the snapshot again, in place (after the measurements changed). */
+export function rankSnapshot(snapshot: RegistrySnapshot, measurements: SampleMeasurements): void {
+  for (const namespace of snapshot.namespacesByPrefix.values()) rankNamespace(namespace, measurements);
+}
+
+/** Builds the lookup maps of a snapshot from its namespaces, and ranks their resources. */
+export function buildSnapshot(
+  version: number,
+  namespaces: Iterable<NamespaceEntry>,
+  measurements: SampleMeasurements = NO_MEASUREMENTS,
+): RegistrySnapshot {
   const namespacesByPrefix = new Map<string, NamespaceEntry>();
   const namespacesByMirId = new Map<string, NamespaceEntry>();
   for (const ns of namespaces) {
+    rankNamespace(ns, measurements);
     namespacesByPrefix.set(ns.prefix.toLowerCase(), ns);
     namespacesByMirId.set(ns.mirId, ns);
     for (const r of ns.resources) namespacesByMirId.set(r.mirId, ns);

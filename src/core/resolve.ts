@@ -9,7 +9,7 @@
 
 import { parseCompactIdWithNamespace, type ParsedCompactId } from './compact-id-parser.js';
 import { matchesLuiPattern } from './lui-pattern.js';
-import { recommendResource, type Recommendation, type ReliabilityLookup } from './recommendation.js';
+import { isEbiHostedUrl, ONLY_RESOURCE_RECOMMENDATION, type Recommendation } from './recommendation.js';
 import type { InstitutionView, LocationView, NamespaceEntry, RegistrySnapshot } from './registry-snapshot.js';
 import { buildProviderUrl } from './url-pattern.js';
 
@@ -65,8 +65,6 @@ export type Resolution = Resolved | Unresolved;
 export interface ResolveOptions {
   /** Base URL of this deployment's registry pages, e.g. `https://registry.example.org`. */
   publicRegistryUrl: string;
-  /** Link-checker reliability per resource id; 50 for every resource when absent. */
-  reliabilityOf?: ReliabilityLookup;
 }
 
 export function resolveCompactId(raw: string, snapshot: RegistrySnapshot, options: ResolveOptions): Resolution {
@@ -107,10 +105,15 @@ export function resolveCompactId(raw: string, snapshot: RegistrySnapshot, option
 
   const resolved: ResolvedResource[] = [];
   const embedded = parsed.namespaceEmbeddedInLui;
-  const reliabilityOf = options.reliabilityOf;
   for (const r of resources) {
     if (filterByProvider && r.providerCode !== providerCode) continue;
     const url = buildProviderUrl(r.urlPattern, localId, embedded);
+    // Precomputed from the link checks (registry-snapshot.ts rankNamespace). With a single resource the
+    // reference never calls its recommender, so even a deprecated one gets 100; the URL is looked at only
+    // when the pattern leaves its EBI hosting to the identifier.
+    const ifEbi = r.recommendationIfEbiHosted;
+    const recommendation =
+      count === 1 ? ONLY_RESOURCE_RECOMMENDATION : ifEbi !== null && isEbiHostedUrl(url) ? ifEbi : r.recommendation;
     resolved.push({
       id: r.id,
       mirId: r.mirId,
@@ -121,7 +124,7 @@ export function resolveCompactId(raw: string, snapshot: RegistrySnapshot, option
       location: r.location,
       official: r.official,
       resourceHomeUrl: r.resourceHomeUrl,
-      recommendation: recommendResource(r, url, parsed.deprecatedNamespace, count, reliabilityOf),
+      recommendation,
       namespacePrefix: parsed.namespace,
       deprecatedNamespace: parsed.deprecatedNamespace,
       namespaceDeprecationDate: parsed.namespaceDeprecationDate,

@@ -1,14 +1,20 @@
 import pg from 'pg';
 import type { Logger } from '../lib/logger.js';
 
+/** The channel every committed registry change is announced on (see the registry_changes migration). */
+export const REGISTRY_CHANGES_CHANNEL = 'registry_changes';
+
 export interface RegistryChangeListenerOptions {
   databaseUrl: string;
   logger: Logger;
+  /** The channels to LISTEN on; REGISTRY_CHANGES_CHANNEL alone by default. */
+  channels?: readonly string[];
   /**
-   * Called after a burst of notifications has been quiet for `debounceMs`, and after each reconnection
-   * (notifications sent while nobody listened are lost, so a reconnection counts as a change).
+   * Called after a burst of notifications has been quiet for `debounceMs`, with the channels notified during
+   * the burst, and after each reconnection with every channel (notifications sent while nobody listened are
+   * lost, so a reconnection counts as a change on each).
    */
-  onChange: (why: 'notification' | 'reconnected') => void;
+  onChange: (why: 'notification' | 'reconnected', channels: ReadonlySet<string>) => void;
   /** 0 calls onChange on the next turn of the event loop (still once per burst); default 500 ms. */
   debounceMs?: number;
   /** First delay before listening again after the connection is lost; doubles up to 30 s. */
@@ -26,7 +32,8 @@ function discard(client: pg.Client): Promise<void> {
 
 /**
  * LISTEN registry_changes on a dedicated connection: every committed registry change NOTIFYs it, at commit
- * and so in commit order (see the registry_changes migration). Used by every process that keeps something
+ * and so in commit order (see the registry_changes migration). Other channels can be listened to on the same
+ * connection (the resolver also listens for stored link checks). Used by every process that keeps something
  * derived from the registry: the resolver's snapshot, the registry area's answer caches, the dataset
  * worker's rebuilds. A lost connection is opened again with back-off; since notifications sent meanwhile
  * are lost, a reconnection counts as a change.
@@ -38,9 +45,14 @@ export class RegistryChangeListener {
   private retry: NodeJS.Timeout | null = null;
   private retryDelay: number;
   private hasListened = false;
+  private readonly channels: readonly string[];
+  /** Channels notified since the last onChange. */
+  private notified = new Set<string>();
+  private reconnected = false;
 
   constructor(private readonly options: RegistryChangeListenerOptions) {
     this.retryDelay = options.retryMs ?? 1000;
+    this.channels = options.channels ?? [REGISTRY_CHANGES_CHANNEL];
   }
 
   /** Resolves once listening, or after the first failed attempt (it keeps trying in the background). */
@@ -61,11 +73,22 @@ export class RegistryChangeListener {
     return this.client !== null;
   }
 
-  private changed(why: 'notification' | 'reconnected'): void {
-    if (this.stopped || this.debounce) return;
+  private changed(why: 'notification' | 'reconnected', channel?: string): void {
+    if (this.stopped) return;
+    if (why === 'reconnected') {
+      this.reconnected = true;
+      for (const name of this.channels) this.notified.add(name);
+    } else if (channel !== undefined) {
+      this.notified.add(channel);
+    }
+    if (this.debounce) return;
     this.debounce = setTimeout(() => {
       this.debounce = null;
-      if (!this.stopped) this.options.onChange(why);
+      const channels = this.notified;
+      const reason = this.reconnected ? 'reconnected' : 'notification';
+      this.notified = new Set();
+      this.reconnected = false;
+      if (!this.stopped) this.options.onChange(reason, channels);
     }, this.options.debounceMs ?? 500);
   }
 
@@ -80,9 +103,10 @@ export class RegistryChangeListener {
     try {
       client.on('error', lost);
       client.on('end', () => lost());
-      client.on('notification', () => this.changed('notification'));
+      client.on('notification', (message) => this.changed('notification', message.channel));
       await client.connect();
-      await client.query('LISTEN registry_changes');
+      // Channel names are the project's own constants, never input.
+      for (const channel of this.channels) await client.query(`LISTEN ${channel}`);
       if (this.stopped) {
         await client.end().catch(() => undefined);
         return;

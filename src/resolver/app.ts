@@ -10,6 +10,7 @@ import type { Logger } from '../lib/logger.js';
 import { batchRoutes } from './batch.routes.js';
 import { createFrontHandler, resolverMethodsAt } from './front-handler.js';
 import { HeavyWork } from './heavy-work.js';
+import { insightRoutes } from './insight.routes.js';
 import { registryLinksRoutes } from './registry-links.routes.js';
 import { reverseLookups } from './reverse.routes.js';
 import type { SnapshotSource } from './snapshot-source.js';
@@ -38,7 +39,7 @@ function resolverReadiness(registry: SnapshotSource): ReadinessPolicy {
   };
 }
 
-/** The resolver area: resolution, redirects, MIR ids, reverse lookup and batches. */
+/** The resolver area: resolution, redirects, MIR ids, reverse lookup, batches and the insight API. */
 export function createResolverApp(deps: ResolverAppDeps): Koa {
   const { config, registry } = deps;
   const snapshot = () => registry.snapshot;
@@ -68,6 +69,7 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
     servedMethods: resolverMethodsAt,
     front: createFrontHandler({
       snapshot,
+      failingProviders: () => registry.failingProviders,
       reverse,
       ...urls,
       logger: deps.logger,
@@ -80,6 +82,6 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
   app.proxy = config.TRUST_PROXY;
   app.use(registryLinksRoutes({ snapshot, publicRegistryUrl: config.PUBLIC_REGISTRY_URL }));
   app.use(reverse.wrongMethod);
-  useRouters(app, [reverse.router, batchRoutes({ registry, ...urls, count, heavy, logger: deps.logger })]);
+  useRouters(app, [reverse.router, batchRoutes({ registry, ...urls, count, heavy, logger: deps.logger }), insightRoutes({ registry })]);
   return app;
 }

@@ -18,6 +18,8 @@ export type ResolutionCounter = (prefix: string, address: string, userAgent: str
 
 export interface FrontDeps {
   snapshot: () => RegistrySnapshot;
+  /** Resources never chosen for a redirect while another provider works (see SnapshotSource). */
+  failingProviders?: () => ReadonlySet<number> | undefined;
   /** The single reverse lookups, answered here on the bare request (reverse.routes.ts). */
   reverse: ReverseLookups;
   publicResolverUrl: string;
@@ -37,7 +39,7 @@ export const DEPRECATED_LANDING = '/deactivatedLanding/';
 export const PROTECTED_LANDING = '/protectedLanding/';
 
 /** Paths of the resolver area's other endpoints: never read as compact identifiers. */
-const KOA_PATHS = ['/health/', '/reverse/', '/resolve/batch', '/resolveMirId/', DEPRECATED_LANDING, PROTECTED_LANDING];
+const KOA_PATHS = ['/health/', '/reverse/', '/resolve/batch', '/resolveMirId/', '/insightApi/', DEPRECATED_LANDING, PROTECTED_LANDING];
 /** Answered in Koa by prefix match (registry-links.routes.ts), not by a router that would list its methods. */
 const PAGE_PATHS = ['/resolveMirId/', DEPRECATED_LANDING, PROTECTED_LANDING];
 
@@ -123,7 +125,7 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
     if (resolution.kind !== 'resolved') {
       return sendBare(res, 404, 'text/html; charset=utf-8', renderResolutionFailed(raw, resolution.message));
     }
-    const choice = chooseBestProvider(resolution.resolvedResources, resolution.parsedCompactIdentifier);
+    const choice = chooseBestProvider(resolution.resolvedResources, resolution.parsedCompactIdentifier, deps.failingProviders?.());
     if (choice.kind === 'failed') return sendBare(res, 404, 'text/html; charset=utf-8', renderResolutionFailed(raw, choice.errorMessage));
     const location =
       choice.kind === 'provider'

@@ -5,9 +5,12 @@ import type { Resolution, ResolvedResource } from '../core/resolve.js';
  * Writes the resources of a resolution as JSON text, byte for byte what JSON.stringify gives, but
  * without serialising the unchanging parts of each resolved resource (institution with its long
  * description, location, flags) on every request: they are serialised once per snapshot entry and
- * reused. Only the provider URL and the recommendation, which depend on the identifier, are written
- * per request.
+ * reused. Only the provider URL, which depends on the identifier, is written per request; the
+ * recommendation is one of the entry's precomputed, shared objects, so its text is kept with the entry's
+ * fragments and written again only when the entry's recommendation object changes.
  */
+
+import type { Recommendation } from '../core/recommendation.js';
 
 interface Fragments {
   beforeUrl: string;
@@ -15,6 +18,9 @@ interface Fragments {
   institution: string;
   beforeRecommendation: string;
   afterRecommendation: string;
+  /** The recommendation last written for this entry, and its JSON text. */
+  recommendation: Recommendation | null;
+  recommendationJson: string;
 }
 
 // Sentinels never produced by real values: JSON.stringify writes U+0000 as the six characters \u0000.
@@ -58,6 +64,8 @@ function fragmentsOf(entry: ResourceEntry, resolved: ResolvedResource): Fragment
       institution: institutionJson(resolved.institution),
       beforeRecommendation: text.slice(institutionAt + INSTITUTION_JSON.length, recAt),
       afterRecommendation: text.slice(recAt + RECOMMENDATION_JSON.length),
+      recommendation: null,
+      recommendationJson: '',
     };
     resourceCache.set(entry, fragments);
   }
@@ -81,10 +89,14 @@ export function resolvedResourcesJson(resolution: Resolution): string {
     const entry = entries[e];
     if (!entry) return JSON.stringify(resolved);
     const f = fragmentsOf(entry, r);
+    if (f.recommendation !== r.recommendation) {
+      f.recommendation = r.recommendation;
+      f.recommendationJson = JSON.stringify(r.recommendation);
+    }
     if (i > 0) json += ',';
     json +=
       f.beforeUrl + JSON.stringify(r.compactIdentifierResolvedUrl) + f.beforeInstitution + f.institution +
-      f.beforeRecommendation + JSON.stringify(r.recommendation) + f.afterRecommendation;
+      f.beforeRecommendation + f.recommendationJson + f.afterRecommendation;
   }
   return json + ']';
 }

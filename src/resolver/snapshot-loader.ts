@@ -3,8 +3,11 @@ import type { Db } from '../db/knex.js';
 import { readRegistryVersion, selectResourcesWithInstitution, type ResourceWithInstitutionRow } from '../db/registry-reads.js';
 import type { NamespaceRow, RegistryChangeRow } from '../db/tables.js';
 import { formatReferenceDate } from '../lib/dates.js';
+import type { SampleMeasurements } from '../core/reliability.js';
 import {
   buildSnapshot,
+  rankNamespace,
+  UNRANKED,
   type InstitutionView,
   type LocationView,
   type NamespaceEntry,
@@ -102,6 +105,9 @@ async function readNamespaces(trx: Knex.Transaction, ids?: number[]): Promise<Na
         renderProtectedLanding: row.renderProtectedLanding,
         authHelpUrl: row.authHelpUrl,
         authHelpDescription: row.authHelpDescription,
+        // Ranked with its namespace (buildSnapshot, rankNamespace), which knows whether that is deprecated.
+        recommendation: UNRANKED.recommendation,
+        recommendationIfEbiHosted: UNRANKED.recommendationIfEbiHosted,
       };
       let list = resourcesByNamespace.get(row.namespaceId);
       if (!list) resourcesByNamespace.set(row.namespaceId, (list = []));
@@ -157,15 +163,15 @@ function versionsAtOrAbove(changes: ChangeRow[], watermark: string): Set<number>
   return new Set(changes.filter((c) => BigInt(c.txid) >= floor).map((c) => c.version));
 }
 
-/** Reads the whole registry into a fresh snapshot. */
-export async function loadRegistry(db: Db): Promise<LoadedRegistry> {
+/** Reads the whole registry into a fresh snapshot, its resources ranked from `measurements`. */
+export async function loadRegistry(db: Db, measurements?: SampleMeasurements): Promise<LoadedRegistry> {
   return db.transaction(async (trx) => {
     const watermark = await readWatermark(trx);
     const version = await readRegistryVersion(trx);
     const namespaces = await readNamespaces(trx);
     const recent = await readChangesSince(trx, watermark);
     return {
-      snapshot: buildSnapshot(version, namespaces),
+      snapshot: buildSnapshot(version, namespaces, measurements),
       namespacesById: new Map(namespaces.map((n) => [n.id, n])),
       txidWatermark: watermark,
       appliedVersions: versionsAtOrAbove(recent, watermark),
@@ -178,10 +184,10 @@ const INCREMENTAL_LIMIT = 5000;
 
 /**
  * Applies the changes committed since `current` was read: only the namespaces they touch are read again,
- * and the new snapshot shares every untouched entry with the old one. Returns `current` itself when
- * nothing changed.
+ * and the new snapshot shares every untouched entry with the old one; the entries read are ranked from
+ * `measurements`. Returns `current` itself when nothing changed.
  */
-export async function refreshRegistry(db: Db, current: LoadedRegistry): Promise<LoadedRegistry> {
+export async function refreshRegistry(db: Db, current: LoadedRegistry, measurements?: SampleMeasurements): Promise<LoadedRegistry> {
   const next = await db.transaction(async (trx) => {
     const watermark = await readWatermark(trx);
     const changes = (await readChangesSince(trx, current.txidWatermark)).filter((c) => !current.appliedVersions.has(c.version));
@@ -210,12 +216,13 @@ export async function refreshRegistry(db: Db, current: LoadedRegistry): Promise<
     if (reloadAll) {
       const namespaces = await readNamespaces(trx);
       return {
-        snapshot: buildSnapshot(version, namespaces),
+        snapshot: buildSnapshot(version, namespaces, measurements),
         namespacesById: new Map(namespaces.map((n) => [n.id, n])),
         ...bookkeeping,
       };
     }
     const fresh = affected.size ? await readNamespaces(trx, [...affected]) : [];
+    for (const ns of fresh) rankNamespace(ns, measurements);
     const byId = new Map(current.namespacesById);
     for (const id of affected) byId.delete(id);
     for (const ns of fresh) byId.set(ns.id, ns);

@@ -5,4 +5,9 @@ export interface SnapshotSource {
   readonly snapshot: RegistrySnapshot;
   /** Null when the snapshot is known to be current; otherwise why it may be stale. */
   readonly staleReason: string | null;
+  /**
+   * Resources whose sample URL has been not_found for days (core/reliability.ts): never the browser's
+   * redirect target while another provider works. Absent: none.
+   */
+  readonly failingProviders?: ReadonlySet<number>;
 }

@@ -1,7 +1,10 @@
 import type { Db } from '../db/knex.js';
-import { RegistryChangeListener } from '../db/registry-change-listener.js';
+import { LINK_CHECKS_CHANNEL } from '../db/link-check-changes.js';
+import { readSampleMeasurements } from '../db/link-check-reads.js';
+import { REGISTRY_CHANGES_CHANNEL, RegistryChangeListener } from '../db/registry-change-listener.js';
 import type { Logger } from '../lib/logger.js';
-import type { RegistrySnapshot } from '../core/registry-snapshot.js';
+import { rankSnapshot, type RegistrySnapshot } from '../core/registry-snapshot.js';
+import type { SampleMeasurement, SampleMeasurements } from '../core/reliability.js';
 import { checkSnapshotPatterns, type LuiPatternCheckSummary } from './lui-pattern-checks.js';
 import { loadRegistry, refreshRegistry, type LoadedRegistry } from './snapshot-loader.js';
 
@@ -10,6 +13,32 @@ export interface SnapshotStoreOptions {
   databaseUrl: string;
   logger: Logger;
   checkIntervalMs: number;
+  /** How often the link-check measurements are read again without a notification; 5 minutes by default. */
+  measurementIntervalMs?: number;
+}
+
+/**
+ * Measurements depend on the time as well as on new checks (the 7-day window slides, a not_found streak
+ * comes of age), so they are read again this often even when no check was stored.
+ */
+const MEASUREMENT_INTERVAL_MS = 5 * 60_000;
+
+type RefreshKind = 'registry' | 'measurements';
+
+function sameMeasurement(a: SampleMeasurement, b: SampleMeasurement | undefined): boolean {
+  return b !== undefined && a.up === b.up && a.counted === b.counted && a.uncounted === b.uncounted && a.notFoundStreak === b.notFoundStreak;
+}
+
+function sameMeasurements(a: SampleMeasurements, b: SampleMeasurements): boolean {
+  if (a.size !== b.size) return false;
+  for (const [id, m] of a) if (!sameMeasurement(m, b.get(id))) return false;
+  return true;
+}
+
+function failingOf(measurements: SampleMeasurements): ReadonlySet<number> {
+  const failing = new Set<number>();
+  for (const [id, m] of measurements) if (m.notFoundStreak) failing.add(id);
+  return failing;
 }
 
 /**
@@ -17,15 +46,24 @@ export interface SnapshotStoreOptions {
  * updates (db/registry-change-listener.ts, which listens again by itself after a lost connection), a
  * periodic check for a missed notification, one refresh at a time (requests arriving during a
  * refresh coalesce into one more). When Postgres is unreachable the last snapshot keeps serving.
+ *
+ * It also keeps the link-check measurements the resources are ranked by (core/reliability.ts): read with
+ * the registry, again on each `link_checks` notification (the link-check worker sends one per stored batch)
+ * and every few minutes. A new reading ranks the snapshot's resources again in place (one aggregate query,
+ * no registry read), so no request computes a recommendation.
  */
 export class SnapshotStore {
   private loaded!: LoadedRegistry;
   private listener: RegistryChangeListener | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private measurementTimer: NodeJS.Timeout | null = null;
   private refreshing: Promise<void> | null = null;
-  private again = false;
+  private readonly pending: Record<RefreshKind, boolean> = { registry: false, measurements: false };
   private stopped = false;
   private lastError: string | null = null;
+  private measurementError: string | null = null;
+  private measurements: SampleMeasurements = new Map();
+  private failing: ReadonlySet<number> = new Set();
   private readonly changeHandlers: ((snapshot: RegistrySnapshot) => void)[] = [];
   private checks: Promise<LuiPatternCheckSummary> = Promise.resolve({ checked: 0, flagged: 0, ms: 0 });
 
@@ -37,7 +75,13 @@ export class SnapshotStore {
 
   /** Why the last refresh failed, or null when the snapshot is known to be current. */
   get staleReason(): string | null {
-    return this.lastError;
+    if (this.lastError && this.measurementError) return `${this.lastError}; ${this.measurementError}`;
+    return this.lastError ?? this.measurementError;
+  }
+
+  /** Resources whose sample URL has been not_found for days: never the redirect target while another works. */
+  get failingProviders(): ReadonlySet<number> {
+    return this.failing;
   }
 
   /** Settles when the ReDoS checks of the current snapshot's new LUI patterns are done (never rejects). */
@@ -50,49 +94,90 @@ export class SnapshotStore {
   }
 
   async start(): Promise<void> {
-    this.loaded = await loadRegistry(this.options.db);
+    await this.readMeasurements();
+    this.loaded = await loadRegistry(this.options.db, this.measurements);
     // Not awaited: until a pattern's verdict arrives it is matched in linear time (lui-pattern-checks.ts).
     this.checks = checkSnapshotPatterns(this.loaded.snapshot, this.options.logger);
     this.listener = new RegistryChangeListener({
       databaseUrl: this.options.databaseUrl,
       logger: this.options.logger,
+      channels: [REGISTRY_CHANGES_CHANNEL, LINK_CHECKS_CHANNEL],
       debounceMs: 0,
-      onChange: () => void this.refreshSoon(),
+      onChange: (_why, channels) => {
+        // A registry change reads the measurements too: a new resource may already have checks.
+        if (channels.has(REGISTRY_CHANGES_CHANNEL)) void this.refreshSoon();
+        else if (channels.has(LINK_CHECKS_CHANNEL)) void this.refreshMeasurementsSoon();
+      },
     });
     await this.listener.start();
     // Anything committed between the load and the LISTEN is caught by reading the log once now.
     void this.refreshSoon();
-    this.timer = setInterval(() => this.refreshSoon(), this.options.checkIntervalMs);
+    this.timer = setInterval(() => this.schedule('registry'), this.options.checkIntervalMs);
     this.timer.unref();
+    this.measurementTimer = setInterval(() => this.refreshMeasurementsSoon(), this.options.measurementIntervalMs ?? MEASUREMENT_INTERVAL_MS);
+    this.measurementTimer.unref();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.measurementTimer) clearInterval(this.measurementTimer);
     await this.refreshing;
     await this.listener?.stop();
   }
 
-  /** Schedules a refresh; calls during a running refresh fold into one more after it. */
+  /** Schedules a refresh of the registry and the measurements; calls during a running refresh fold into one more after it. */
   refreshSoon(): Promise<void> {
+    this.pending.measurements = true;
+    return this.schedule('registry');
+  }
+
+  /** Schedules a reading of the link-check measurements only (the registry is not read). */
+  refreshMeasurementsSoon(): Promise<void> {
+    return this.schedule('measurements');
+  }
+
+  private schedule(kind: RefreshKind): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    if (this.refreshing) {
-      this.again = true;
-      return this.refreshing;
-    }
+    this.pending[kind] = true;
+    if (this.refreshing) return this.refreshing;
     this.refreshing = (async () => {
-      do {
-        this.again = false;
-        await this.refreshOnce();
-      } while (this.again && !this.stopped);
+      while ((this.pending.registry || this.pending.measurements) && !this.stopped) {
+        const { registry, measurements } = this.pending;
+        this.pending.registry = false;
+        this.pending.measurements = false;
+        // Measurements first, so that the namespaces a registry refresh reads are ranked from the new ones.
+        if (measurements) await this.refreshMeasurements();
+        if (registry) await this.refreshOnce();
+      }
       this.refreshing = null;
     })();
     return this.refreshing;
   }
 
+  /** Reads the measurements; true when they differ from those held. Failures keep the old ones. */
+  private async readMeasurements(): Promise<boolean> {
+    try {
+      const next = await readSampleMeasurements(this.options.db);
+      this.measurementError = null;
+      if (sameMeasurements(next, this.measurements)) return false;
+      this.measurements = next;
+      this.failing = failingOf(next);
+      return true;
+    } catch (error) {
+      this.measurementError = `cannot read the link-check measurements from Postgres: ${(error as Error).message}`;
+      this.options.logger.warn({ err: error }, 'link-check measurements refresh failed; ranking by the last ones');
+      return false;
+    }
+  }
+
+  private async refreshMeasurements(): Promise<void> {
+    if (await this.readMeasurements()) rankSnapshot(this.loaded.snapshot, this.measurements);
+  }
+
   private async refreshOnce(): Promise<void> {
     try {
-      const next = await refreshRegistry(this.options.db, this.loaded);
+      const next = await refreshRegistry(this.options.db, this.loaded, this.measurements);
       this.lastError = null;
       if (next === this.loaded) return;
       this.loaded = next;

@@ -6,6 +6,7 @@
 
 import {
   buildSnapshot,
+  UNRANKED,
   type InstitutionView,
   type LocationView,
   type NamespaceEntry,
@@ -36,8 +37,12 @@ const NCBI_INSTITUTION: InstitutionView = {
   location: UNITED_STATES,
 };
 
-export function aResource(overrides: Partial<ResourceEntry> & Pick<ResourceEntry, 'id' | 'urlPattern'>): ResourceEntry {
+/** A resource entry; buildSnapshot ranks it (its recommendation) from the measurements it is given. */
+export function aResource(
+  overrides: Partial<Omit<ResourceEntry, 'recommendation' | 'recommendationIfEbiHosted'>> & Pick<ResourceEntry, 'id' | 'urlPattern'>,
+): ResourceEntry {
   return {
+    ...UNRANKED,
     mirId: `MIR:${String(100000 + overrides.id).padStart(8, '0')}`,
     name: `Resource ${overrides.id}`,
     description: `Resource ${overrides.id} description`,

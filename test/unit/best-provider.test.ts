@@ -13,8 +13,10 @@ function bestFor(raw: string) {
   return chooseBestProvider(resolvedResources, parsedCompactIdentifier);
 }
 
+let nextId = 1;
 function candidate(index: number, url: string, flags: Partial<{ deprecatedResource: boolean; renderDeprecatedLanding: boolean }> = {}) {
   return {
+    id: nextId++,
     compactIdentifierResolvedUrl: url,
     recommendation: { recommendationIndex: index, recommendationExplanation: '' },
     deprecatedResource: false,
@@ -94,6 +96,36 @@ describe('chooseBestProvider', () => {
     it('redirects to a protected resource that does not ask for the landing page', () => {
       const resources = [{ ...candidate(80, 'https://vault/'), protectedUrls: true }];
       expect(chooseBestProvider(resources, parsedFor(false))).toEqual({ kind: 'provider', url: 'https://vault/' });
+    });
+  });
+
+  describe('providers whose sample URL has been not_found for days', () => {
+    it('never redirects to a failing provider while a healthy one exists, whatever its index', () => {
+      const failing = candidate(75, 'https://failing/');
+      const healthy = candidate(20, 'https://healthy/');
+      const other = candidate(20, 'https://other/');
+      expect(chooseBestProvider([failing, healthy, other], parsedFor(false), new Set([failing.id]))).toEqual({
+        kind: 'provider',
+        url: 'https://healthy/',
+      });
+    });
+
+    it('redirects to the best failing provider when every provider fails', () => {
+      const a = candidate(20, 'https://a/');
+      const b = candidate(75, 'https://b/');
+      expect(chooseBestProvider([a, b], parsedFor(false), new Set([a.id, b.id]))).toEqual({ kind: 'provider', url: 'https://b/' });
+    });
+
+    it('keeps the usual choice when the best provider is not failing', () => {
+      const a = candidate(20, 'https://a/');
+      const b = candidate(75, 'https://b/');
+      expect(chooseBestProvider([a, b], parsedFor(false), new Set([a.id]))).toEqual({ kind: 'provider', url: 'https://b/' });
+    });
+
+    it('prefers a live provider that is failing over a deprecated one in an active namespace', () => {
+      const live = candidate(20, 'https://live/');
+      const dead = candidate(75, 'https://dead/', { deprecatedResource: true });
+      expect(chooseBestProvider([live, dead], parsedFor(false), new Set([live.id]))).toEqual({ kind: 'provider', url: 'https://live/' });
     });
   });
 

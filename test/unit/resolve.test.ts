@@ -1,6 +1,7 @@
 import { resolveCompactId } from '../../src/core/resolve.js';
 import { presentResolution, type ResolutionAnswer as ResolveResult } from '../../src/resolver/resolution.presenter.js';
-import { buildSampleSnapshot, DEPRECATION_DATE, EBI_INSTITUTION } from '../factories/snapshot.factory.js';
+import { buildSnapshot } from '../../src/core/registry-snapshot.js';
+import { buildSampleSnapshot, DEPRECATION_DATE, EBI_INSTITUTION, sampleNamespaces } from '../factories/snapshot.factory.js';
 
 const snapshot = buildSampleSnapshot();
 const REGISTRY = 'https://registry.example.org';
@@ -148,17 +149,22 @@ describe('resolveCompactId', () => {
       expect(indices('taxonomy:9606')).toEqual([75, 25, 20]);
       // official EBI, unofficial EBI, unofficial other
       expect(indices('CHEBI:36927')).toEqual([80, 25, 20]);
-      expect(resolve('taxonomy:9606').body.payload.resolvedResources?.[0]?.recommendation.recommendationExplanation).toBe(
-        'Function based recommendation',
-      );
+      // Issue 12: the explanation says what went into the index (the reference's is 'Function based recommendation').
+      expect(resolve('taxonomy:9606').body.payload.resolvedResources?.map((r) => r.recommendation.recommendationExplanation)).toEqual([
+        'official 100, no availability measured yet (counted as 50), not hosted at EBI',
+        'official 0, no availability measured yet (counted as 50), hosted at EBI',
+        'official 0, no availability measured yet (counted as 50), not hosted at EBI',
+      ]);
     });
 
-    it('uses the reliability lookup when given', () => {
-      const result = presentResolution(resolveCompactId('taxonomy:9606', snapshot, {
-        publicRegistryUrl: REGISTRY,
-        reliabilityOf: (id) => (id === 32 ? 100 : 0),
-      }));
+    it('ranks by the measured reliability the snapshot was built with', () => {
+      const measured = (up: number, counted: number) => ({ up, counted, uncounted: 0, notFoundStreak: false });
+      const withChecks = buildSnapshot(1, sampleNamespaces(), new Map([[29, measured(0, 4)], [31, measured(0, 4)], [32, measured(4, 4)]]));
+      const result = presentResolution(resolveCompactId('taxonomy:9606', withChecks, { publicRegistryUrl: REGISTRY }));
       expect(result.body.payload.resolvedResources?.map((r) => r.recommendation.recommendationIndex)).toEqual([55, 5, 40]);
+      expect(result.body.payload.resolvedResources?.[2]?.recommendation.recommendationExplanation).toBe(
+        'official 0, measured availability 100 % over 7 days (4 checks), not hosted at EBI',
+      );
     });
 
     it('answers the canonical LUI for an embedded prefix typed in lower case (improvement)', () => {
@@ -263,7 +269,7 @@ describe('resolveCompactId', () => {
           deprecatedResource: true,
           resourceDeprecationDate: DEPRECATION_DATE,
           renderDeprecatedLanding: true,
-          recommendation: { recommendationIndex: 0, recommendationExplanation: 'Function based recommendation' },
+          recommendation: { recommendationIndex: 0, recommendationExplanation: 'deprecated resource' },
         }),
         expect.objectContaining({ id: 301, deprecatedResource: false, renderDeprecatedLanding: false }),
       ]);
