@@ -7,6 +7,9 @@ import {
   type SampleMeasurement,
 } from '../core/reliability.js';
 
+/** Every outcome class a check can have, in the order the health API lists them. */
+export { LINK_CHECK_OUTCOMES } from '../../migrations/20261124000100_create_link_checks.js';
+
 interface MeasurementRow {
   resourceId: number;
   up: number;

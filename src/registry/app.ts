@@ -7,6 +7,8 @@ import { pingPostgres } from '../db/postgres-failure.js';
 import { pingRedis } from '../queue/connections.js';
 import type { Logger } from '../lib/logger.js';
 import { datasetRoutes } from './dataset/dataset.routes.js';
+import { healthApiRoutes } from './health-api/health-api.routes.js';
+import { createHealthApiService } from './health-api/health-api.service.js';
 import { namespacePageRoutes } from './namespace-page/namespace-page.routes.js';
 import { createNamespacePageService } from './namespace-page/namespace-page.service.js';
 import { RestApiCaches, RestApiData } from './rest-api/page-query.js';
@@ -46,7 +48,7 @@ export interface RegistryAppDeps {
 }
 
 /**
- * The registry area: browse, dataset, registration and statistics (each feature adds its routes here). The
+ * The registry area: browse, dataset, registration, statistics and the link checks' health API (each feature adds its routes here). The
  * routes are given services built here on the database; they never query it themselves.
  */
 export function createRegistryApp(deps: RegistryAppDeps): Koa {
@@ -95,6 +97,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
     }),
     rorRoutes({ ror: createRorService(db) }),
+    healthApiRoutes({ health: createHealthApiService(db) }),
     ...(validator ? [validationRoutes(validator)] : []),
   ]);
   return app;

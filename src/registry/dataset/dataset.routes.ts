@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../lib/logger.js';
 import { DatasetFiles, etagOf, type DatasetVariant } from '../../dataset/dataset-files.js';
+import { isNotModified } from '../../http/conditional-get.js';
 import { requestDatasetBuild, type DatasetBuildJob } from '../../queue/dataset.queue.js';
 import { createQueue, queueNames } from '../../queue/queues.js';
 import { DatasetService } from './dataset.service.js';
@@ -21,21 +22,6 @@ const TRUE_VALUES = new Set(['true', 'on', 'yes', '1']);
 function wantsRewrite(value: string | string[] | undefined): boolean {
   const first = Array.isArray(value) ? value[0] : value;
   return first !== undefined && TRUE_VALUES.has(first.trim().toLowerCase());
-}
-
-/** If-None-Match (weak comparison, as RFC 9110 asks), else If-Modified-Since (whole seconds). */
-function notModified(ifNoneMatch: string, ifModifiedSince: string, etags: string[], lastModified: Date): boolean {
-  if (ifNoneMatch) {
-    return ifNoneMatch
-      .split(',')
-      .map((tag) => tag.trim().replace(/^W\//, ''))
-      .some((tag) => tag === '*' || etags.includes(tag));
-  }
-  if (ifModifiedSince) {
-    const since = Date.parse(ifModifiedSince);
-    return !Number.isNaN(since) && Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
-  }
-  return false;
 }
 
 /**
@@ -72,7 +58,7 @@ export function datasetRoutes(deps: DatasetRouteDeps): Router {
     ctx.set('Cache-Control', 'public, max-age=60');
     // Either coding's tag names the same content, so either revalidates.
     const etags = [etagOf(variantFiles, false), etagOf(variantFiles, true)];
-    if (notModified(ctx.get('If-None-Match'), ctx.get('If-Modified-Since'), etags, lastModified)) {
+    if (isNotModified(ctx.get('If-None-Match'), ctx.get('If-Modified-Since'), etags, lastModified)) {
       if (!Buffer.isBuffer(body)) body.destroy();
       ctx.status = 304;
       return;
