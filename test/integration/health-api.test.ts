@@ -11,7 +11,7 @@ beforeAll(async () => {
   t = await startRegistry('health_api');
   await t.db('link_check_runs').insert([
     { id: 'run-old', planned: 2, done: 2, startedAt: t.db.raw("now() - interval '2 days'"), finishedAt: t.db.raw("now() - interval '2 days'") },
-    { id: 'run-new', planned: 2, done: 2, startedAt: t.db.raw("now() - interval '1 day'"), finishedAt: '2030-01-02T03:04:05.678Z' },
+    { id: 'run-new', planned: 2, done: 2, startedAt: t.db.raw("now() - interval '1 day'"), finishedAt: new Date('2030-01-02T03:04:05.678Z') },
     { id: 'run-open', planned: 2, done: 0 },
   ]);
   const check = (resourceId: number, urlKind: 'sample' | 'home', age: string, outcome: LinkCheckOutcome, httpStatus: number | null, runId: string | null = null) => ({
