@@ -10,6 +10,8 @@ import * as createRegistrationTables from './20261122000800_create_registration_
 import * as createCurationSupport from './20261122000900_create_curation_support.js';
 import * as storeIdempotencyAnswerText from './20261123000100_store_idempotency_answer_text.js';
 import * as createLinkChecks from './20261124000100_create_link_checks.js';
+import * as createCurationEvents from './20261125000100_create_curation_events.js';
+import * as createCurationWarnings from './20261125000200_create_curation_warnings.js';
 
 /**
  * Every migration, in order. Knex records the names given here (no file extension), so the same history
@@ -28,6 +30,8 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122000900_create_curation_support': createCurationSupport,
   '20261123000100_store_idempotency_answer_text': storeIdempotencyAnswerText,
   '20261124000100_create_link_checks': createLinkChecks,
+  '20261125000100_create_curation_events': createCurationEvents,
+  '20261125000200_create_curation_warnings': createCurationWarnings,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

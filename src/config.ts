@@ -260,6 +260,22 @@ const configSchema = {
       default: '',
       description: 'Bearer token of the curators (Authorization: Bearer <token>) for the curation endpoints: open sessions, events, amend, comment, reject, accept. Empty: curation is off and those endpoints answer 404. Otherwise at least 32 characters without whitespace (a long random value, e.g. openssl rand -hex 32); anything else stops the service at start.',
     },
+    CURATOR_NAME: {
+      type: 'string',
+      // Recorded as the actor of every curation event made with CURATOR_TOKEN: a name, not blank.
+      pattern: '^\\S(.*\\S)?$',
+      maxLength: 255,
+      default: 'curator',
+      description: 'The name recorded as the actor of every curation event made with CURATOR_TOKEN (session events, registry edits, deactivations, deletions).',
+    },
+    CURATION_CORS_ORIGINS: {
+      type: 'string',
+      // Comma-separated origins (scheme, host and port, no path): what a browser sends as Origin.
+      pattern: '^(https?://[^/,\\s]+(\\s*,\\s*https?://[^/,\\s]+)*)?$',
+      maxLength: 4000,
+      default: '',
+      description: 'Comma-separated origins (e.g. https://curation.example.org) whose pages may send curators\' requests (PATCH, PUT, DELETE and POST with Authorization) across origins: their CORS preflights are allowed. Empty: no other origin may.',
+    },
     CURATOR_EMAIL: {
       type: 'string',
       maxLength: 1000,
@@ -329,6 +345,8 @@ export interface Config {
   REGEX_CHECK_QUEUE_WAIT_MS: number;
   REGEX_MAX_PATTERN_LENGTH: number;
   CURATOR_TOKEN: string;
+  CURATOR_NAME: string;
+  CURATION_CORS_ORIGINS: string;
   CURATOR_EMAIL: string;
   SMTP_URL: string;
   NOTIFICATION_FROM: string;
@@ -386,6 +404,10 @@ function describeProblem(error: ErrorObject, env: Record<string, unknown>): stri
   if (name === 'CURATOR_TOKEN') {
     // A secret: never echoed into logs, whatever is wrong with it.
     return 'CURATOR_TOKEN must be at least 32 characters without whitespace (or empty to turn curation off)';
+  }
+  if (error.keyword === 'pattern' && name === 'CURATOR_NAME') return `CURATOR_NAME=${shown} must be a name (not blank, no leading or trailing space)`;
+  if (error.keyword === 'pattern' && name === 'CURATION_CORS_ORIGINS') {
+    return `CURATION_CORS_ORIGINS=${shown} must be a comma-separated list of origins such as https://curation.example.org (no path)`;
   }
   if (error.keyword === 'pattern') return `${name}=${shown} is not a valid URL of the expected kind`;
   return `${name}=${shown} ${error.message ?? 'is invalid'}`;

@@ -225,6 +225,59 @@ export interface LinkCheckRow {
   detail: string | null;
 }
 
+/** Who made a curation change: the curator token's holder, or (later) a person signed in with OpenID Connect. */
+export type CuratorKind = 'token' | 'oidc';
+
+export type CurationEntity = 'namespace' | 'resource' | 'institution';
+
+/** One field a curation change touched: its value before and after, as JSON. */
+export interface FieldChange {
+  from: unknown;
+  to: unknown;
+}
+
+/** curation_events: one change a curator made to the registry. */
+export interface CurationEventRow {
+  id: number;
+  action: string;
+  entity: CurationEntity;
+  entityId: number;
+  entityLabel: string;
+  actor: string;
+  actorKind: CuratorKind;
+  actorIssuer: string | null;
+  actorSubject: string | null;
+  changes: Record<string, FieldChange>;
+  additionalInformation: string | null;
+  created: Date;
+}
+
+export type CurationWarningEventType = 'CREATED' | 'REOPENED' | 'SOLVED' | 'DISABLED';
+
+/** curation_warnings: what a registry validator reported about one namespace, resource or institution. */
+export interface CurationWarningRow {
+  id: number;
+  globalId: string;
+  type: string;
+  namespaceId: number | null;
+  resourceId: number | null;
+  institutionId: number | null;
+  open: boolean;
+  details: { label: string; value: string }[];
+  created: Date;
+  modified: Date;
+  lastNotification: Date | null;
+}
+
+/** curation_warning_events: the history of a warning. */
+export interface CurationWarningEventRow {
+  id: number;
+  warningId: number;
+  type: CurationWarningEventType;
+  actor: string;
+  created: Date;
+}
+
 declare module 'knex/types/tables.js' {
   interface Tables {
     locations: Table<LocationRow, 'created'>;
@@ -280,5 +333,16 @@ declare module 'knex/types/tables.js' {
     notification_outbox: Table<OutboxRow, 'id' | 'created' | 'sentAt' | 'attempts' | 'lastError' | 'nextAttemptAt'>;
     link_check_runs: Table<LinkCheckRunRow, 'prefix' | 'planned' | 'done' | 'startedAt' | 'finishedAt'>;
     link_checks: Table<LinkCheckRow, 'id' | 'runId' | 'checkedAt' | 'httpStatus' | 'latencyMs' | 'finalUrl' | 'detail'>;
+    // jsonb columns take their JSON text on insert (pg would send an array as a Postgres array).
+    curation_events: Knex.CompositeTableType<
+      CurationEventRow,
+      Insertable<Omit<CurationEventRow, 'changes'> & { changes: string }, 'id' | 'created' | 'actorIssuer' | 'actorSubject' | 'additionalInformation'>
+    >;
+    curation_warnings: Knex.CompositeTableType<
+      CurationWarningRow,
+      Insertable<Omit<CurationWarningRow, 'details'> & { details: string }, 'id' | Stamped | 'open' | 'lastNotification' | 'namespaceId' | 'resourceId' | 'institutionId'>,
+      Partial<Writable<Omit<CurationWarningRow, 'details'> & { details: string }>>
+    >;
+    curation_warning_events: Table<CurationWarningEventRow, 'id' | 'created'>;
   }
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Router } from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from '../lib/logger.js';
-import { openCors, PUBLIC_CORS } from './cors.js';
+import { openCors, PUBLIC_CORS, type TrustedCors } from './cors.js';
 import { errorTranslator } from './error-translator.js';
 import { healthEndpoints, healthMethodsAt, type DependencyCheck, type ReadinessPolicy } from './health.js';
 import { guardRequestPath } from './input-guard.js';
@@ -17,6 +17,8 @@ export interface BaseAppOptions {
   readinessPolicy?: ReadinessPolicy;
   /** Methods open to any origin; both areas are public read APIs without cookies. */
   corsMethods?: string[];
+  /** The curators' pages on other origins, which may also send writes with Authorization (cors.ts). */
+  trustedCors?: TrustedCors;
   /**
    * Answers the area's hot path on the bare Node request, ahead of Koa (the resolver's GET /{compactId});
    * returns false for anything it leaves to the application.
@@ -53,7 +55,7 @@ export function createBaseApp(options: BaseAppOptions): Koa {
   app.use(errorTranslator(options.logger));
   const areaMethodsAt = options.servedMethods;
   app.use(answerUnservedMethods(areaMethodsAt ? (path) => healthMethodsAt(path) ?? areaMethodsAt(path) : healthMethodsAt));
-  app.use(openCors({ ...PUBLIC_CORS, methods: options.corsMethods ?? ['GET', 'HEAD', 'OPTIONS'] }));
+  app.use(openCors({ ...PUBLIC_CORS, methods: options.corsMethods ?? ['GET', 'HEAD', 'OPTIONS'], trusted: options.trustedCors }));
   app.use(healthEndpoints(options.checks, options.readinessPolicy));
   app.use(guardRequestPath());
   return app;

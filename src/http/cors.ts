@@ -5,6 +5,27 @@ export interface CorsOptions {
   allowHeaders: string[];
   exposeHeaders: string[];
   maxAgeSeconds: number;
+  /** Origins whose pages may also send curators' requests (see TrustedCors); none when absent. */
+  trusted?: TrustedCors;
+}
+
+/**
+ * The curators' pages on other origins (CURATION_CORS_ORIGINS): their preflights may ask for the write
+ * methods and for Authorization, which carries the curator's bearer token. Any other origin's preflight is
+ * answered with the public methods and headers only, so the browser never sends it a write or the token.
+ */
+export interface TrustedCors {
+  /** Lower-case origins as browsers send them (`https://curation.example.org`, no trailing slash). */
+  origins: readonly string[];
+  methods: string[];
+}
+
+/** The origins of a comma-separated setting, lower-cased, without a trailing slash. */
+export function parseOrigins(setting: string): string[] {
+  return setting
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, '').toLowerCase())
+    .filter((origin) => origin !== '');
 }
 
 /** What both areas let a page on another origin send and read. */
@@ -29,16 +50,24 @@ export function openCors(options: CorsOptions): Middleware {
   const allowHeaders = options.allowHeaders.join(',');
   const exposeHeaders = options.exposeHeaders.join(',');
   const maxAge = String(options.maxAgeSeconds);
+  const trustedOrigins = new Set(options.trusted?.origins ?? []);
+  const trustedMethods = options.trusted?.methods.join(',') ?? methods;
+  const trustedHeaders = [...options.allowHeaders, 'Authorization'].join(',');
   return function cors(ctx, next) {
-    if (!ctx.get('Origin')) return next();
-    ctx.set('Access-Control-Allow-Origin', '*');
+    const origin = ctx.get('Origin');
+    if (!origin) return next();
     if (ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method')) {
-      ctx.set('Access-Control-Allow-Methods', methods);
-      ctx.set('Access-Control-Allow-Headers', allowHeaders);
+      // Only a trusted origin's preflight depends on the origin; it names that origin, and says so to caches.
+      const trusted = trustedOrigins.size > 0 && trustedOrigins.has(origin.toLowerCase());
+      ctx.set('Access-Control-Allow-Origin', trusted ? origin : '*');
+      if (trustedOrigins.size > 0) ctx.vary('Origin');
+      ctx.set('Access-Control-Allow-Methods', trusted ? trustedMethods : methods);
+      ctx.set('Access-Control-Allow-Headers', trusted ? trustedHeaders : allowHeaders);
       ctx.set('Access-Control-Max-Age', maxAge);
       ctx.status = 204;
       return;
     }
+    ctx.set('Access-Control-Allow-Origin', '*');
     ctx.set('Access-Control-Expose-Headers', exposeHeaders);
     return next();
   };

@@ -56,6 +56,22 @@ export function readJsonRequest(req: IncomingMessage, limit: number): Promise<un
   return new Promise((resolve, reject) => readJsonBody(req, limit, (error, body) => (error ? reject(error) : resolve(body))));
 }
 
+/**
+ * Koa middleware for a text body of one media type (`text/uri-list`, say): the text in ctx.request.body,
+ * with the size limit (413), the type (415) and the UTF-8 check (400) of the JSON bodies.
+ */
+export function textBody(mediaType: string, limit = DEFAULT_JSON_LIMIT): Middleware {
+  const type = new RegExp(`^${mediaType.replace(/[.+/]/g, '\\$&')}\\s*(;|$)`, 'i');
+  return async function readTextBody(ctx, next) {
+    const declared = Number(ctx.get('Content-Length'));
+    if (declared > limit) throw new HttpError(413, `Request body is larger than the limit of ${describeLimit(limit)}`);
+    const given = ctx.get('Content-Type');
+    if (!type.test(given)) throw new HttpError(415, `Unsupported Content-Type '${given.slice(0, 100)}'; send ${mediaType}`);
+    ctx.request.body = await new Promise<string>((resolve, reject) => readText(ctx.req, limit, (error, text) => (error ? reject(error) : resolve(text!))));
+    await next();
+  };
+}
+
 /** Koa middleware: the parsed body in ctx.request.body (see readJsonRequest), with a size limit per route. */
 export function jsonBody(limit = DEFAULT_JSON_LIMIT): Middleware {
   return async function readJsonBody(ctx, next) {

@@ -28,6 +28,9 @@ import { validationRoutes } from './registration/validation/validation.routes.js
 import { createCurationActions } from './curation/curation-actions.js';
 import { curationRoutes } from './curation/curation.routes.js';
 import { submissionRoutes } from './registration/submission/submission.routes.js';
+import { parseOrigins } from '../http/cors.js';
+import { maintenanceRoutes } from './maintenance/maintenance.routes.js';
+import { MaintenanceService } from './maintenance/maintenance.service.js';
 import { SubmissionService } from './registration/submission/submission.service.js';
 
 export interface RegistryAppDeps {
@@ -57,6 +60,11 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     logger: deps.logger,
     logSampleRate: config.LOG_REQUEST_SAMPLE_RATE,
     corsMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+    // The curators' pages elsewhere may also edit (PATCH, PUT) and delete, with their bearer token.
+    trustedCors: {
+      origins: parseOrigins(config.CURATION_CORS_ORIGINS),
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    },
     checks: [
       { name: 'postgres', check: () => pingPostgres(db) },
       { name: 'redis', check: () => pingRedis(deps.redis) },
@@ -76,6 +84,13 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     datasetRoutes({ config, redis: deps.redis, logger: deps.logger }),
     // Submissions and curation: mounted ahead of /restApi so that the curators' /restApi reads never pass
     // through the browse API's shared answer cache.
+    // Registry maintenance: ahead of /restApi as well, whose router answers only reads.
+    maintenanceRoutes({
+      maintenance: new MaintenanceService(db, validator),
+      curatorToken: config.CURATOR_TOKEN,
+      curatorName: config.CURATOR_NAME,
+      publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
+    }),
     curationRoutes({
       curation: createCurationActions(db, { notifications, validator }),
       curatorToken: config.CURATOR_TOKEN,

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
+import type { CuratorKind } from '../../db/tables.js';
 import { HttpError } from '../../http/http-error.js';
 
 export const CURATION_DISABLED_MESSAGE = 'Curation is not enabled on this registry';
@@ -9,6 +10,30 @@ export const TOKEN_WRONG_MESSAGE = 'The bearer token is not the curator token';
 // Both sides hashed first: equal-length buffers whatever was sent, so the comparison takes the same time for
 // every wrong token, and the token's length does not leak either.
 const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+
+/**
+ * Who is curating, as every curation event records them. With CURATOR_TOKEN the token's holder, named by
+ * CURATOR_NAME (one shared token cannot tell people apart); an OpenID Connect sign-in gives each person's
+ * name with the issuer and subject that identify them for good.
+ */
+export interface Curator {
+  name: string;
+  kind: CuratorKind;
+  issuer: string | null;
+  subject: string | null;
+}
+
+/** The curator holding CURATOR_TOKEN. */
+export function tokenCurator(name: string): Curator {
+  return { name, kind: 'token', issuer: null, subject: null };
+}
+
+/** The curator requireCurator let through (only on the routes it guards). */
+export function curatorOf(ctx: Context): Curator {
+  const curator = (ctx.state as { curator?: Curator }).curator;
+  if (!curator) throw new Error('curatorOf() on a route that requireCurator() does not guard');
+  return curator;
+}
 
 /** True when `given` is the curator token, compared in constant time. */
 export function isCuratorToken(given: string, expected: string): boolean {
@@ -38,8 +63,10 @@ export function callerIsCurator(ctx: Context, curatorToken: string): boolean {
  * Guards every curation endpoint with the CURATOR_TOKEN setting. Curation is off when the setting is empty:
  * the endpoints then answer 404 (they do not exist on this registry) before any token is looked at.
  * No token: 401 with WWW-Authenticate; a wrong one: 403. The answers are never cached by intermediaries.
+ * The curator let through is in ctx.state (curatorOf), named `curatorName` (CURATOR_NAME).
  */
-export function requireCurator(curatorToken: string): Middleware {
+export function requireCurator(curatorToken: string, curatorName = 'curator'): Middleware {
+  const curator = tokenCurator(curatorName);
   return async function curatorOnly(ctx, next) {
     ctx.set('Cache-Control', 'no-store');
     if (curatorToken === '') throw new HttpError(404, CURATION_DISABLED_MESSAGE);
@@ -48,6 +75,7 @@ export function requireCurator(curatorToken: string): Middleware {
     if (!isCuratorToken(given, curatorToken)) {
       throw new HttpError(403, TOKEN_WRONG_MESSAGE);
     }
+    (ctx.state as { curator?: Curator }).curator = curator;
     await next();
   };
 }

@@ -4,8 +4,9 @@ import type { RegexTest, UrlCheck } from './checks.js';
 import type { RequestKind } from './request-kind.js';
 import { validateRequest } from './submission/checked-validation.js';
 import type { ValidationEndpoint } from './validation/endpoints.js';
-import { validateField, type FieldVerdict } from './validation/field-validation.js';
+import { checkFailure, validateField, type FieldVerdict } from './validation/field-validation.js';
 import type { RegistrationPayload } from './validation/payload.js';
+import { runChains, type ChainKey } from './validation/run-chains.js';
 import { CachedRegistryLookups, directLookups } from './validation/registry-lookups.js';
 import type { RegistrationDeps } from './validation/validation-context.js';
 
@@ -46,6 +47,19 @@ export class RegistrationValidator {
    */
   validateRequest(kind: RequestKind, payload: RegistrationPayload, client?: string): Promise<string[]> {
     return validateRequest(kind, payload, client === undefined ? this.current : { ...this.current, client });
+  }
+
+  /**
+   * The first failure message of the given chains on `payload`, or null: a curator's edit of a registry
+   * record, checked with the rules of the request fields it corresponds to, on current answers. A check
+   * that could not run rejects with a busy or unavailable DomainError.
+   */
+  async checkChains(kind: RequestKind, keys: readonly ChainKey[], payload: RegistrationPayload, client?: string): Promise<string | null> {
+    try {
+      return await runChains(keys, kind, payload, client === undefined ? this.current : { ...this.current, client });
+    } catch (error) {
+      throw checkFailure(error);
+    }
   }
 
   /** A field validator endpoint's verdict on a request body (see field-validation.ts). */

@@ -34,11 +34,21 @@ export async function validateField(
     message = await validateForEndpoint(target, kind, normaliseRegistrationPayload(raw, target.normalise), deps);
   } catch (error) {
     if (error instanceof InvalidPayloadError) message = error.message;
-    else if (error instanceof CheckBusyError) {
-      throw new DomainError(error.status === 429 ? 'busy' : 'unavailable', error.message, { retryAfterSeconds: error.retryAfterSeconds, cause: error });
-    } else if (error instanceof CheckUnavailableError) {
-      throw new DomainError('unavailable', CHECKS_UNAVAILABLE_MESSAGE, { retryAfterSeconds: CHECKS_RETRY_AFTER_SECONDS, cause: error });
-    } else throw error;
+    else throw checkFailure(error);
   }
   return message === null ? PASSED : { kind: 'failed', message };
+}
+
+/**
+ * What a check that could not run becomes: busy (the requester has too many under way) or unavailable
+ * (the checks are too busy, or cannot be queued), with the time to wait; any other error as it is.
+ */
+export function checkFailure(error: unknown): unknown {
+  if (error instanceof CheckBusyError) {
+    return new DomainError(error.status === 429 ? 'busy' : 'unavailable', error.message, { retryAfterSeconds: error.retryAfterSeconds, cause: error });
+  }
+  if (error instanceof CheckUnavailableError) {
+    return new DomainError('unavailable', CHECKS_UNAVAILABLE_MESSAGE, { retryAfterSeconds: CHECKS_RETRY_AFTER_SECONDS, cause: error });
+  }
+  return error;
 }

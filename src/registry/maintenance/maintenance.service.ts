@@ -1,0 +1,48 @@
+import type { Db } from '../../db/knex.js';
+import type { Curator } from '../curation/curator-auth.js';
+import type { RegistrationValidator } from '../registration/registration-validator.js';
+import * as lifecycle from './lifecycle.service.js';
+import type { EditableCollection, RecordPatch } from './maintenance.schemas.js';
+import { editRecord, setSuccessor, type EditedRow } from './record-edits.service.js';
+
+export type { EditedRow } from './record-edits.service.js';
+
+/**
+ * What the maintenance routes are given: the curators' changes to the registry's records on its database,
+ * checked with the registration rules (`validator`; without it, edits that need a check answer 503).
+ * `client` is the curator's address, which the checks are shared fairly by.
+ */
+export class MaintenanceService {
+  constructor(
+    private readonly db: Db,
+    private readonly validator?: RegistrationValidator,
+  ) {}
+
+  edit(curator: Curator, collection: EditableCollection, rawId: string, patch: RecordPatch, client?: string): Promise<EditedRow> {
+    return editRecord(this.db, { validator: this.validator, client }, curator, collection, rawId, patch);
+  }
+
+  setSuccessor(curator: Curator, rawId: string, hrefs: readonly string[], client?: string): Promise<EditedRow> {
+    return setSuccessor(this.db, { validator: this.validator, client }, curator, rawId, hrefs);
+  }
+
+  deactivateNamespace(curator: Curator, rawId: string): Promise<string> {
+    return lifecycle.deactivateNamespace(this.db, curator, rawId);
+  }
+
+  reactivateNamespace(curator: Curator, rawId: string): Promise<string> {
+    return lifecycle.reactivateNamespace(this.db, curator, rawId);
+  }
+
+  deactivateResource(curator: Curator, rawId: string): Promise<string> {
+    return lifecycle.deactivateResource(this.db, curator, rawId);
+  }
+
+  reactivateResource(curator: Curator, rawId: string, providerUrlPattern: string | null, client?: string): Promise<string> {
+    return lifecycle.reactivateResource(this.db, { validator: this.validator, client }, curator, rawId, providerUrlPattern);
+  }
+
+  deleteInstitution(curator: Curator, rawId: string): Promise<string> {
+    return lifecycle.deleteInstitution(this.db, curator, rawId);
+  }
+}
