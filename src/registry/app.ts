@@ -31,6 +31,8 @@ import { submissionRoutes } from './registration/submission/submission.routes.js
 import { parseOrigins } from '../http/cors.js';
 import { maintenanceRoutes } from './maintenance/maintenance.routes.js';
 import { MaintenanceService } from './maintenance/maintenance.service.js';
+import { warningsRoutes } from './curation-warnings/warnings.routes.js';
+import { createWarningsActions } from './curation-warnings/warnings.service.js';
 import { SubmissionService } from './registration/submission/submission.service.js';
 
 export interface RegistryAppDeps {
@@ -87,6 +89,12 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     // Registry maintenance: ahead of /restApi as well, whose router answers only reads.
     maintenanceRoutes({
       maintenance: new MaintenanceService(db, validator),
+      curatorToken: config.CURATOR_TOKEN,
+      curatorName: config.CURATOR_NAME,
+      publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
+    }),
+    warningsRoutes({
+      warnings: createWarningsActions(db),
       curatorToken: config.CURATOR_TOKEN,
       curatorName: config.CURATOR_NAME,
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,

@@ -1,6 +1,5 @@
 import { formatReferenceDate } from '../../lib/dates.js';
 import { COLLECTIONS, type CollectionDefinition, type CollectionName } from './collections.js';
-import type { CurationWarning } from './curation-warnings.service.js';
 import type { Page } from './page-query.js';
 import type { GivenParam, PageRequest } from './paging.js';
 import type { PersonRow } from './rows.js';
@@ -53,33 +52,6 @@ export class HalPresenter {
       modified: formatReferenceDate(p.modified),
       _links: { self: { href: path }, person: { href: path } },
     };
-  }
-
-  /**
-   * The reference's CurationWarning item: `globalId, type, open, created, modified, lastNotification`, the
-   * computed `latestEvent` and `moreDetails`, and a `target` link. Warnings computed on request have no
-   * stored id, so no `self` or `events` link.
-   */
-  curationWarning(w: CurationWarning): HalItem {
-    return {
-      globalId: w.globalId,
-      type: w.type,
-      open: w.open,
-      created: formatReferenceDate(w.created),
-      modified: formatReferenceDate(w.modified),
-      lastNotification: formatReferenceDate(w.lastNotification),
-      latestEvent: { type: w.latestEvent.type, created: formatReferenceDate(w.latestEvent.created) },
-      moreDetails: w.moreDetails,
-      _links: { target: { href: `${this.api}${w.targetPath}` } },
-    };
-  }
-
-  /**
-   * An item's curation warnings, a to-many association whose items the reference files under the rel
-   * `curationWarnings` (the rel key stays even when the list is empty, as Spring Data REST answers it).
-   */
-  curationWarnings(warnings: readonly CurationWarning[], selfHref: string): { _embedded: { curationWarnings: HalItem[] }; _links: Links } {
-    return { _embedded: { curationWarnings: warnings.map((w) => this.curationWarning(w)) }, _links: { self: { href: selfHref } } };
   }
 
   /**

@@ -2,7 +2,6 @@ import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { notFound } from '../../http/http-error.js';
 import { COLLECTIONS, isCollectionName, sortWhitelist, type CollectionDefinition, type CollectionName, type Columns } from './collections.js';
-import { listCurationWarnings, type CurationWarningOwner } from './curation-warnings.service.js';
 import { HalPresenter, type HalItem } from './hal.presenter.js';
 import * as institutions from './institutions.service.js';
 import { findItem, getItem, listItems } from './items.service.js';
@@ -35,8 +34,9 @@ export interface RestApiDeps {
 
 /**
  * `/restApi`: the Spring Data REST browse and search API of the reference for namespaces, resources,
- * institutions and locations (read-only here). Handlers read the query, call one service function and
- * hand the result to the HAL presenter.
+ * institutions and locations (reads; the curators' writes are in maintenance/, the items' curationWarnings
+ * in curation-warnings/). Handlers read the query, call one service function and hand the result to the
+ * HAL presenter.
  */
 export function restApiRoutes(deps: RestApiDeps): Router {
   const { versions } = deps;
@@ -83,10 +83,6 @@ export function restApiRoutes(deps: RestApiDeps): Router {
   }
   function sendList<T>(ctx: Context, collection: CollectionName, items: T[], present: (row: T) => HalItem): void {
     send(ctx, hal.list(collection, items, present, selfHref(ctx)));
-  }
-
-  function sendCurationWarnings(owner: CurationWarningOwner): (ctx: Context) => Promise<void> {
-    return async (ctx) => send(ctx, hal.curationWarnings(await listCurationWarnings(store(ctx), owner, id(ctx)), selfHref(ctx)));
   }
 
   router.get('/', (ctx) => send(ctx, hal.root()));
@@ -149,7 +145,6 @@ export function restApiRoutes(deps: RestApiDeps): Router {
   router.get('/namespaces/:id/resources', async (ctx) => {
     sendList(ctx, 'resources', await namespaces.listNamespaceResources(store(ctx), id(ctx)), res);
   });
-  router.get('/namespaces/:id/curationWarnings', sendCurationWarnings('namespaces'));
 
   // Resources
   router.get('/resources/search/findAllByNamespaceId', async (ctx) => {
@@ -172,7 +167,6 @@ export function restApiRoutes(deps: RestApiDeps): Router {
   router.get('/resources/:id/namespace', async (ctx) => send(ctx, ns(await resources.getResourceNamespace(store(ctx), id(ctx)))));
   router.get('/resources/:id/institution', async (ctx) => send(ctx, inst(await resources.getResourceInstitution(store(ctx), id(ctx)))));
   router.get('/resources/:id/location', async (ctx) => send(ctx, loc(await resources.getResourceLocation(store(ctx), id(ctx)))));
-  router.get('/resources/:id/curationWarnings', sendCurationWarnings('resources'));
 
   // Institutions
   router.get('/institutions/search/findByNameContaining', async (ctx) => {
@@ -193,7 +187,6 @@ export function restApiRoutes(deps: RestApiDeps): Router {
   });
   router.get('/institutions/:id/location', async (ctx) => send(ctx, loc(await institutions.getInstitutionLocation(store(ctx), id(ctx)))));
   router.get('/institutions/:id/resource', async (ctx) => institutions.getInstitutionResource(store(ctx), id(ctx)));
-  router.get('/institutions/:id/curationWarnings', sendCurationWarnings('institutions'));
 
   // Routes above answer every known search; anything else under a collection's search is unknown.
   router.get('/:collection/search/:name', (ctx, next) => {

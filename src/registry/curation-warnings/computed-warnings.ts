@@ -1,26 +1,7 @@
 import { checkRegexForRedos, describeComplexity, describeHotspots, REWRITE_ADVICE } from '../../lib/redos-check.js';
 import { inspectLuiPattern, luiPatternEngineFor, luiPatternSource } from '../../core/lui-pattern.js';
-import { COLLECTIONS } from './collections.js';
-import { getItem } from './items.service.js';
-import type { RestApiStore } from './page-query.js';
-import type { NamespaceRow } from './rows.js';
-
-export type CurationWarningOwner = 'namespaces' | 'resources' | 'institutions';
-
-/** The reference's CurationWarning, as far as a warning computed on request can have one. */
-export interface CurationWarning {
-  globalId: string;
-  type: string;
-  open: boolean;
-  created: Date | null;
-  modified: Date | null;
-  lastNotification: Date | null;
-  latestEvent: { type: 'CREATED'; created: Date | null };
-  /** The reference's detail rows as `{label: value}`. */
-  moreDetails: Record<string, string>;
-  /** Where the warning points, under /restApi (`/namespaces/987`). */
-  targetPath: string;
-}
+import type { NamespaceRow } from '../../db/tables.js';
+import type { CurationWarning } from './curation-warning.js';
 
 /** Warnings about a namespace's LUI pattern backtracking catastrophically (issue 10). */
 export const PATTERN_BACKTRACKING = 'pattern-backtracking';
@@ -37,7 +18,7 @@ const ENGINE_DETAILS = {
  * while the pattern stays as it is and gone once a curator rewrites it. Its dates are those of the
  * namespace's last change, when the pattern took its current form at the latest.
  */
-async function patternWarnings(ns: NamespaceRow): Promise<CurationWarning[]> {
+export async function patternWarnings(ns: NamespaceRow): Promise<CurationWarning[]> {
   const { error, linearError } = inspectLuiPattern(ns.pattern);
   if (error !== null) return [];
   const verdict = await checkRegexForRedos(luiPatternSource(ns.pattern));
@@ -56,6 +37,7 @@ async function patternWarnings(ns: NamespaceRow): Promise<CurationWarning[]> {
   if (linearError !== null) moreDetails['linear-time-engine'] = linearError;
   return [
     {
+      id: null,
       globalId: `${PATTERN_BACKTRACKING}:namespace:pattern:${ns.id}`,
       type: PATTERN_BACKTRACKING,
       open: true,
@@ -67,15 +49,4 @@ async function patternWarnings(ns: NamespaceRow): Promise<CurationWarning[]> {
       targetPath: `/namespaces/${ns.id}`,
     },
   ];
-}
-
-/**
- * An item's curation warnings (a to-many association: a list, 404 only when the item is unknown). This
- * registry does not record the reference's warnings (its weekly validator job); a namespace lists the one
- * computed from its pattern, when the pattern can backtrack catastrophically.
- */
-export async function listCurationWarnings(store: RestApiStore, owner: CurationWarningOwner, rawId: string): Promise<CurationWarning[]> {
-  if (owner === 'namespaces') return patternWarnings(await getItem<NamespaceRow>(store, COLLECTIONS.namespaces, rawId));
-  await getItem(store, COLLECTIONS[owner], rawId);
-  return [];
 }
