@@ -34,7 +34,13 @@ const RESOLVER_PATHS: Table = [
 
 const REGISTRY_PATHS: Table = [
   ['/restApi/namespaces', GET],
-  ['/restApi/namespaces/1', GET],
+  // Curators PATCH items (maintenance.routes.ts, mounted ahead of the browse API).
+  ['/restApi/namespaces/1', ['PATCH', ...GET]],
+  ['/restApi/namespaces/1/successor', ['PUT', ...GET]],
+  ['/namespaceManagementApi/deactivateNamespace/1', [...GET, 'POST']],
+  ['/resourceManagementApi/reactivateResource/1', POST],
+  ['/institutionManagementApi/deleteById/1', [...GET, 'POST', 'DELETE']],
+  ['/curationApi/notifications', POST],
   ['/restApi/prefixRegistrationSessions/1', GET],
   ['/registry/go', GET],
   ['/statistics/namespace/go', GET],
