@@ -102,6 +102,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     curationRoutes({
       curation: createCurationActions(db, { notifications, validator }),
       curatorToken: config.CURATOR_TOKEN,
+      curatorName: config.CURATOR_NAME,
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
     }),
     ...(validator ? [submissionRoutes({ submissions: new SubmissionService({ db, validator, notifications }) })] : []),

@@ -8,6 +8,7 @@
  */
 import type { RequestListener } from 'node:http';
 import request from 'supertest';
+import { prefixRegistration, unique } from '../factories/registration.factory.js';
 import { regexpChecks } from '../support/stand-in-checks.js';
 import { REGISTRY_URL, startBothAreas, type BothAreas } from '../support/areas.js';
 import { sendPreflight } from '../support/cors.js';
@@ -403,6 +404,17 @@ describe('curation warnings', () => {
     const shape = await notify({ not: 'a list' });
     expect(shape.status).toBe(400);
     expect(await t.db('curationWarnings').where({ globalId: 'x:1' }).first()).toBeUndefined();
+  });
+});
+
+describe('registration curation', () => {
+  it('records the curator named by CURATOR_NAME on a session event too', async () => {
+    const submitted = await request(app).post('/prefixRegistrationApi/registerPrefix').send({ apiVersion: '1.0', payload: prefixRegistration(unique('m')) });
+    expect(submitted.status).toBe(200);
+    const session = (await t.db('prefixRegistrationSessions').where({ token: submitted.body.payload.token }).first('id'))!;
+    const comment = await curatorPost(`/prefixRegistrationApi/commentPrefixRegistrationRequest/${session.id}`, { apiVersion: '1.0', payload: { comment: 'Please add a reference' } });
+    expect(comment.status).toBe(200);
+    expect(await t.db('prefixRegistrationSessionEvents').where({ sessionId: session.id, eventName: 'COMMENT' }).first('actor')).toEqual({ actor: CURATOR });
   });
 });
 

@@ -23,7 +23,7 @@ import {
   type ResourceRequestRow,
 } from '../registration/submission/registration-records.js';
 import { hasText } from '../registration/validation/validators.js';
-import { CURATOR_ACTOR, CurationError, lockOpenSession, type SessionEventPayload } from './curation.service.js';
+import { CurationError, lockOpenSession, type SessionEventPayload } from './curation.service.js';
 import { writeOutbox } from '../../notifications/outbox.js';
 import { acceptanceMessages, type NotificationSettings } from '../registration/notification-messages.js';
 
@@ -246,7 +246,7 @@ export async function acceptSession(
         sessionId: session.id,
         requestId: request.id,
         eventName: 'ACCEPT',
-        actor: CURATOR_ACTOR,
+        actor: payload.actor,
         additionalInformation: payload.text('additionalInformation'),
         acceptanceReason: reason,
       });

@@ -10,12 +10,14 @@ import { CURATION_NAMES, CurationPresenter, eventRel } from './curation.presente
 import { checkSessionEventBody } from './curation.schemas.js';
 import type { CurationActions } from './curation-actions.js';
 import { CurationError, parseSessionId, readSessionEventPayload, type Operation } from './curation.service.js';
-import { requireCurator } from './curator-auth.js';
+import { curatorOf, requireCurator } from './curator-auth.js';
 
 export interface CurationRouteDeps {
   curation: CurationActions;
   /** CURATOR_TOKEN; empty: every curation endpoint answers 404. */
   curatorToken: string;
+  /** CURATOR_NAME: the actor the token's holder is recorded as. */
+  curatorName?: string;
   publicRegistryUrl: string;
 }
 
@@ -44,7 +46,7 @@ function itemId(ctx: Context): number {
  */
 export function curationRoutes(deps: CurationRouteDeps): Router {
   const router = new Router();
-  const curator = requireCurator(deps.curatorToken);
+  const curator = requireCurator(deps.curatorToken, deps.curatorName);
   const readBody = jsonBody();
   const present = new CurationPresenter(new HalPresenter(deps.publicRegistryUrl));
   const selfHref = (ctx: Context) => `${deps.publicRegistryUrl}${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`;
@@ -120,7 +122,7 @@ export function curationRoutes(deps: CurationRouteDeps): Router {
       const sessionId = parseSessionId(kind, operation, ctx.params.sessionId ?? '');
       const body = checkSessionEventBody(kind, operation === 'amend', ctx.request.body);
       if (!body.ok) throw new CurationError(400, body.message, true);
-      await deps.curation.run(kind, operation, sessionId, readSessionEventPayload(body.payload));
+      await deps.curation.run(kind, operation, sessionId, readSessionEventPayload(body.payload, curatorOf(ctx).name));
       ctx.body = envelope({ comment: null });
     };
   }

@@ -24,7 +24,7 @@ import { AMENDED_FIELD, EVENT_TEXT_FIELDS, type EventTextField } from './curatio
 import { writeOutbox } from '../../notifications/outbox.js';
 import { rejectionMessages } from '../registration/notification-messages.js';
 
-/** Curators are not told apart (one shared token, no identity system). */
+/** The actor of events whose curator is not known (CURATOR_NAME's default). */
 export const CURATOR_ACTOR = 'curator';
 
 export type Operation = 'amend' | 'comment' | 'reject' | 'accept';
@@ -95,20 +95,22 @@ const EVENT_DEFAULTS: Record<EventTextField, string> = {
 export interface SessionEventPayload {
   raw: Record<string, unknown>;
   text(field: EventTextField): string;
+  /** The curator acting, as the event records them (curator-auth.ts). */
+  actor: string;
 }
 
 /**
  * The texts of a payload that checkSessionEventBody (curation.schemas.ts) accepted, a blank or absent one
  * replaced by the reference's default text.
  */
-export function readSessionEventPayload(payload: Record<string, unknown> | null): SessionEventPayload {
+export function readSessionEventPayload(payload: Record<string, unknown> | null, actor = CURATOR_ACTOR): SessionEventPayload {
   const raw = payload ?? {};
   const texts = {} as Record<EventTextField, string>;
   for (const field of EVENT_TEXT_FIELDS) {
     const value = raw[field];
     texts[field] = typeof value === 'string' && value.trim() !== '' ? value : EVENT_DEFAULTS[field];
   }
-  return { raw, text: (field) => texts[field] };
+  return { raw, text: (field) => texts[field], actor };
 }
 
 async function sessionExists(db: Db, kind: RequestKind, sessionId: number): Promise<boolean> {
@@ -128,7 +130,7 @@ export async function commentOnSession(db: Db, kind: RequestKind, sessionId: num
       sessionId: session.id,
       requestId: session.requestId,
       eventName: 'COMMENT',
-      actor: CURATOR_ACTOR,
+      actor: payload.actor,
       additionalInformation: payload.text('additionalInformation'),
       comment: payload.text('comment'),
     });
@@ -144,7 +146,7 @@ export async function rejectSession(db: Db, kind: RequestKind, sessionId: number
       sessionId: session.id,
       requestId: session.requestId,
       eventName: 'REJECT',
-      actor: CURATOR_ACTOR,
+      actor: payload.actor,
       additionalInformation: payload.text('additionalInformation'),
       rejectionReason: reason,
     });
@@ -200,7 +202,7 @@ export async function amendSession(
       sessionId: session.id,
       requestId: request.id,
       eventName: 'AMEND',
-      actor: CURATOR_ACTOR,
+      actor: payload.actor,
       additionalInformation: payload.text('additionalInformation'),
     });
     await touchSession(trx, kind, session.id, { requestId: request.id });
