@@ -6,8 +6,12 @@
  * real ones have tests of their own), logged with the curator in curation_events, and seen by a resolver
  * area on the same database within 2 s.
  */
+import { readFile } from 'node:fs/promises';
 import type { RequestListener } from 'node:http';
+import path from 'node:path';
 import request from 'supertest';
+import { readManifest } from '../../src/dataset/dataset-files.js';
+import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
 import { prefixRegistration, unique } from '../factories/registration.factory.js';
 import { regexpChecks } from '../support/stand-in-checks.js';
 import { REGISTRY_URL, startBothAreas, type BothAreas } from '../support/areas.js';
@@ -418,7 +422,7 @@ describe('registration curation', () => {
   });
 });
 
-describe('what the resolver sees', () => {
+describe('what the resolver and the dataset see', () => {
   it('redirects to the new URL pattern within 2 s of a PATCH', async () => {
     const redirect = async () =>
       (await t.resolver.send({ method: 'GET', path: '/orcid:0000-0002-5355-2576', headers: { Accept: 'text/html' } })).headers.location;
@@ -436,6 +440,16 @@ describe('what the resolver sees', () => {
     console.info(`maintenance: a PATCHed URL pattern redirected by the resolver after ${ms} ms`);
     expect(ms).toBeLessThan(2000);
     expect((await events('resource', 1102))[0]).toMatchObject({ actor: 'curator', changes: { urlPattern: { to: 'https://people.orcid.example.org/record/{$id}' } } });
+  });
+
+  it('puts the change in the next dataset build', async () => {
+    await processDatasetBuild({ db: t.db, dir: t.datasetDir }, { data: { reason: 'registry-change' } });
+    const manifest = (await readManifest(t.datasetDir))!;
+    const dataset = JSON.parse(await readFile(path.join(t.datasetDir, manifest.variants.plain.file), 'utf8')) as {
+      payload: { namespaces: { prefix: string; name: string; resources: { urlPattern: string }[] }[] };
+    };
+    const orcid = dataset.payload.namespaces.find((n) => n.prefix === 'orcid');
+    expect(orcid).toMatchObject({ name: 'ORCID, renamed', resources: [{ urlPattern: 'https://people.orcid.example.org/record/{$id}' }] });
   });
 
   it('stops resolving to a deactivated namespace\'s providers within 2 s', async () => {
