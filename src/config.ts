@@ -270,8 +270,8 @@ const configSchema = {
     },
     CURATION_CORS_ORIGINS: {
       type: 'string',
-      // Comma-separated origins (scheme, host and port, no path): what a browser sends as Origin.
-      pattern: '^(https?://[^/,\\s]+(\\s*,\\s*https?://[^/,\\s]+)*)?$',
+      // Comma-separated origins (scheme, host and port; no path but a trailing slash): what a browser sends as Origin.
+      pattern: '^(https?://[^/,\\s]+/?(\\s*,\\s*https?://[^/,\\s]+/?)*)?$',
       maxLength: 4000,
       default: '',
       description: 'Comma-separated origins (e.g. https://curation.example.org) whose pages may send curators\' requests (PATCH, PUT, DELETE and POST with Authorization) across origins: their CORS preflights are allowed. Empty: no other origin may.',

@@ -1,4 +1,5 @@
 import { ConfigError, databaseName, loadConfig } from '../../src/config.js';
+import { parseOrigins } from '../../src/http/cors.js';
 
 describe('configuration', () => {
   it('uses the documented defaults when nothing is set', () => {
@@ -66,6 +67,19 @@ describe('configuration', () => {
       'CURATOR_TOKEN must be at least 32 characters without whitespace (or empty to turn curation off)',
     ]);
     if (token.trim().length > 1) expect((caught as ConfigError).message).not.toContain(token.trim());
+  });
+
+  it('names the token curator "curator" unless CURATOR_NAME says otherwise, and refuses a blank name', () => {
+    expect(loadConfig({}).CURATOR_NAME).toBe('curator');
+    expect(loadConfig({ CURATOR_NAME: 'Carla Curator' }).CURATOR_NAME).toBe('Carla Curator');
+    expect(() => loadConfig({ CURATOR_NAME: '   ' })).toThrow('CURATOR_NAME="   " must be a name (not blank, no leading or trailing space)');
+  });
+
+  it('takes curation origins as a comma-separated list of origins, and refuses one with a path', () => {
+    const config = loadConfig({ CURATION_CORS_ORIGINS: 'https://Curation.example.org/, http://localhost:3000' });
+    expect(parseOrigins(config.CURATION_CORS_ORIGINS)).toEqual(['https://curation.example.org', 'http://localhost:3000']);
+    expect(parseOrigins(loadConfig({}).CURATION_CORS_ORIGINS)).toEqual([]);
+    expect(() => loadConfig({ CURATION_CORS_ORIGINS: 'https://curation.example.org/desk' })).toThrow(/CURATION_CORS_ORIGINS=.* must be a comma-separated list of origins/);
   });
 
   it('takes the database name from DATABASE_URL', () => {
