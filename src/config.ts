@@ -198,6 +198,60 @@ const configSchema = {
       default: 10,
       description: 'Live URL checks one worker process runs at once (at most 2 of them against the same host).',
     },
+    LINKCHECK_ENABLED: {
+      type: 'boolean',
+      default: false,
+      description: 'Run the scheduled link checks (every provider\'s sample URL and home page, spread over LINKCHECK_INTERVAL; they decide the providers\' measured reliability). Set true in production. Off by default so that tests, benchmarks and a developer\'s npm start never send requests to the real providers; npm run linkcheck starts a run whatever this says.',
+    },
+    LINKCHECK_INTERVAL: {
+      type: 'string',
+      pattern: '^[1-9][0-9]{0,8}(ms|s|m|h|d)$',
+      maxLength: 16,
+      default: '24h',
+      description: 'How often a link-check run is planned, and the time its checks are spread over (never all at once): a whole number with a unit, ms, s, m, h or d (e.g. 12h, 90m).',
+    },
+    LINKCHECK_CONCURRENCY: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 200,
+      default: 10,
+      description: 'Link checks one worker process runs at once (the per-host limits below hold across all processes).',
+    },
+    LINKCHECK_HOST_CONCURRENCY: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+      default: 2,
+      description: 'Link-check requests to one host at once, across every worker process (kept in Redis).',
+    },
+    LINKCHECK_HOST_DELAY_MS: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 600000,
+      default: 1000,
+      description: 'Least time between the starts of two link-check requests to one host, across every worker process (kept in Redis).',
+    },
+    LINKCHECK_TIMEOUT_MS: {
+      type: 'integer',
+      minimum: 100,
+      maximum: 120000,
+      default: 15000,
+      description: 'Total time one link-check request may take (redirects and the first 64 KiB of the body included) before it counts as a timeout.',
+    },
+    LINKCHECK_HISTORY_DAYS: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 3650,
+      default: 30,
+      description: 'How long link-check results (and finished runs) are kept; the hourly housekeeping job deletes older ones.',
+    },
+    LINKCHECK_CONTACT_URL: {
+      type: 'string',
+      pattern: '^(https?://\\S+)?$',
+      maxLength: 2000,
+      default: '',
+      description: 'Named in the User-Agent of link checks, so that a provider\'s operator can find out who checks their site and how to reach whoever runs it (a page about your deployment with a contact address). Empty: PUBLIC_REGISTRY_URL.',
+    },
     IDEMPOTENCY_KEY_RETENTION_HOURS: {
       type: 'integer',
       minimum: 1,
@@ -336,6 +390,14 @@ export interface Config {
   URL_CHECK_TIMEOUT_MS: number;
   URL_CHECK_ALLOW_PRIVATE_NETWORKS: boolean;
   URL_CHECK_CONCURRENCY: number;
+  LINKCHECK_ENABLED: boolean;
+  LINKCHECK_INTERVAL: string;
+  LINKCHECK_CONCURRENCY: number;
+  LINKCHECK_HOST_CONCURRENCY: number;
+  LINKCHECK_HOST_DELAY_MS: number;
+  LINKCHECK_TIMEOUT_MS: number;
+  LINKCHECK_HISTORY_DAYS: number;
+  LINKCHECK_CONTACT_URL: string;
   IDEMPOTENCY_KEY_RETENTION_HOURS: number;
   SEED_SAMPLE_REGISTRY: boolean;
   REGISTRATION_MIN_DESCRIPTION_LENGTH: number;
@@ -409,6 +471,7 @@ function describeProblem(error: ErrorObject, env: Record<string, unknown>): stri
   if (error.keyword === 'pattern' && name === 'CURATION_CORS_ORIGINS') {
     return `CURATION_CORS_ORIGINS=${shown} must be a comma-separated list of origins such as https://curation.example.org (no path)`;
   }
+  if (name === 'LINKCHECK_INTERVAL') return `${name}=${shown} must be a duration: a whole number and ms, s, m, h or d (e.g. 24h)`;
   if (error.keyword === 'pattern') return `${name}=${shown} is not a valid URL of the expected kind`;
   return `${name}=${shown} ${error.message ?? 'is invalid'}`;
 }

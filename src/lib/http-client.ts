@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import got, { type PlainResponse } from 'got';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
@@ -54,10 +55,10 @@ export type FetchFailure =
   /** Refused before or instead of connecting; `url` is the URL refused (a redirect target, possibly). */
   | { kind: 'refused'; url: string; reason: string }
   | { kind: 'timeout' }
-  | { kind: 'connect'; message: string }
-  | { kind: 'tls'; message: string }
+  | { kind: 'connect'; message: string; code?: string }
+  | { kind: 'tls'; message: string; code?: string }
   | { kind: 'too-many-redirects'; message: string }
-  | { kind: 'error'; message: string };
+  | { kind: 'error'; message: string; code?: string };
 
 export type FetchForCheckResult =
   | { ok: true; status: number; finalUrl: string; bodyBytes: number; bodyTruncated: boolean }
@@ -175,9 +176,30 @@ function classifyError(error: unknown, currentUrl: string): FetchFailure {
   const message = chain.map((e) => (typeof e.message === 'string' ? e.message : '')).find(Boolean) ?? String(error);
   if (codes.includes('ETIMEDOUT')) return { kind: 'timeout' };
   if (codes.includes('ERR_TOO_MANY_REDIRECTS')) return { kind: 'too-many-redirects', message: 'Too many redirects' };
-  if (codes.some((c) => CONNECT_CODES.has(c))) return { kind: 'connect', message };
-  if (codes.some((c) => TLS_CODES.has(c) || c.startsWith('ERR_SSL_') || c.startsWith('ERR_TLS_'))) return { kind: 'tls', message };
-  return { kind: 'error', message };
+  const connectCode = codes.find((c) => CONNECT_CODES.has(c));
+  if (connectCode) return { kind: 'connect', message, code: connectCode };
+  const tlsCode = codes.find((c) => TLS_CODES.has(c) || c.startsWith('ERR_SSL_') || c.startsWith('ERR_TLS_'));
+  if (tlsCode) return { kind: 'tls', message, code: tlsCode };
+  return codes[0] === undefined ? { kind: 'error', message } : { kind: 'error', message, code: codes[0] };
+}
+
+/** One request of a check, as fetchOnce makes it. */
+interface CheckRequest {
+  method: 'GET' | 'HEAD';
+  /** Keep the body read (up to maxBodyBytes) as text, for a look at what the page says. */
+  keepBody: boolean;
+  /** A redirect back to a URL already visited ends the request as a loop instead of going round to the hop limit. */
+  detectLoops: boolean;
+}
+
+type CheckOutcome =
+  | { ok: true; status: number; finalUrl: string; headers: IncomingHttpHeaders; body: string; bodyBytes: number; bodyTruncated: boolean }
+  | { ok: false; failure: FetchFailure | RedirectLoop; finalUrl: string };
+
+/** A redirect to a URL the request had already been at. */
+export interface RedirectLoop {
+  kind: 'redirect-loop';
+  url: string;
 }
 
 /**
@@ -186,28 +208,65 @@ function classifyError(error: unknown, currentUrl: string): FetchFailure {
  * settles within `timeoutMs` in total. Never throws: every failure is a typed result.
  */
 export async function fetchForCheck(url: string, options: FetchForCheckOptions): Promise<FetchForCheckResult> {
+  const outcome = await guardedRequest(url, options, { method: 'GET', keepBody: false, detectLoops: false });
+  if (!outcome.ok) return { ok: false, failure: outcome.failure as FetchFailure };
+  const { status, finalUrl, bodyBytes, bodyTruncated } = outcome;
+  return { ok: true, status, finalUrl, bodyBytes, bodyTruncated };
+}
+
+/** What one request of a link check found. */
+export type LinkFetchResult = (
+  | {
+      ok: true;
+      status: number;
+      finalUrl: string;
+      headers: IncomingHttpHeaders;
+      /** The first `maxBodyBytes` of the body as text (empty for HEAD). */
+      body: string;
+      bodyTruncated: boolean;
+    }
+  | { ok: false; failure: FetchFailure | RedirectLoop; finalUrl: string }
+) & { method: 'GET' | 'HEAD'; latencyMs: number };
+
+/**
+ * One request of a provider link check (the link-check worker): HEAD or GET as `method` says, with the same
+ * guard, limits and per-process host places as fetchForCheck; it keeps the answer's headers and the start of
+ * its body (a bot challenge page is recognised by them) and ends a redirect loop at its first repeat. The
+ * caller decides whether a HEAD answer settles the check, and spaces its requests to a host.
+ */
+export async function fetchForLinkCheck(url: string, method: 'GET' | 'HEAD', options: FetchForCheckOptions): Promise<LinkFetchResult> {
+  const started = performance.now();
+  const outcome = await guardedRequest(url, options, { method, keepBody: method === 'GET', detectLoops: true });
+  const latencyMs = Math.round(performance.now() - started);
+  if (!outcome.ok) return { ok: false, failure: outcome.failure, finalUrl: outcome.finalUrl, method, latencyMs };
+  const { status, finalUrl, headers, body, bodyTruncated } = outcome;
+  return { ok: true, status, finalUrl, headers, body, bodyTruncated, method, latencyMs };
+}
+
+async function guardedRequest(url: string, options: FetchForCheckOptions, request: CheckRequest): Promise<CheckOutcome> {
   const refusal = urlRefusal(url);
-  if (refusal) return { ok: false, failure: { kind: 'refused', url, reason: refusal } };
+  if (refusal) return { ok: false, failure: { kind: 'refused', url, reason: refusal }, finalUrl: url };
   // The clock starts once the first host has a place: waiting behind other checks of it is not the server's fault.
   const release = await acquireHost(new URL(url).host.toLowerCase());
   try {
-    return await fetchOnce(url, options, release);
+    return await fetchOnce(url, options, request, release);
   } catch (error) {
     // got refusing its options synchronously; never expected, still a result rather than a throw.
     release();
-    return { ok: false, failure: { kind: 'error', message: error instanceof Error ? error.message : String(error) } };
+    return { ok: false, failure: { kind: 'error', message: error instanceof Error ? error.message : String(error) }, finalUrl: url };
   }
 }
 
-function fetchOnce(url: string, options: FetchForCheckOptions, releaseFirstHost: () => void): Promise<FetchForCheckResult> {
+function fetchOnce(url: string, options: FetchForCheckOptions, request: CheckRequest, releaseFirstHost: () => void): Promise<CheckOutcome> {
   return new Promise((resolve) => {
     let currentUrl = url;
-    let refusedRedirect: FetchFailure | undefined;
+    let refusedRedirect: FetchFailure | RedirectLoop | undefined;
     let settled = false;
     let releaseHost = releaseFirstHost;
+    const visited = new Set([url]);
 
     const stream = got.stream(url, {
-      method: 'GET',
+      method: request.method,
       headers: { accept: BROWSER_ACCEPT, 'user-agent': options.userAgent },
       agent: agentsFor(options.allowPrivateNetworks, options.allowedAddresses ?? []),
       http2: false,
@@ -231,6 +290,11 @@ function fetchOnce(url: string, options: FetchForCheckOptions, releaseFirstHost:
           refusedRedirect = { kind: 'refused', url: target, reason };
           return false;
         }
+        if (request.detectLoops && visited.has(target)) {
+          refusedRedirect = { kind: 'redirect-loop', url: target };
+          return false;
+        }
+        visited.add(target);
         currentUrl = target;
         return true;
       },
@@ -247,7 +311,7 @@ function fetchOnce(url: string, options: FetchForCheckOptions, releaseFirstHost:
       },
     });
 
-    const settle = (result: FetchForCheckResult) => {
+    const settle = (result: CheckOutcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -258,19 +322,23 @@ function fetchOnce(url: string, options: FetchForCheckOptions, releaseFirstHost:
       stream.destroy();
     };
 
-    const timer = setTimeout(() => settle({ ok: false, failure: { kind: 'timeout' } }), options.timeoutMs);
+    const timer = setTimeout(() => settle({ ok: false, failure: { kind: 'timeout' }, finalUrl: currentUrl }), options.timeoutMs);
 
-    stream.on('error', (error: unknown) => settle({ ok: false, failure: classifyError(error, currentUrl) }));
+    stream.on('error', (error: unknown) => settle({ ok: false, failure: classifyError(error, currentUrl), finalUrl: currentUrl }));
     stream.on('response', (response: PlainResponse) => {
       if (refusedRedirect) {
-        settle({ ok: false, failure: refusedRedirect });
+        settle({ ok: false, failure: refusedRedirect, finalUrl: currentUrl });
         return;
       }
       let bodyBytes = 0;
-      const finish = (bodyTruncated: boolean) =>
-        settle({ ok: true, status: response.statusCode, finalUrl: response.url, bodyBytes, bodyTruncated });
+      const kept: Buffer[] = [];
+      const finish = (bodyTruncated: boolean) => {
+        const body = request.keepBody ? Buffer.concat(kept).subarray(0, options.maxBodyBytes).toString('utf8') : '';
+        settle({ ok: true, status: response.statusCode, finalUrl: response.url, headers: response.headers, body, bodyBytes, bodyTruncated });
+      };
       stream.on('data', (chunk: Buffer) => {
         bodyBytes += chunk.length;
+        if (request.keepBody && bodyBytes - chunk.length < options.maxBodyBytes) kept.push(chunk);
         if (bodyBytes > options.maxBodyBytes) finish(true);
       });
       stream.on('end', () => finish(false));

@@ -2,6 +2,15 @@ import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { DATASET_QUEUE, NIGHTLY_DATASET_BUILD_SCHEDULER, type DatasetBuildJob, type DatasetBuildOutcome } from './dataset.queue.js';
 import { HOUSEKEEPING_QUEUE, HOURLY_HOUSEKEEPING_SCHEDULER, type HousekeepingJob, type HousekeepingResult } from './housekeeping.queue.js';
+import {
+  LINK_CHECK_PLAN_QUEUE,
+  LINK_CHECK_PLAN_SCHEDULER,
+  LINK_CHECK_QUEUE,
+  type LinkCheckJob,
+  type LinkCheckJobResult,
+  type LinkCheckPlanJob,
+  type LinkCheckPlanResult,
+} from './link-check.queue.js';
 import { NOTIFICATIONS_POLL_SCHEDULER, NOTIFICATIONS_QUEUE, type NotificationsJob, type NotificationsOutcome } from './notifications.queue.js';
 import { URL_CHECK_QUEUE, type UrlCheckJob, type UrlVerdict } from './url-check.queue.js';
 import { NIGHTLY_USAGE_ROLLUP_SCHEDULER, USAGE_ROLLUP_QUEUE, type RollupResult, type UsageRollupJob } from './usage-rollup.queue.js';
@@ -18,6 +27,8 @@ export interface QueueContracts {
   [URL_CHECK_QUEUE]: { data: UrlCheckJob; result: UrlVerdict };
   [NOTIFICATIONS_QUEUE]: { data: NotificationsJob; result: NotificationsOutcome };
   [HOUSEKEEPING_QUEUE]: { data: HousekeepingJob; result: HousekeepingResult };
+  [LINK_CHECK_PLAN_QUEUE]: { data: LinkCheckPlanJob; result: LinkCheckPlanResult };
+  [LINK_CHECK_QUEUE]: { data: LinkCheckJob; result: LinkCheckJobResult };
 }
 
 export type QueueName = keyof QueueContracts;
@@ -30,6 +41,8 @@ export const queueNames = {
   urlCheck: URL_CHECK_QUEUE,
   notifications: NOTIFICATIONS_QUEUE,
   housekeeping: HOUSEKEEPING_QUEUE,
+  linkCheckPlan: LINK_CHECK_PLAN_QUEUE,
+  linkCheck: LINK_CHECK_QUEUE,
 } as const satisfies Record<string, QueueName>;
 
 /** Stable, versioned scheduler ids: upserting them again on every start changes nothing. */
@@ -38,6 +51,7 @@ export const schedulerIds = {
   nightlyUsageRollup: NIGHTLY_USAGE_ROLLUP_SCHEDULER,
   notificationsPoll: NOTIFICATIONS_POLL_SCHEDULER,
   hourlyHousekeeping: HOURLY_HOUSEKEEPING_SCHEDULER,
+  linkCheckPlan: LINK_CHECK_PLAN_SCHEDULER,
 } as const;
 
 export const defaultJobOptions: JobsOptions = {
