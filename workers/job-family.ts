@@ -20,8 +20,8 @@ export interface JobFamily {
   start: (deps: WorkerDeps) => Promise<Worker[]>;
 }
 
-/** What a Worker of `queue` runs for each job. */
-export type Processor<N extends QueueName> = (job: Job<JobData<N>, JobResult<N>>) => Promise<JobResult<N>>;
+/** What a Worker of `queue` runs for each job; `token` is the job's lock, for moving it (to the delayed set). */
+export type Processor<N extends QueueName> = (job: Job<JobData<N>, JobResult<N>>, token?: string) => Promise<JobResult<N>>;
 
 /**
  * A Worker of `queue` on the process's shared connection and prefix, with the listeners every Worker needs:

@@ -9,7 +9,7 @@ import { jobSchedules } from './schedules.js';
 // `npm run start:worker`: the process that runs every slow or scheduled job, never inside an HTTP request.
 const USAGE =
   'Usage: npm run start:worker   (node dist/src/cli.js worker; in the Docker image: worker)\n' +
-  'Runs the worker process: URL checks, dataset builds, usage rollup, notifications, housekeeping. Start as many as needed.';
+  'Runs the worker process: URL checks, link checks, dataset builds, usage rollup, notifications, housekeeping. Start as many as needed.';
 
 await runPart('worker', USAGE, async (config, logger) => {
   const db = await connectPostgres(config, { max: 4 });

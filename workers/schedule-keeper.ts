@@ -62,10 +62,17 @@ export class ScheduleKeeper {
       });
   };
 
-  /** `always`: upsert every schedule (at start); otherwise only those Redis no longer has. */
+  /**
+   * `always`: upsert every schedule (at start) and remove those a setting turned off; otherwise put back only
+   * those Redis no longer has.
+   */
   private async assertSchedules(always: boolean): Promise<void> {
     for (const schedule of this.deps.schedules) {
       const queue = this.queueFor(schedule.queue);
+      if (schedule.off) {
+        if (always) await queue.removeJobScheduler(schedule.id);
+        continue;
+      }
       const existed = (await queue.getJobScheduler(schedule.id)) !== undefined;
       if (existed && !always) continue;
       await queue.upsertJobScheduler(schedule.id, schedule.repeat, schedule.template);

@@ -1,5 +1,7 @@
 import type { JobsOptions, JobSchedulerTemplateOptions, RepeatOptions } from 'bullmq';
 import type { Config } from '../src/config.js';
+import { parseDuration } from '../src/lib/duration.js';
+import { linkCheckPlanJobOptions } from '../src/queue/link-check.queue.js';
 import { defaultJobOptions, queueNames, schedulerIds, type JobData, type QueueName } from '../src/queue/queues.js';
 
 /** One job scheduler of the service: which queue, when (UTC), and the job it makes (a payload of that queue). */
@@ -16,13 +18,15 @@ interface ScheduleOf<N extends QueueName> {
    * first start, or a Redis that came back empty), the job is also added once at once, with these options.
    */
   catchUp?: JobsOptions;
+  /** Turned off by a setting: removed from Redis when a worker starts, and never put back. */
+  off?: boolean;
 }
 
 /**
  * Every job schedule of the service in one list: workers upsert them all at start and put back any that
  * Redis lost (schedule-keeper.ts), in one loop. A new scheduled job family adds its line here.
  */
-export function jobSchedules(config: Pick<Config, 'NOTIFICATION_POLL_INTERVAL_MS'>): JobSchedule[] {
+export function jobSchedules(config: Pick<Config, 'NOTIFICATION_POLL_INTERVAL_MS' | 'LINKCHECK_ENABLED' | 'LINKCHECK_INTERVAL'>): JobSchedule[] {
   return [
     {
       id: schedulerIds.nightlyDatasetBuild,
@@ -53,6 +57,15 @@ export function jobSchedules(config: Pick<Config, 'NOTIFICATION_POLL_INTERVAL_MS
       queue: queueNames.housekeeping,
       repeat: { pattern: '15 * * * *', tz: 'UTC' },
       template: { name: 'hourly', data: { reason: 'hourly' } },
+    },
+    {
+      // Only where the operator turned link checking on: tests, benchmarks and a developer's npm start never
+      // send requests to the real providers. `every` plans the first run as soon as the scheduler is made.
+      id: schedulerIds.linkCheckPlan,
+      queue: queueNames.linkCheckPlan,
+      repeat: { every: parseDuration(config.LINKCHECK_INTERVAL) ?? 86_400_000 },
+      template: { name: 'scheduled', data: { reason: 'scheduled' }, opts: linkCheckPlanJobOptions },
+      off: !config.LINKCHECK_ENABLED,
     },
   ];
 }

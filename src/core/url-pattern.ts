@@ -28,3 +28,13 @@ export function buildProviderUrl(urlPattern: string, localId: string, namespaceE
   }
   return url + urlPattern.slice(from);
 }
+
+/**
+ * The URL of a resource's sample record, as resolving `prefix:sampleId` would build it. Sample ids of
+ * embedded namespaces are stored without the prefix in the registry (`0000146` for BTO) but some are
+ * written with it (`CHEBI:36927`); resolution takes the part after the prefix either way.
+ */
+export function buildSampleUrl(urlPattern: string, sampleId: string, prefix: string, namespaceEmbeddedInLui: boolean): string {
+  const carriesPrefix = namespaceEmbeddedInLui && sampleId.toLowerCase().startsWith(`${prefix.toLowerCase()}:`);
+  return buildProviderUrl(urlPattern, sampleId, carriesPrefix);
+}

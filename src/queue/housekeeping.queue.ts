@@ -1,4 +1,4 @@
-/** Deletes what the service keeps only for a while (stored Idempotency-Key answers). */
+/** Deletes what the service keeps only for a while (stored Idempotency-Key answers, link-check history). */
 export const HOUSEKEEPING_QUEUE = 'housekeeping';
 
 export interface HousekeepingJob {
@@ -8,6 +8,8 @@ export interface HousekeepingJob {
 
 export interface HousekeepingResult {
   idempotencyKeysDeleted: number;
+  linkChecksDeleted: number;
+  linkCheckRunsDeleted: number;
 }
 
 /** Stable and versioned: upserting it again on every start changes nothing. */

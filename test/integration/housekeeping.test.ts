@@ -56,9 +56,9 @@ describe('housekeeping', () => {
     await storeKey('just-past', 24 * HOUR + 60_000);
     await storeKey('almost', 23 * HOUR);
     await storeKey('fresh', 0);
-    expect(await processHousekeeping({ db: t.db, retentionHours: 24 })).toEqual({ idempotencyKeysDeleted: 2 });
+    expect(await processHousekeeping({ db: t.db, retentionHours: 24, linkCheckHistoryDays: 30 })).toEqual({ idempotencyKeysDeleted: 2, linkChecksDeleted: 0, linkCheckRunsDeleted: 0 });
     expect(await keys()).toEqual(['almost', 'fresh']);
-    expect(await processHousekeeping({ db: t.db, retentionHours: 24 })).toEqual({ idempotencyKeysDeleted: 0 });
+    expect(await processHousekeeping({ db: t.db, retentionHours: 24, linkCheckHistoryDays: 30 })).toEqual({ idempotencyKeysDeleted: 0, linkChecksDeleted: 0, linkCheckRunsDeleted: 0 });
   });
 
   it('deletes a backlog larger than one batch', async () => {
@@ -67,7 +67,7 @@ describe('housekeeping', () => {
        SELECT 'registerPrefix', 'old-' || g, repeat('x', 64), 200, '{}'::jsonb, now() - interval '3 days' FROM generate_series(1, 12001) g`,
     );
     await storeKey('fresh', 0);
-    expect(await processHousekeeping({ db: t.db, retentionHours: 24 })).toEqual({ idempotencyKeysDeleted: 12001 });
+    expect(await processHousekeeping({ db: t.db, retentionHours: 24, linkCheckHistoryDays: 30 })).toEqual({ idempotencyKeysDeleted: 12001, linkChecksDeleted: 0, linkCheckRunsDeleted: 0 });
     expect(await keys()).toEqual(['fresh']);
   });
 
@@ -79,7 +79,7 @@ describe('housekeeping', () => {
     await storeKey('three-hours', 3 * HOUR);
     await storeKey('one-hour', 1 * HOUR);
     const { result } = await runJob(queue, { reason: 'manual' });
-    expect(result).toEqual({ idempotencyKeysDeleted: 1 });
+    expect(result).toEqual({ idempotencyKeysDeleted: 1, linkChecksDeleted: 0, linkCheckRunsDeleted: 0 });
     expect(await keys()).toEqual(['one-hour']);
   }, 60000);
 });

@@ -1,23 +1,31 @@
+import { deleteOlderThan } from '../../src/db/delete-older-than.js';
 import type { Db } from '../../src/db/knex.js';
 import type { HousekeepingResult } from '../../src/queue/housekeeping.queue.js';
 
-/** Rows per DELETE, so that a backlog never holds a long lock or a long transaction. */
-const BATCH = 5000;
+const HOUR_MS = 3600_000;
+
+export interface HousekeepingDeps {
+  db: Db;
+  /** IDEMPOTENCY_KEY_RETENTION_HOURS. */
+  retentionHours: number;
+  /** LINKCHECK_HISTORY_DAYS. */
+  linkCheckHistoryDays: number;
+  now?: () => Date;
+}
 
 /**
- * Deletes the stored answers of Idempotency-Keys older than the retention: a client retries a submission
- * within minutes, and the table would otherwise grow with every submission for ever. Safe to run twice or
- * in two workers at once (each DELETE takes what is still there).
+ * Deletes what is kept only for a while: the stored answers of Idempotency-Keys older than the retention (a
+ * client retries a submission within minutes), and link checks and runs older than the history (the
+ * reliability of a provider looks back 7 days). Otherwise each table grows for ever. Safe to run twice or in
+ * two workers at once.
  */
-export async function processHousekeeping(deps: { db: Db; retentionHours: number; now?: () => Date }): Promise<HousekeepingResult> {
-  const cutoff = new Date((deps.now?.() ?? new Date()).getTime() - deps.retentionHours * 3600_000);
-  let deleted = 0;
-  for (;;) {
-    const { rowCount } = await deps.db.raw<{ rowCount: number }>(
-      `DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE created < ? LIMIT ${BATCH})`,
-      [cutoff],
-    );
-    deleted += rowCount;
-    if (rowCount < BATCH) return { idempotencyKeysDeleted: deleted };
-  }
+export async function processHousekeeping(deps: HousekeepingDeps): Promise<HousekeepingResult> {
+  const now = (deps.now?.() ?? new Date()).getTime();
+  const idempotencyKeysDeleted = await deleteOlderThan(deps.db, 'idempotency_keys', 'created', new Date(now - deps.retentionHours * HOUR_MS));
+  const historyCutoff = new Date(now - deps.linkCheckHistoryDays * 24 * HOUR_MS);
+  const linkChecksDeleted = await deleteOlderThan(deps.db, 'link_checks', 'checked_at', historyCutoff);
+  // A run started before the cutoff has no check left worth keeping (its checks are older still, or none
+  // came: a run that never finished), and its rows would only ever accumulate.
+  const linkCheckRunsDeleted = await deleteOlderThan(deps.db, 'link_check_runs', 'started_at', historyCutoff);
+  return { idempotencyKeysDeleted, linkChecksDeleted, linkCheckRunsDeleted };
 }
