@@ -183,6 +183,13 @@ function classifyError(error: unknown, currentUrl: string): FetchFailure {
   return codes[0] === undefined ? { kind: 'error', message } : { kind: 'error', message, code: codes[0] };
 }
 
+/** The statuses got follows, when they carry a Location. */
+const REDIRECT_STATUSES = new Set([300, 301, 302, 303, 304, 307, 308]);
+
+function isRedirect(response: PlainResponse): boolean {
+  return response.headers.location !== undefined && REDIRECT_STATUSES.has(response.statusCode);
+}
+
 /** One request of a check, as fetchOnce makes it. */
 interface CheckRequest {
   method: 'GET' | 'HEAD';
@@ -265,6 +272,31 @@ function fetchOnce(url: string, options: FetchForCheckOptions, request: CheckReq
     let releaseHost = releaseFirstHost;
     const visited = new Set([url]);
 
+    const judgedRedirects = new WeakMap<PlainResponse, boolean>();
+    /** Whether to follow a redirect: its target must pass the URL rules (and not be a repeat, for a loop). */
+    const judgeRedirect = (response: PlainResponse): boolean => {
+      const location = response.headers.location ?? '';
+      let target: string;
+      try {
+        target = new URL(location, response.url).toString();
+      } catch {
+        refusedRedirect = { kind: 'refused', url: location, reason: refusalReasons.invalid };
+        return false;
+      }
+      const reason = urlRefusal(target);
+      if (reason) {
+        refusedRedirect = { kind: 'refused', url: target, reason };
+        return false;
+      }
+      if (request.detectLoops && visited.has(target)) {
+        refusedRedirect = { kind: 'redirect-loop', url: target };
+        return false;
+      }
+      visited.add(target);
+      currentUrl = target;
+      return true;
+    };
+
     const stream = got.stream(url, {
       method: request.method,
       headers: { accept: BROWSER_ACCEPT, 'user-agent': options.userAgent },
@@ -277,26 +309,14 @@ function fetchOnce(url: string, options: FetchForCheckOptions, request: CheckReq
       throwHttpErrors: false,
       maxRedirects: options.maxRedirects,
       followRedirect: (response: PlainResponse) => {
-        const location = response.headers.location ?? '';
-        let target: string;
-        try {
-          target = new URL(location, response.url).toString();
-        } catch {
-          refusedRedirect = { kind: 'refused', url: location, reason: refusalReasons.invalid };
-          return false;
-        }
-        const reason = urlRefusal(target);
-        if (reason) {
-          refusedRedirect = { kind: 'refused', url: target, reason };
-          return false;
-        }
-        if (request.detectLoops && visited.has(target)) {
-          refusedRedirect = { kind: 'redirect-loop', url: target };
-          return false;
-        }
-        visited.add(target);
-        currentUrl = target;
-        return true;
+        // got also asks this of answers that are not redirects (to judge their status), and may ask twice of
+        // one redirect: each answer is judged once.
+        if (!isRedirect(response)) return true;
+        const judged = judgedRedirects.get(response);
+        if (judged !== undefined) return judged;
+        const follow = judgeRedirect(response);
+        judgedRedirects.set(response, follow);
+        return follow;
       },
       hooks: {
         beforeRedirect: [

@@ -33,8 +33,8 @@ export const RESOLVER_URL = 'https://resolver.test';
 export const REGISTRY_URL = 'https://registry.test';
 
 export interface StartOptions {
-  /** What the database holds: the sample registry (the default), a dataset file with extra records, or nothing. */
-  data?: 'sample' | 'none' | { file?: string; extra?: unknown[] };
+  /** What the database holds: the sample registry (the default), a dataset file with extra records, these records only, or nothing. */
+  data?: 'sample' | 'none' | { file?: string; extra?: unknown[]; records?: unknown[] };
   /** Settings over the harness's: the test database and Redis, LOG_LEVEL=silent, the *.test public URLs, a unique QUEUE_PREFIX. */
   env?: Record<string, string>;
   /** The dataset built once into the stack's DATASET_DIR (a directory of its own), as a worker would have. */

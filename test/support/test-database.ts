@@ -63,10 +63,10 @@ export async function createTestDatabase(label: string, options: { migrate?: boo
 
 /**
  * Imports a dataset file (the sample registry by default) into `db` as `npm run registry:import` does, with
- * `extra` namespace records after the file's.
+ * `extra` namespace records after the file's; `records` instead of any file (a registry of fixtures only).
  */
-export async function loadSample(db: Db, options: { file?: string; extra?: unknown[] } = {}): Promise<void> {
-  const records = (await readDataset(options.file ?? SAMPLE_REGISTRY)) as unknown[];
+export async function loadSample(db: Db, options: { file?: string; extra?: unknown[]; records?: unknown[] } = {}): Promise<void> {
+  const records = options.records ?? ((await readDataset(options.file ?? SAMPLE_REGISTRY)) as unknown[]);
   await importRegistry(db, validateNamespaces(options.extra ? [...records, ...options.extra] : records), {});
 }
 

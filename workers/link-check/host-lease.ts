@@ -25,9 +25,11 @@ if notBefore > now then
   return {0, notBefore - now}
 end
 if redis.call('ZCARD', KEYS[1]) >= concurrency then
+  -- A place frees when a request ends, which only its worker knows: ask again soon (or when the first
+  -- lease expires, if that is sooner).
   local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
   local untilExpiry = tonumber(first[2]) - now
-  return {0, math.max(1, math.min(untilExpiry, math.max(delay, 250)))}
+  return {0, math.max(1, math.min(untilExpiry, 250))}
 end
 redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ttl)
