@@ -29,6 +29,7 @@ describe('--help on every entry', () => {
     'dist/workers/main.js',
     'dist/src/importer/cli.js',
     'dist/src/db/cli.js',
+    'dist/src/link-check/cli.js',
   ];
 
   it.each(entries)('%s --help prints its usage and exits without starting anything', async (entry) => {
@@ -41,7 +42,7 @@ describe('--help on every entry', () => {
   });
 
   it('every command of the entry point prints its usage with --help', async () => {
-    for (const command of ['start', 'resolver', 'registry', 'worker', 'migrate', 'rollback', 'status', 'import']) {
+    for (const command of ['start', 'resolver', 'registry', 'worker', 'migrate', 'rollback', 'status', 'import', 'linkcheck']) {
       const child = spawnNode('dist/src/cli.js', { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, [command, '--help']);
       const { code } = await child.exited;
       expect([command, code, child.output().slice(0, 6)]).toEqual([command, 0, 'Usage:']);
