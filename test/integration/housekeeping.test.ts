@@ -1,6 +1,6 @@
 /**
- * Housekeeping: stored Idempotency-Key answers are deleted once older than the retention, by the hourly job
- * of a real worker process (npm test builds first).
+ * Housekeeping: stored Idempotency-Key answers are deleted once older than the retention, and link checks and
+ * their runs once older than the history, by the hourly job of a real worker process (npm test builds first).
  */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -8,6 +8,7 @@ import { createWorkerRedis } from '../../src/queue/connections.js';
 import type { HousekeepingJob } from '../../src/queue/housekeeping.queue.js';
 import { createQueue, queueNames, schedulerIds } from '../../src/queue/queues.js';
 import { processHousekeeping } from '../../workers/housekeeping/housekeeping.processor.js';
+import { fixtureNamespace } from '../factories/link-check.factory.js';
 import { startStack, type AreaStack } from '../support/areas.js';
 import { stopProcess, type Spawned } from '../support/processes.js';
 import { runJob, spawnWorker } from '../support/service-processes.js';
@@ -34,7 +35,9 @@ describe('housekeeping', () => {
   const keys = async () => ((await t.db('idempotencyKeys').orderBy('key').select('key')) as { key: string }[]).map((r) => r.key);
 
   beforeAll(async () => {
-    t = await startStack('housekeeping', { data: 'none' });
+    // One resource for link checks to belong to (a fixture provider: nothing is checked here).
+    const provider = { code: 'p', urlPattern: 'http://127.0.0.1:9/{$id}', resourceHomeUrl: 'http://127.0.0.1:9/' };
+    t = await startStack('housekeeping', { data: { records: [fixtureNamespace('hk', [provider])] } });
     connection = createWorkerRedis(TEST_REDIS_URL);
     queue = createQueue(queueNames.housekeeping, connection, t.config.QUEUE_PREFIX);
     worker = spawnWorker(t, { LOG_LEVEL: 'info', IDEMPOTENCY_KEY_RETENTION_HOURS: '2' });
@@ -69,6 +72,32 @@ describe('housekeeping', () => {
     await storeKey('fresh', 0);
     expect(await processHousekeeping({ db: t.db, retentionHours: 24, linkCheckHistoryDays: 30 })).toEqual({ idempotencyKeysDeleted: 12001, linkChecksDeleted: 0, linkCheckRunsDeleted: 0 });
     expect(await keys()).toEqual(['fresh']);
+  });
+
+  it('deletes link checks and runs older than the history, and keeps the others', async () => {
+    const resourceId = ((await t.db('resources').first('id')) as { id: number }).id;
+    const day = 24 * HOUR;
+    const run = (id: string, ageMs: number) => t.db('linkCheckRuns').insert({ id, startedAt: new Date(Date.now() - ageMs) });
+    const check = (runId: string, urlKind: 'sample' | 'home', ageMs: number) =>
+      t.db('linkChecks').insert({ runId, resourceId, urlKind, url: 'http://127.0.0.1:9/1', outcome: 'up', checkedAt: new Date(Date.now() - ageMs) });
+    await run('old', 31 * day);
+    await run('recent', 2 * day);
+    await check('old', 'sample', 31 * day);
+    await check('old', 'home', 30 * day + 60_000);
+    await check('recent', 'sample', 2 * day);
+    await check('recent', 'home', 29 * day);
+    expect(await processHousekeeping({ db: t.db, retentionHours: 24, linkCheckHistoryDays: 30 })).toEqual({
+      idempotencyKeysDeleted: 0,
+      linkChecksDeleted: 2,
+      linkCheckRunsDeleted: 1,
+    });
+    expect(await t.db('linkChecks').orderBy('urlKind').select('runId', 'urlKind')).toEqual([
+      { runId: 'recent', urlKind: 'home' },
+      { runId: 'recent', urlKind: 'sample' },
+    ]);
+    expect(await t.db('linkCheckRuns').pluck('id')).toEqual(['recent']);
+    await t.db('linkChecks').del();
+    await t.db('linkCheckRuns').del();
   });
 
   it('runs hourly in the worker process, with IDEMPOTENCY_KEY_RETENTION_HOURS', async () => {
