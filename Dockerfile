@@ -25,6 +25,7 @@ COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
 COPY --from=build /app/seeds seeds
 COPY scripts scripts
+COPY public public
 # The code stays owned by root and read-only to the service; only the data folder (the dataset files the
 # worker writes and the registry area serves, DATASET_DIR=var/dataset) belongs to the unprivileged user.
 RUN mkdir -p /app/var/dataset && chown -R node:node /app/var

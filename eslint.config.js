@@ -17,6 +17,16 @@ export default tseslint.config(
     },
   },
   {
+    // The pages' scripts run in the browser, as modules, unbuilt.
+    files: ['public/**/*.js'],
+    languageOptions: {
+      globals: {
+        document: 'readonly', window: 'readonly', fetch: 'readonly', AbortController: 'readonly', URLSearchParams: 'readonly',
+        HTMLElement: 'readonly', HTMLInputElement: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
+      },
+    },
+  },
+  {
     // Config parsing, tests and benchmarks are where the environment is legitimately read.
     files: ['src/config.ts', 'test/**', 'bench/**', 'jest.config.js'],
     rules: { 'no-restricted-properties': 'off' },

@@ -3,12 +3,12 @@
 /** @type {import('jest').Config} */
 export default {
   testEnvironment: 'node',
-  extensionsToTreatAsEsm: ['.ts'],
+  extensionsToTreatAsEsm: ['.ts', '.tsx'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
-    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.test.json' }],
+    '^.+\\.tsx?$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.test.json' }],
   },
-  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  testMatch: ['<rootDir>/test/**/*.test.ts?(x)'],
   testTimeout: 30000,
   // A Redis database of the run's own (TEST_REDIS_URL), checked for leftover keys at the end.
   globalSetup: '<rootDir>/test/support/redis-test-db.ts',

@@ -3,7 +3,7 @@ import type { Router } from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from '../lib/logger.js';
 import { openCors, PUBLIC_CORS, type TrustedCors } from './cors.js';
-import { errorTranslator } from './error-translator.js';
+import { errorTranslator, type ErrorPageRenderer } from './error-translator.js';
 import { healthEndpoints, healthMethodsAt, type DependencyCheck, type ReadinessPolicy } from './health.js';
 import { guardRequestPath } from './input-guard.js';
 import { noSniff } from './no-sniff.js';
@@ -26,6 +26,8 @@ export interface BaseAppOptions {
   front?: (req: IncomingMessage, res: ServerResponse) => boolean;
   /** The methods of the area's paths that no router declares (those the front handler answers, say). */
   servedMethods?: ServedMethods;
+  /** The area's HTML error pages for browsers (see ErrorPageRenderer); the envelope for everyone without. */
+  errorPage?: ErrorPageRenderer;
 }
 
 /** A Koa application whose request handler first offers each request to a front handler. */
@@ -52,7 +54,7 @@ export function createBaseApp(options: BaseAppOptions): Koa {
   app.silent = true;
   app.use(noSniff());
   app.use(requestContext(options.logger, options.logSampleRate));
-  app.use(errorTranslator(options.logger));
+  app.use(errorTranslator(options.logger, options.errorPage));
   const areaMethodsAt = options.servedMethods;
   app.use(answerUnservedMethods(areaMethodsAt ? (path) => healthMethodsAt(path) ?? areaMethodsAt(path) : healthMethodsAt));
   app.use(openCors({ ...PUBLIC_CORS, methods: options.corsMethods ?? ['GET', 'HEAD', 'OPTIONS'], trusted: options.trustedCors }));

@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { DomainError, type DomainErrorKind } from '../core/domain-error.js';
 import { isDatabaseUnavailable } from '../db/connection-errors.js';
 import type { Logger } from '../lib/logger.js';
@@ -106,25 +106,40 @@ export function answerForError(error: unknown, request: FailedRequest, logger: L
 }
 
 /**
- * Koa middleware: every thrown error answered by answerForError, in the envelope, never cached. Unknown
- * routes get a 404 in the same envelope.
+ * An HTML document answering an error in place of the envelope, or undefined to keep the envelope: the
+ * registry area's pages give browsers an error page (web/error-page.tsx). `noRoute`: no route serves the path.
  */
-export function errorTranslator(logger: Logger): Middleware {
+export type ErrorPageRenderer = (ctx: Context, status: number, message: string, noRoute: boolean) => string | undefined;
+
+/**
+ * Koa middleware: every thrown error answered by answerForError, in the envelope (or the error page an
+ * area renders for it), never cached. Unknown routes get a 404 in the same envelope.
+ */
+export function errorTranslator(logger: Logger, errorPage?: ErrorPageRenderer): Middleware {
+  const answerWith = (ctx: Context, status: number, message: string, payload: unknown, noRoute: boolean): void => {
+    const page = errorPage?.(ctx, status, message, noRoute);
+    ctx.status = status;
+    if (page === undefined) {
+      ctx.body = errorEnvelope(message, payload);
+      return;
+    }
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.vary('Accept');
+    ctx.body = page;
+  };
   return async function translateErrors(ctx, next) {
     try {
       await next();
       // Routers leave 404 (no route) without a body; their 405s become errors in unserved-methods.ts.
       if ((ctx.body === undefined || ctx.body === null) && ctx.status === 404) {
-        ctx.status = 404;
-        ctx.body = errorEnvelope(`No such endpoint: ${ctx.method} ${ctx.path}`);
+        answerWith(ctx, 404, `No such endpoint: ${ctx.method} ${ctx.path}`, null, true);
       }
     } catch (error) {
       const request = { requestId: String(ctx.state.requestId), method: ctx.method, url: ctx.url, path: ctx.path };
       const answer = answerForError(error, request, logger);
       ctx.set('Cache-Control', 'no-store');
-      ctx.status = answer.status;
       ctx.set(answer.headers as Record<string, string>);
-      ctx.body = errorEnvelope(answer.message, answer.payload);
+      answerWith(ctx, answer.status, answer.message, answer.payload, false);
     }
   };
 }

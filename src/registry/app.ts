@@ -33,6 +33,9 @@ import { maintenanceRoutes } from './maintenance/maintenance.routes.js';
 import { MaintenanceService } from './maintenance/maintenance.service.js';
 import { warningsRoutes } from './curation-warnings/warnings.routes.js';
 import { createWarningsActions } from './curation-warnings/warnings.service.js';
+import { htmlErrorPage } from '../web/error-page.js';
+import type { Site } from '../web/site.js';
+import { StaticAssets } from '../web/static-assets.js';
 import { SubmissionService } from './registration/submission/submission.service.js';
 
 export interface RegistryAppDeps {
@@ -58,6 +61,11 @@ export interface RegistryAppDeps {
  */
 export function createRegistryApp(deps: RegistryAppDeps): Koa {
   const { config, db } = deps;
+  const site: Site = {
+    publicResolverUrl: config.PUBLIC_RESOLVER_URL,
+    publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
+    assets: new StaticAssets(),
+  };
   const app = createBaseApp({
     logger: deps.logger,
     logSampleRate: config.LOG_REQUEST_SAMPLE_RATE,
@@ -71,6 +79,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
       { name: 'postgres', check: () => pingPostgres(db) },
       { name: 'redis', check: () => pingRedis(deps.redis) },
     ],
+    errorPage: htmlErrorPage(site),
   });
   // The regex checks are shared fairly between clients by ctx.ip, which behind a proxy is X-Forwarded-For.
   app.proxy = config.TRUST_PROXY;
@@ -82,6 +91,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   const validator = deps.registration && new RegistrationValidator(config, db, deps.registration);
   const versions = deps.registryVersions ?? new RegistryVersionSource(db);
   useRouters(app, [
+    site.assets.routes(),
     namespacePageRoutes({ namespaces: createNamespacePageService(db), publicRegistryUrl: config.PUBLIC_REGISTRY_URL }),
     datasetRoutes({ config, redis: deps.redis, logger: deps.logger }),
     // Submissions and curation: mounted ahead of /restApi so that the curators' /restApi reads never pass

@@ -8,7 +8,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
     .map((entry) => relative(root, join(entry.parentPath, entry.name)));
 }
 
@@ -25,7 +25,9 @@ function importGraph(): Map<string, { files: string[]; packages: string[] }> {
       const specifier = match[1] ?? match[2];
       if (specifier === undefined) continue;
       if (specifier.startsWith('.')) {
-        files.push(relative(root, resolve(root, dirname(file), specifier)).replace(/\.js$/, '.ts'));
+        // `./x.js` names x.ts, or x.tsx for a template.
+        const target = relative(root, resolve(root, dirname(file), specifier)).replace(/\.js$/, '.ts');
+        files.push(existsSync(join(root, target)) || !existsSync(join(root, `${target}x`)) ? target : `${target}x`);
       } else {
         packages.push(specifier);
       }

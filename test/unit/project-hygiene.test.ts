@@ -15,7 +15,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const file = path.join(dir, name);
     if (statSync(file).isDirectory()) return sourceFiles(file);
-    return /\.(ts|mjs)$/.test(name) && !name.endsWith('.d.ts') ? [file] : [];
+    return /\.(tsx?|mjs)$/.test(name) && !name.endsWith('.d.ts') ? [file] : [];
   });
 }
 
@@ -24,8 +24,11 @@ function packagesImportedBy(dirs: string[]): Set<string> {
   const found = new Set<string>();
   const importLine = /^\s*(?:import|export)\s+(?!type\b)(?:[^'"]*?\sfrom\s+)?['"]([^'"./][^'"]*)['"]/gm;
   const dynamicImport = /import\(\s*['"]([^'"./][^'"]*)['"]\s*\)/g;
+  const tsconfig = JSON.parse(readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8')) as { compilerOptions: { jsxImportSource?: string } };
   for (const file of dirs.flatMap((d) => sourceFiles(path.join(ROOT, d)))) {
     const text = readFileSync(file, 'utf8');
+    // A template's JSX compiles to imports of the configured JSX runtime (preact/jsx-runtime).
+    if (file.endsWith('.tsx') && tsconfig.compilerOptions.jsxImportSource) found.add(tsconfig.compilerOptions.jsxImportSource);
     for (const match of [...text.matchAll(importLine), ...text.matchAll(dynamicImport)]) {
       const specifier = match[1] as string;
       if (specifier.startsWith('node:') || builtinModules.includes(specifier)) continue;

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Router } from '@koa/router';
+import { projectRoot } from '../lib/project-root.js';
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+};
+
+interface Asset {
+  body: Buffer;
+  type: string;
+  /** A hash of the content: the strong ETag, and the `v` of the URLs pages link it with. */
+  hash: string;
+}
+
+// An address carrying the current hash never changes content; any other (an old page's) is revalidated.
+const VERSIONED_CACHE = 'public, max-age=31536000, immutable';
+const UNVERSIONED_CACHE = 'public, max-age=300';
+
+/**
+ * The stylesheet and the small scripts of the pages (the project's public/ folder), read once at start:
+ * no build step, they are served as written. Pages link each with its content hash (`url()`), so a
+ * browser keeps it until the file changes.
+ */
+export class StaticAssets {
+  private readonly assets = new Map<string, Asset>();
+
+  constructor(dir = path.join(projectRoot(), 'public')) {
+    for (const name of readdirSync(dir)) {
+      const type = CONTENT_TYPES[path.extname(name)];
+      if (!type) continue;
+      const body = readFileSync(path.join(dir, name));
+      this.assets.set(name, { body, type, hash: createHash('sha256').update(body).digest('base64url').slice(0, 16) });
+    }
+  }
+
+  /** The address a page links the asset with; throws for a file public/ does not have (a typo in a page). */
+  url(name: string): string {
+    const asset = this.assets.get(name);
+    if (!asset) throw new Error(`No static asset public/${name}`);
+    return `/static/${name}?v=${asset.hash}`;
+  }
+
+  /** The uncompressed size of an asset, in bytes (the pages' weight budget is counted in these). */
+  size(name: string): number {
+    return this.assets.get(name)?.body.length ?? 0;
+  }
+
+  /** GET /static/{name}: the file with its ETag; 304 when the browser's copy is current. */
+  routes(): Router {
+    const router = new Router();
+    router.get('/static/:name', (ctx) => {
+      const asset = this.assets.get(ctx.params.name ?? '');
+      if (!asset) return;
+      ctx.set('ETag', `"${asset.hash}"`);
+      ctx.set('Cache-Control', ctx.query.v === asset.hash ? VERSIONED_CACHE : UNVERSIONED_CACHE);
+      ctx.type = asset.type;
+      if (ctx.fresh) {
+        ctx.status = 304;
+        return;
+      }
+      ctx.body = asset.body;
+    });
+    return router;
+  }
+}
