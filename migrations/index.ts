@@ -12,6 +12,7 @@ import * as storeIdempotencyAnswerText from './20261123000100_store_idempotency_
 import * as createLinkChecks from './20261124000100_create_link_checks.js';
 import * as createCurationEvents from './20261125000100_create_curation_events.js';
 import * as createCurationWarnings from './20261125000200_create_curation_warnings.js';
+import * as addNamespaceSearchIndexes from './20261125000300_add_namespace_search_indexes.js';
 
 /**
  * Every migration, in order. Knex records the names given here (no file extension), so the same history
@@ -32,6 +33,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261124000100_create_link_checks': createLinkChecks,
   '20261125000100_create_curation_events': createCurationEvents,
   '20261125000200_create_curation_warnings': createCurationWarnings,
+  '20261125000300_add_namespace_search_indexes': addNamespaceSearchIndexes,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

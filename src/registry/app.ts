@@ -33,6 +33,12 @@ import { maintenanceRoutes } from './maintenance/maintenance.routes.js';
 import { MaintenanceService } from './maintenance/maintenance.service.js';
 import { warningsRoutes } from './curation-warnings/warnings.routes.js';
 import { createWarningsActions } from './curation-warnings/warnings.service.js';
+import { pagesRoutes } from './pages/pages.routes.js';
+import { RegistryPagesService } from './pages/registry-pages.service.js';
+import { lookUpUrl } from './pages/reverse-lookup.service.js';
+import { createEbiDatasetReader } from './search/ebi-dataset.service.js';
+import { NamespaceSearch } from './search/namespace-search.service.js';
+import { searchRoutes } from './search/search.routes.js';
 import { htmlErrorPage } from '../web/error-page.js';
 import type { Site } from '../web/site.js';
 import { StaticAssets } from '../web/static-assets.js';
@@ -90,8 +96,24 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   };
   const validator = deps.registration && new RegistrationValidator(config, db, deps.registration);
   const versions = deps.registryVersions ?? new RegistryVersionSource(db);
+  const restApiData = new RestApiData(db, new RestApiCaches(versions.maxAgeMs));
+  const statistics = createStatisticsService(db, deps.redis);
+  const search = new NamespaceSearch(db, restApiData, versions);
   useRouters(app, [
     site.assets.routes(),
+    // Ahead of /registry/{prefix}, whose paths these share.
+    searchRoutes({
+      search,
+      ebiDataset: createEbiDatasetReader(db),
+      publicResolverUrl: config.PUBLIC_RESOLVER_URL,
+      publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
+    }),
+    pagesRoutes({
+      site,
+      pages: new RegistryPagesService({ db, data: restApiData, versions, statistics }),
+      search,
+      lookUpUrl: (url) => lookUpUrl(db, config.PUBLIC_RESOLVER_URL, url),
+    }),
     namespacePageRoutes({ namespaces: createNamespacePageService(db), publicRegistryUrl: config.PUBLIC_REGISTRY_URL }),
     datasetRoutes({ config, redis: deps.redis, logger: deps.logger }),
     // Submissions and curation: mounted ahead of /restApi so that the curators' /restApi reads never pass
@@ -119,12 +141,12 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     // Ahead of /restApi too: a person's answer depends on the caller, and the browse API's cache on the URL only.
     personRoutes({ persons: createPersonsService(db), publicRegistryUrl: config.PUBLIC_REGISTRY_URL, curatorToken: config.CURATOR_TOKEN }),
     restApiRoutes({
-      data: new RestApiData(db, new RestApiCaches(versions.maxAgeMs)),
+      data: restApiData,
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
       versions,
       answerCacheBytes: config.REGISTRY_CACHE_MAX_MB * 1024 * 1024,
     }),
-    statisticsRoutes({ statistics: createStatisticsService(db, deps.redis) }),
+    statisticsRoutes({ statistics }),
     schemaOrgRoutes({
       namespaces: createSchemaOrgService(db),
       publicResolverUrl: config.PUBLIC_RESOLVER_URL,

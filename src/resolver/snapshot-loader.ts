@@ -1,20 +1,10 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
-import { readRegistryVersion, selectResourcesWithInstitution, type ResourceWithInstitutionRow } from '../db/registry-reads.js';
-import type { NamespaceRow, RegistryChangeRow } from '../db/tables.js';
-import { formatReferenceDate } from '../lib/dates.js';
+import { readNamespaceEntries } from '../db/namespace-entries.js';
+import { readRegistryVersion } from '../db/registry-reads.js';
+import type { RegistryChangeRow } from '../db/tables.js';
 import type { SampleMeasurements } from '../core/reliability.js';
-import {
-  buildSnapshot,
-  rankNamespace,
-  UNRANKED,
-  type InstitutionView,
-  type LocationView,
-  type NamespaceEntry,
-  type NamespaceEntryField,
-  type RegistrySnapshot,
-  type ResourceEntry,
-} from '../core/registry-snapshot.js';
+import { buildSnapshot, rankNamespace, type NamespaceEntry, type RegistrySnapshot } from '../core/registry-snapshot.js';
 
 /** A snapshot plus what is needed to bring it up to date from the registry_changes log. */
 export interface LoadedRegistry {
@@ -26,124 +16,10 @@ export interface LoadedRegistry {
   appliedVersions: ReadonlySet<number>;
 }
 
-/** The columns of a namespace the snapshot holds. */
-type NamespaceColumns = Pick<NamespaceRow, NamespaceEntryField>;
-
 type ChangeRow = Pick<RegistryChangeRow, 'version' | 'entity' | 'entityId' | 'txid'>;
 
 // Bulk reads in one consistent view: the version log and the rows it describes must agree.
 const readOptions: Knex.TransactionConfig = { isolationLevel: 'repeatable read', readOnly: true };
-
-/** Rows per query when the whole registry is read. */
-const CHUNK_ROWS = 5000;
-
-/**
- * Reads rows in chunks of CHUNK_ROWS (`readAfter`: those after an id, in id order), handing each chunk over
- * before the next is read. A whole-registry load at 100,000 namespaces would otherwise hold every row
- * object at once, about 300 MB that outlives the load in the old generation (V8 may not collect it for
- * minutes, and meanwhile every young-generation collection pays for the extra pages); row objects of one
- * chunk die young.
- */
-async function forEachChunk<T extends { id: number }>(readAfter: (id: number) => PromiseLike<T[]>, each: (rows: T[]) => void): Promise<void> {
-  let after = 0;
-  for (;;) {
-    const rows = await readAfter(after);
-    if (rows.length === 0) return;
-    each(rows);
-    if (rows.length < CHUNK_ROWS) return;
-    after = rows[rows.length - 1]!.id;
-  }
-}
-
-async function readNamespaces(trx: Knex.Transaction, ids?: number[]): Promise<NamespaceEntry[]> {
-  const nsQuery = () =>
-    trx('namespaces').select(
-      'id', 'prefix', 'mirId', 'name', 'pattern', 'sampleId', 'namespaceEmbeddedInLui', 'deprecated',
-      'deprecationDate', 'renderDeprecatedLanding',
-    );
-  const resQuery = () => selectResourcesWithInstitution(trx);
-
-  // Shared objects: one location and one institution object however many resources point at them.
-  const locations = new Map<string, LocationView>();
-  const locationOf = (countryCode: string, countryName: string): LocationView => {
-    let location = locations.get(countryCode);
-    if (!location) locations.set(countryCode, (location = { countryCode, countryName }));
-    return location;
-  };
-  const institutions = new Map<number, InstitutionView>();
-  const resourcesByNamespace = new Map<number, ResourceEntry[]>();
-  const addResources = (rows: ResourceWithInstitutionRow[]) => {
-    for (const row of rows) {
-      let institution = institutions.get(row.institutionId);
-      if (!institution) {
-        institution = {
-          id: row.institutionId,
-          name: row.institutionName,
-          homeUrl: row.institutionHomeUrl,
-          description: row.institutionDescription,
-          rorId: row.institutionRorId,
-          location: locationOf(row.institutionCountryCode, row.institutionCountryName),
-        };
-        institutions.set(row.institutionId, institution);
-      }
-      const entry: ResourceEntry = {
-        id: row.id,
-        mirId: row.mirId,
-        urlPattern: row.urlPattern,
-        name: row.name,
-        description: row.description,
-        official: row.official,
-        providerCode: row.providerCode,
-        sampleId: row.sampleId,
-        resourceHomeUrl: row.resourceHomeUrl,
-        institution,
-        location: locationOf(row.locationCountryCode, row.locationCountryName),
-        deprecated: row.deprecated,
-        deprecationDate: formatReferenceDate(row.deprecationDate),
-        renderDeprecatedLanding: row.renderDeprecatedLanding,
-        protectedUrls: row.protectedUrls,
-        renderProtectedLanding: row.renderProtectedLanding,
-        authHelpUrl: row.authHelpUrl,
-        authHelpDescription: row.authHelpDescription,
-        // Ranked with its namespace (buildSnapshot, rankNamespace), which knows whether that is deprecated.
-        recommendation: UNRANKED.recommendation,
-        recommendationIfEbiHosted: UNRANKED.recommendationIfEbiHosted,
-      };
-      let list = resourcesByNamespace.get(row.namespaceId);
-      if (!list) resourcesByNamespace.set(row.namespaceId, (list = []));
-      list.push(entry);
-    }
-  };
-  const namespaces: NamespaceEntry[] = [];
-  const addNamespaces = (rows: NamespaceColumns[]) => {
-    for (const row of rows) namespaces.push(namespaceEntry(row, resourcesByNamespace.get(row.id) ?? []));
-  };
-  // Dataset order: resources by id within their namespace.
-  if (ids) {
-    addResources(await resQuery().whereIn('r.namespaceId', ids).orderBy('r.id'));
-    addNamespaces(await nsQuery().whereIn('id', ids));
-  } else {
-    await forEachChunk((after) => resQuery().where('r.id', '>', after).orderBy('r.id').limit(CHUNK_ROWS), addResources);
-    await forEachChunk((after) => nsQuery().where('id', '>', after).orderBy('id').limit(CHUNK_ROWS), addNamespaces);
-  }
-  return namespaces;
-}
-
-function namespaceEntry(row: NamespaceColumns, resources: ResourceEntry[]): NamespaceEntry {
-  return {
-    id: row.id,
-    prefix: row.prefix,
-    mirId: row.mirId,
-    name: row.name,
-    pattern: row.pattern,
-    sampleId: row.sampleId,
-    namespaceEmbeddedInLui: row.namespaceEmbeddedInLui,
-    deprecated: row.deprecated,
-    deprecationDate: formatReferenceDate(row.deprecationDate),
-    renderDeprecatedLanding: row.renderDeprecatedLanding,
-    resources,
-  };
-}
 
 async function readWatermark(trx: Knex.Transaction): Promise<string> {
   const { rows } = await trx.raw<{ rows: { xmin: string }[] }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin');
@@ -168,7 +44,7 @@ export async function loadRegistry(db: Db, measurements?: SampleMeasurements): P
   return db.transaction(async (trx) => {
     const watermark = await readWatermark(trx);
     const version = await readRegistryVersion(trx);
-    const namespaces = await readNamespaces(trx);
+    const namespaces = await readNamespaceEntries(trx);
     const recent = await readChangesSince(trx, watermark);
     return {
       snapshot: buildSnapshot(version, namespaces, measurements),
@@ -214,14 +90,14 @@ export async function refreshRegistry(db: Db, current: LoadedRegistry, measureme
     const bookkeeping = { txidWatermark: watermark, appliedVersions: versionsAtOrAbove(recent, watermark) };
     const version = await readRegistryVersion(trx);
     if (reloadAll) {
-      const namespaces = await readNamespaces(trx);
+      const namespaces = await readNamespaceEntries(trx);
       return {
         snapshot: buildSnapshot(version, namespaces, measurements),
         namespacesById: new Map(namespaces.map((n) => [n.id, n])),
         ...bookkeeping,
       };
     }
-    const fresh = affected.size ? await readNamespaces(trx, [...affected]) : [];
+    const fresh = affected.size ? await readNamespaceEntries(trx, [...affected]) : [];
     for (const ns of fresh) rankNamespace(ns, measurements);
     const byId = new Map(current.namespacesById);
     for (const id of affected) byId.delete(id);

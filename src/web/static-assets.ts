@@ -58,6 +58,8 @@ export class StaticAssets {
       ctx.set('ETag', `"${asset.hash}"`);
       ctx.set('Cache-Control', ctx.query.v === asset.hash ? VERSIONED_CACHE : UNVERSIONED_CACHE);
       ctx.type = asset.type;
+      // ctx.fresh compares the validators only on a 2xx answer.
+      ctx.status = 200;
       if (ctx.fresh) {
         ctx.status = 304;
         return;

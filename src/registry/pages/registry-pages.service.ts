@@ -1,0 +1,175 @@
+/**
+ * What the registry's pages read, through the services the APIs use (the HAL browse items and pages, the
+ * shared registry reads, the statistics service), with the page-only reads (link-check states, the
+ * prefixes a 404 suggests) beside them. Registry data is cached per registry version like the browse
+ * API's; usage figures and link checks, which move without a registry change, for a minute.
+ */
+import { LRUCache } from 'lru-cache';
+import { editDistance } from '../../core/edit-distance.js';
+import type { Db } from '../../db/knex.js';
+import { findNamespaceByPrefixIgnoringCase, findNamespaceSuccessor, selectResourcesWithInstitution, type ResourceWithInstitutionRow } from '../../db/registry-reads.js';
+import type { LinkCheckRow, NamespaceRow } from '../../db/tables.js';
+import { COLLECTIONS } from '../rest-api/collections.js';
+import { getItem, listItems } from '../rest-api/items.service.js';
+import type { RestApiData, RestApiStore } from '../rest-api/page-query.js';
+import type { RegistryVersionSource } from '../rest-api/registry-version.js';
+import { VersionedCache } from '../rest-api/versioned-cache.js';
+import type { StatisticsService } from '../statistics/statistics.service.js';
+
+export interface HomeData {
+  namespaceCount: number;
+  resourceCount: number;
+  /** The namespaces added last, newest first. */
+  recent: NamespaceRow[];
+}
+
+/** A resource's latest link check (issue 12's link_checks), when there is one. */
+export type LinkHealth = Pick<LinkCheckRow, 'urlKind' | 'outcome' | 'httpStatus' | 'checkedAt'>;
+
+export interface ResourceView extends ResourceWithInstitutionRow {
+  health: LinkHealth | null;
+}
+
+export interface MonthlyVisits {
+  month: string;
+  visits: number;
+}
+
+export interface NamespacePageData {
+  namespace: NamespaceRow;
+  successor: Pick<NamespaceRow, 'prefix' | 'name'> | null;
+  resources: ResourceView[];
+  /** Visits over the last 12 months, oldest first; null while the usage counters cannot be read. */
+  usage: MonthlyVisits[] | null;
+}
+
+interface NamespaceRecords {
+  namespace: NamespaceRow;
+  successor: Pick<NamespaceRow, 'prefix' | 'name'> | null;
+  resources: ResourceWithInstitutionRow[];
+}
+
+export interface RegistryPagesDeps {
+  db: Db;
+  data: RestApiData;
+  versions: RegistryVersionSource;
+  statistics: StatisticsService;
+  now?: () => Date;
+}
+
+const RECENT_NAMESPACES = 8;
+const MONTHS_OF_USAGE = 12;
+const SUGGESTED_PREFIXES = 5;
+// Usage counts and link checks change without a registry change; a minute old is fresh enough for a page.
+const LIVE_FIGURES_TTL_MS = 60_000;
+
+/** The last `count` months (YYYY-MM) up to the one `now` is in, oldest first. */
+export function lastMonths(now: Date, count: number): string[] {
+  const months: string[] = [];
+  for (let back = count - 1; back >= 0; back--) {
+    months.push(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1)).toISOString().slice(0, 7));
+  }
+  return months;
+}
+
+export class RegistryPagesService {
+  private readonly records = new VersionedCache<NamespaceRecords | null>({ maxEntries: 5000 });
+  private readonly prefixes = new VersionedCache<readonly string[]>({ maxEntries: 1 });
+  private readonly usage = new LRUCache<string, { figures: MonthlyVisits[] | null }>({ max: 5000, ttl: LIVE_FIGURES_TTL_MS });
+  private readonly health = new LRUCache<string, { states: Map<number, LinkHealth> }>({ max: 5000, ttl: LIVE_FIGURES_TTL_MS });
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: RegistryPagesDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  private async store(): Promise<RestApiStore> {
+    return this.deps.data.storeAt(await this.deps.versions.read());
+  }
+
+  async home(): Promise<HomeData> {
+    const store = await this.store();
+    const first = { page: 0, size: 1, sort: [] };
+    const [namespaces, resources, recent] = await Promise.all([
+      listItems(store, COLLECTIONS.namespaces, first),
+      listItems(store, COLLECTIONS.resources, first),
+      listItems<NamespaceRow>(store, COLLECTIONS.namespaces, {
+        page: 0,
+        size: RECENT_NAMESPACES,
+        sort: [{ property: 'created', column: 'created', direction: 'desc' }],
+      }),
+    ]);
+    return { namespaceCount: namespaces.totalElements, resourceCount: resources.totalElements, recent: recent.items };
+  }
+
+  /** The namespace whose prefix is this one whatever its case, with what its page shows; undefined if none. */
+  async namespacePage(prefix: string): Promise<NamespacePageData | undefined> {
+    const store = await this.store();
+    const records = await this.records.get(store.version, prefix.toLowerCase(), () => this.readRecords(store, prefix));
+    if (!records) return undefined;
+    const [usage, health] = await Promise.all([this.usageOf(records.namespace.prefix), this.healthOf(records)]);
+    return { ...records, resources: records.resources.map((r) => ({ ...r, health: health.get(r.id) ?? null })), usage };
+  }
+
+  private async readRecords(store: RestApiStore, prefix: string): Promise<NamespaceRecords | null> {
+    const found = await findNamespaceByPrefixIgnoringCase(store.db, prefix);
+    if (!found) return null;
+    const [namespace, successor, resources] = await Promise.all([
+      getItem<NamespaceRow>(store, COLLECTIONS.namespaces, String(found.id)),
+      findNamespaceSuccessor(store.db, found.id),
+      selectResourcesWithInstitution(store.db).where('r.namespaceId', found.id).orderBy('r.id'),
+    ]);
+    return { namespace, successor: successor ? { prefix: successor.prefix, name: successor.name } : null, resources };
+  }
+
+  private async usageOf(prefix: string): Promise<MonthlyVisits[] | null> {
+    const cached = this.usage.get(prefix);
+    if (cached) return cached.figures;
+    const now = this.now();
+    // Without Redis the page still renders, with the chart left out.
+    const figures = await this.deps.statistics
+      .visitsPerMonth(prefix, lastMonths(now, MONTHS_OF_USAGE), now.toISOString().slice(0, 10))
+      .catch(() => null);
+    this.usage.set(prefix, { figures });
+    return figures;
+  }
+
+  /** Each resource's latest check, of its sample URL when there is one, else of its home page. */
+  private async healthOf(records: NamespaceRecords): Promise<Map<number, LinkHealth>> {
+    const key = records.namespace.prefix;
+    const cached = this.health.get(key);
+    if (cached) return cached.states;
+    const ids = records.resources.map((r) => r.id);
+    const rows: (LinkHealth & { resourceId: number })[] =
+      ids.length === 0
+        ? []
+        : await this.deps.db('link_checks')
+            .distinctOn('resourceId', 'urlKind')
+            .select('resourceId', 'urlKind', 'outcome', 'httpStatus', 'checkedAt')
+            .whereIn('resourceId', ids)
+            .orderBy([{ column: 'resourceId' }, { column: 'urlKind' }, { column: 'checkedAt', order: 'desc' }]);
+    const states = new Map<number, LinkHealth>();
+    for (const { resourceId, ...state } of rows) {
+      if (!states.has(resourceId) || state.urlKind === 'sample') states.set(resourceId, state);
+    }
+    this.health.set(key, { states });
+    return states;
+  }
+
+  /** Up to five prefixes close to one no namespace has: those starting with it, then the nearest by edits. */
+  async nearestPrefixes(asked: string): Promise<string[]> {
+    const version = await this.deps.versions.read();
+    const all = await this.prefixes.get(version, 'all', async () => (await this.deps.db('namespaces').select('prefix')).map((row) => row.prefix));
+    const wanted = asked.toLowerCase().slice(0, 100);
+    if (wanted === '') return [];
+    const reach = Math.max(1, Math.floor(wanted.length / 3));
+    const scored: { prefix: string; score: number }[] = [];
+    for (const prefix of all) {
+      const lower = prefix.toLowerCase();
+      const score = lower.startsWith(wanted) ? 0 : Math.abs(lower.length - wanted.length) > reach ? Infinity : editDistance(lower, wanted);
+      if (score <= reach) scored.push({ prefix, score });
+    }
+    scored.sort((a, b) => a.score - b.score || a.prefix.length - b.prefix.length || a.prefix.localeCompare(b.prefix));
+    return scored.slice(0, SUGGESTED_PREFIXES).map((s) => s.prefix);
+  }
+}

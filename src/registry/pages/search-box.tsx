@@ -1,0 +1,23 @@
+/** The registry search form: a GET to /registry, which the suggestions script enhances. */
+export function SearchBox({ id, value = '', label = 'Search the registry' }: { id: string; value?: string; label?: string }) {
+  return (
+    <form class="box" action="/registry" method="get" role="search">
+      <div class="field">
+        <label for={id}>{label}</label>
+        <span class="hint" id={`${id}-hint`}>
+          A prefix (taxonomy), a name or words of a description
+        </span>
+        <input type="search" id={id} name="q" value={value} data-suggest="" aria-describedby={`${id}-hint`} />
+      </div>
+      <button type="submit">Search</button>
+    </form>
+  );
+}
+
+/** A namespace's page, by prefix. */
+export function namespaceHref(prefix: string): string {
+  return `/registry/${encodeURIComponent(prefix)}`;
+}
+
+/** The scripts of the pages with a search box. */
+export const SEARCH_SCRIPTS = ['search-suggest.js'] as const;

@@ -1,0 +1,71 @@
+import { Layout } from '../../web/layout.js';
+import type { Site } from '../../web/site.js';
+import type { SearchResult } from '../search/namespace-search.service.js';
+import { namespaceHref, SEARCH_SCRIPTS, SearchBox } from './search-box.js';
+
+/** The search page's page size. */
+export const SEARCH_PAGE_SIZE = 20;
+
+function pageHref(text: string, page: number): string {
+  const params = new URLSearchParams();
+  if (text) params.set('q', text);
+  if (page > 0) params.set('page', String(page));
+  const query = params.toString();
+  return query ? `/registry?${query}` : '/registry';
+}
+
+/** A description cut at a word boundary: the list shows the start, the namespace page the whole. */
+function shorten(text: string, max = 240): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max - 40))}…`;
+}
+
+/** `/registry?q=&page=`: the search (or, without text, the whole registry by prefix), paged. */
+export function SearchPage({ site, result }: { site: Site; result: SearchResult }) {
+  const page = Math.floor(result.offset / result.limit);
+  const pages = Math.max(1, Math.ceil(result.total / result.limit));
+  const heading = result.text ? `Namespaces matching “${result.text}”` : 'All namespaces';
+  const first = result.total === 0 ? 0 : result.offset + 1;
+  const last = result.offset + result.hits.length;
+  return (
+    <Layout site={site} title={result.text ? `Search: ${result.text}` : 'Browse the registry'} section="browse" scripts={SEARCH_SCRIPTS}>
+      <h1>{heading}</h1>
+      <SearchBox id="registry-search" value={result.text} />
+      <p role="status">
+        {result.total === 0
+          ? 'No namespace matches.'
+          : `${first}–${last} of ${result.total} namespace${result.total === 1 ? '' : 's'}${pages > 1 ? `, page ${page + 1} of ${pages}` : ''}.`}
+      </p>
+      <ol class="results" start={first || undefined}>
+        {result.hits.map((hit) => (
+          <li key={hit.id}>
+            <a href={namespaceHref(hit.prefix)}>{hit.name}</a> <code>{hit.prefix}</code>
+            {hit.deprecated ? <span class="badge deprecated">deprecated</span> : null}
+            <p class="muted">{shorten(hit.description)}</p>
+          </li>
+        ))}
+      </ol>
+      {pages > 1 ? (
+        <nav class="pages" aria-label="Result pages">
+          <ul>
+            {page > 0 ? (
+              <li>
+                <a href={pageHref(result.text, page - 1)} rel="prev">
+                  Previous page
+                </a>
+              </li>
+            ) : null}
+            {page + 1 < pages ? (
+              <li>
+                <a href={pageHref(result.text, page + 1)} rel="next">
+                  Next page
+                </a>
+              </li>
+            ) : null}
+          </ul>
+        </nav>
+      ) : null}
+    </Layout>
+  );
+}

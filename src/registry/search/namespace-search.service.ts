@@ -1,0 +1,112 @@
+/**
+ * The registry search people use (the pages' search box and its suggestions, and the EBI Search shape the
+ * reference's web app reads): the namespace whose prefix is the text first, then prefixes starting with
+ * it, then prefixes and names containing it, then namespaces with its words in their name, then in their
+ * description. No text browses the whole registry by prefix, through the HAL browse service.
+ */
+import type { Db } from '../../db/knex.js';
+import type { NamespaceRow } from '../../db/tables.js';
+import { NAMESPACE_SEARCH_DOCUMENT } from '../../../migrations/20261125000300_add_namespace_search_indexes.js';
+import { COLLECTIONS } from '../rest-api/collections.js';
+import { listItems } from '../rest-api/items.service.js';
+import type { RestApiData } from '../rest-api/page-query.js';
+import { escapeLike } from '../rest-api/query-values.js';
+import type { RegistryVersion, RegistryVersionSource } from '../rest-api/registry-version.js';
+import { VersionedCache } from '../rest-api/versioned-cache.js';
+
+/** What a search result shows of a namespace. */
+export type NamespaceHit = Pick<
+  NamespaceRow,
+  'id' | 'prefix' | 'mirId' | 'name' | 'description' | 'pattern' | 'sampleId' | 'deprecated' | 'deprecationDate' | 'created' | 'modified'
+>;
+
+export interface SearchResult {
+  /** The text searched for, as normalised (trimmed, inner spaces collapsed, cut to MAX_SEARCH_LENGTH). */
+  text: string;
+  hits: NamespaceHit[];
+  total: number;
+  offset: number;
+  limit: number;
+}
+
+export const MAX_SEARCH_LENGTH = 200;
+/** The most hits one answer gives (EBI Search's own bound). */
+export const MAX_SEARCH_LIMIT = 100;
+// More words only make a narrower full-text query; a bound keeps the tsquery small.
+const MAX_WORDS = 8;
+
+const HIT_COLUMNS = ['id', 'prefix', 'mirId', 'name', 'description', 'pattern', 'sampleId', 'deprecated', 'deprecationDate', 'created', 'modified'] as const;
+
+/** Trimmed, inner whitespace collapsed, NUL removed (Postgres refuses it), at most MAX_SEARCH_LENGTH characters. */
+export function normaliseSearchText(raw: string): string {
+  return raw.replaceAll('\u0000', '').replace(/\s+/g, ' ').trim().slice(0, MAX_SEARCH_LENGTH);
+}
+
+/** The words of the text as a prefix-matching tsquery (`apopt:* & cell:*`); only letters and digits reach it. */
+function wordsQuery(text: string): string | null {
+  const words = [...text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]).slice(0, MAX_WORDS);
+  return words.length === 0 ? null : words.map((w) => `${w}:*`).join(' & ');
+}
+
+export class NamespaceSearch {
+  private readonly results = new VersionedCache<SearchResult>({ maxEntries: 2000 });
+
+  constructor(
+    private readonly db: Db,
+    private readonly data: RestApiData,
+    private readonly versions: RegistryVersionSource,
+  ) {}
+
+  /** `limit` hits from the `offset`th on; an empty text lists every namespace by prefix. */
+  async search(rawText: string, offset: number, limit: number): Promise<SearchResult> {
+    const text = normaliseSearchText(rawText);
+    const version = await this.versions.read();
+    if (text === '') return this.browse(version, offset, limit);
+    return this.results.get(version, `${text}\u0000${offset}\u0000${limit}`, () => this.match(text, offset, limit));
+  }
+
+  /** The whole registry by prefix, read through the HAL browse's pages (and their cached key lists). */
+  private async browse(version: RegistryVersion, offset: number, limit: number): Promise<SearchResult> {
+    const store = this.data.storeAt(version);
+    const pageOf = (page: number) =>
+      listItems<NamespaceRow>(store, COLLECTIONS.namespaces, { page, size: limit, sort: [{ property: 'prefix', column: 'prefix', direction: 'asc' }] });
+    const first = Math.floor(offset / limit);
+    const pages = [await pageOf(first)];
+    // An offset between page boundaries (EBI Search's start) takes the end of one page and the start of the next.
+    if (offset % limit !== 0) pages.push(await pageOf(first + 1));
+    const hits = pages.flatMap((p) => p.items).slice(offset % limit, (offset % limit) + limit);
+    return { text: '', hits, total: pages[0]!.totalElements, offset, limit };
+  }
+
+  private async match(text: string, offset: number, limit: number): Promise<SearchResult> {
+    const lower = text.toLowerCase();
+    const starts = `${escapeLike(lower)}%`;
+    const contains = `%${escapeLike(text)}%`;
+    const words = wordsQuery(text);
+    const inDocument = words === null ? 'false' : `${NAMESPACE_SEARCH_DOCUMENT} @@ to_tsquery('english', ?)`;
+    const inName = words === null ? 'false' : `to_tsvector('english', name) @@ to_tsquery('english', ?)`;
+    const wordBindings = words === null ? [] : [words];
+    // Each condition has its index (migrations: the lower(prefix) pattern index, the trigram indexes on
+    // prefix and name, the full-text index on name and description), so Postgres ORs bitmap scans.
+    const rows = (await this.db('namespaces')
+      .select(...HIT_COLUMNS)
+      .select(
+        this.db.raw(
+          `CASE WHEN lower(prefix) = ? THEN 0 WHEN lower(prefix) LIKE ? THEN 1 WHEN prefix ILIKE ? OR name ILIKE ? THEN 2 WHEN ${inName} THEN 3 ELSE 4 END AS rank`,
+          [lower, starts, contains, contains, ...wordBindings],
+        ),
+        this.db.raw('count(*) OVER () AS total'),
+      )
+      .whereRaw(`lower(prefix) LIKE ? OR prefix ILIKE ? OR name ILIKE ? OR ${inDocument}`, [starts, contains, contains, ...wordBindings])
+      .orderBy('rank')
+      .orderByRaw('lower(prefix), id')
+      .limit(limit)
+      .offset(offset)) as unknown as RankedRow[];
+    // count(*) OVER () rides on every row; a page past the end has none, and asks the first page for it.
+    const total = rows[0] ? Number(rows[0].total) : offset === 0 ? 0 : (await this.match(text, 0, 1)).total;
+    const hits = rows.map(({ rank: _rank, total: _total, ...hit }) => hit);
+    return { text, hits, total, offset, limit };
+  }
+}
+
+type RankedRow = NamespaceHit & { rank: number; total: string };
