@@ -99,6 +99,8 @@ function enhance(input, index) {
       event.preventDefault();
       open(options()[active]);
     } else if (event.key === 'Escape') {
+      // Only the list closes: a search input would otherwise also clear what was typed.
+      event.preventDefault();
       close();
     }
   });

@@ -50,6 +50,8 @@ export interface RegistryAppOptions {
 }
 
 export interface ResolverAppOptions {
+  /** Settings over the stack's for this resolver (its public URLs, say). */
+  env?: Record<string, string>;
   /** How often the snapshot store checks for a missed change notification (1 s by default). */
   checkIntervalMs?: number;
   /** A fixed snapshot instead of a started SnapshotStore. */
@@ -127,7 +129,8 @@ export async function startStack(label: string, options: StartOptions = {}): Pro
         await store.start();
         stores.push(store);
       }
-      const koa = createResolverApp({ config, db: t.db, redis, logger, registry: app.registry ?? store!, usage: app.usage });
+      const resolverConfig = app.env ? loadConfig({ ...baseEnv, ...options.env, ...app.env }) : config;
+      const koa = createResolverApp({ config: resolverConfig, db: t.db, redis, logger, registry: app.registry ?? store!, usage: app.usage });
       return { koa, store };
     },
     close: async () => {
@@ -164,18 +167,33 @@ export interface BothAreas extends AreaStack {
   resolver: RawServer & { koa: Koa };
 }
 
+export interface BothAreasOptions {
+  /**
+   * Make each area's public URL its listening address (http://127.0.0.1:<port>), so that the links the
+   * areas print lead a real client (a browser) from one to the other; the *.test URLs otherwise.
+   */
+  listeningPublicUrls?: boolean;
+}
+
 /**
  * Both areas over one database with the sample registry, each listening, with curation on (a curator
  * token), the registration endpoints mounted with checks that accept everything, and the dataset built once
  * (no worker runs here, so the dataset endpoint would otherwise wait for one).
  */
-export async function startBothAreas(label: string): Promise<BothAreas> {
+export async function startBothAreas(label: string, options: BothAreasOptions = {}): Promise<BothAreas> {
   const curatorToken = randomBytes(24).toString('hex');
   const stack = await startStack(label, { dataset: 'built', env: { CURATOR_TOKEN: curatorToken } });
-  const registryKoa = stack.registryApp({ registration: acceptingChecks });
-  const { koa: resolverKoa } = await stack.resolverApp();
-  const registry = await startRawServer(registryKoa.callback());
-  const resolver = await startRawServer(resolverKoa.callback());
+  // Listening first, so that the apps can be built with the addresses; the servers hand them requests after.
+  const listeners: { registry?: RequestListener; resolver?: RequestListener } = {};
+  const registry = await startRawServer((req, res) => listeners.registry!(req, res));
+  const resolver = await startRawServer((req, res) => listeners.resolver!(req, res));
+  const env = options.listeningPublicUrls
+    ? { PUBLIC_REGISTRY_URL: `http://127.0.0.1:${registry.port}`, PUBLIC_RESOLVER_URL: `http://127.0.0.1:${resolver.port}` }
+    : undefined;
+  const registryKoa = stack.registryApp({ registration: acceptingChecks, env });
+  const { koa: resolverKoa } = await stack.resolverApp({ env });
+  listeners.registry = registryKoa.callback();
+  listeners.resolver = resolverKoa.callback();
   return {
     ...stack,
     curatorToken,

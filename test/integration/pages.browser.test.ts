@@ -1,0 +1,126 @@
+/**
+ * The registry's pages in real Chromium, on loopback: a person goes from the home page through the search
+ * to a namespace page and follows its sample link through the resolver to the provider (a local stand-in).
+ * Every page must pass axe-core without a serious or critical violation and ship at most 30 KB of
+ * JavaScript and 30 KB of CSS; each is photographed into test/artifacts/.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { startBothAreas, type BothAreas } from '../support/areas.js';
+import { chromiumBrowser, launchChromium, openLoopbackPage, saveScreenshot, seriousAxeViolations, weighPage, type LoopbackPage } from '../support/browser.js';
+import { startSites, type Sites } from '../support/fixture-sites.js';
+import { describeRequiring } from '../support/requirements.js';
+import { waitFor } from '../support/wait.js';
+
+const BUDGET_BYTES = 30 * 1024;
+
+describeRequiring([chromiumBrowser()], 'the registry pages in a browser', () => {
+  let areas: BothAreas;
+  let sites: Sites;
+  let browser: Browser;
+  let tab: LoopbackPage;
+  let page: Page;
+  let registry: string;
+
+  beforeAll(async () => {
+    sites = await startSites();
+    areas = await startBothAreas('pages_browser', { listeningPublicUrls: true });
+    registry = `http://127.0.0.1:${areas.registry.port}`;
+    // Taxonomy's providers are on the internet; here they are one local stand-in, so the sample link ends on loopback.
+    const taxonomy = (await areas.db('namespaces').where({ prefix: 'taxonomy' }).first('id'))!.id;
+    await areas.db('resources').where({ namespaceId: taxonomy }).update({ urlPattern: sites.url('/taxonomy/items/{$id}') });
+    await waitFor(async () => {
+      const answer = await areas.resolver.send({ method: 'GET', path: '/taxonomy:9606' });
+      return answer.text.includes('127.0.0.1');
+    }, { timeoutMs: 10_000, what: 'the resolver answering with the local provider' });
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await areas?.close();
+    await sites?.close();
+  });
+
+  beforeEach(async () => {
+    tab = await openLoopbackPage(browser);
+    page = tab.page;
+  });
+  afterEach(async () => {
+    await tab?.context.close();
+    expect(tab.refused).toEqual([]);
+  });
+
+  /**
+   * Loads a page by an action, then checks it: status, weight, axe (only where scripts run: axe-core's run
+   * waits on timers, which a page without JavaScript never fires); and photographs it.
+   */
+  async function visit(name: string, action: () => Promise<unknown>, expectedStatus = 200, scripts = true): Promise<void> {
+    const weigh = weighPage(page);
+    const [response] = await Promise.all([page.waitForEvent('response', (r) => r.request().isNavigationRequest()), action()]);
+    await page.waitForLoadState('load');
+    expect(response.status()).toBe(expectedStatus);
+    expect(await page.title()).toMatch(/\S/);
+    const weight = await weigh();
+    expect(weight.script).toBeLessThanOrEqual(BUDGET_BYTES);
+    expect(weight.style).toBeLessThanOrEqual(BUDGET_BYTES);
+    expect(weight.style).toBeGreaterThan(0);
+    if (scripts) expect(await seriousAxeViolations(page)).toEqual([]);
+    await saveScreenshot(page, name);
+  }
+
+  it('goes from the home page through the search to a namespace and its sample at the provider', async () => {
+    await visit('home', () => page.goto(`${registry}/`));
+    await expect(page.locator('main h1').textContent()).resolves.toBe('Compact Identifier Registry');
+
+    // The search box suggests as one types (the script), and still submits as a form.
+    const box = page.getByLabel('Search the registry');
+    await box.pressSequentially('taxon', { delay: 20 });
+    await page.getByRole('option', { name: /^taxonomy — / }).waitFor();
+    await expect(box.getAttribute('aria-expanded')).resolves.toBe('true');
+    await saveScreenshot(page, 'home-suggestions');
+    await box.press('Escape');
+    await visit('search', () => box.press('Enter'));
+    expect(new URL(page.url()).search).toBe('?q=taxon');
+    await expect(page.locator('ol.results li').first().locator('code').textContent()).resolves.toBe('taxonomy');
+
+    await visit('namespace', () => page.locator('ol.results').getByRole('link', { name: 'Taxonomy', exact: true }).click());
+    expect(new URL(page.url()).pathname).toBe('/registry/taxonomy');
+    await expect(page.locator('h1').textContent()).resolves.toContain('taxonomy');
+    await expect(page.locator('figure.chart svg').count()).resolves.toBe(1);
+
+    // The sample link goes to the resolver, which sends the browser on to the provider.
+    await Promise.all([page.waitForURL(sites.url('/taxonomy/items/9606')), page.locator('a.sample-link').click()]);
+    await expect(page.locator('body').textContent()).resolves.toBe('ok');
+    expect(sites.hits).toContain('/taxonomy/items/9606');
+  });
+
+  it('answers an unknown prefix with a page suggesting the close ones, and any unknown address with an error page', async () => {
+    await visit('namespace-not-found', () => page.goto(`${registry}/registry/taxonmy`), 404);
+    await expect(page.locator('ul.suggested a').first().textContent()).resolves.toBe('taxonomy');
+    await visit('not-found', () => page.goto(`${registry}/no/such/page`), 404);
+  });
+
+  it('finds the compact identifier of a provider address, and resolves one from the home page', async () => {
+    await visit('home-for-boxes', () => page.goto(`${registry}/`));
+    await page.getByLabel('Provider address').fill(sites.url('/taxonomy/items/9606'));
+    await visit('reverse-lookup', () => page.getByRole('button', { name: 'Look up' }).click());
+    await expect(page.locator('code.curie').textContent()).resolves.toBe('taxonomy:9606');
+
+    await page.goto(`${registry}/`);
+    await page.getByLabel('Compact identifier').fill('taxonomy:9606');
+    await Promise.all([page.waitForURL(sites.url('/taxonomy/items/9606')), page.getByRole('button', { name: 'Resolve' }).click()]);
+  });
+
+  it('serves the search and the error pages without JavaScript', async () => {
+    await tab.context.close();
+    tab = await openLoopbackPage(browser, { javaScriptEnabled: false });
+    page = tab.page;
+    await visit('home-without-javascript', () => page.goto(`${registry}/`), 200, false);
+    await page.getByLabel('Search the registry').fill('gene');
+    await visit('search-without-javascript', () => page.getByRole('button', { name: 'Search' }).click(), 200, false);
+    await expect(page.locator('ol.results li code').first().textContent()).resolves.toBe('go');
+    await visit('browse', () => page.goto(`${registry}/registry`), 200, false);
+    await visit('browse-page-2', () => page.getByRole('link', { name: 'Next page' }).click(), 200, false);
+    await expect(page.locator('ol.results').getAttribute('start')).resolves.toBe('21');
+  });
+});
