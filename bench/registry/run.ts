@@ -76,6 +76,7 @@ async function measureRegistry(run: SuiteRun): Promise<RegistryBenchResults> {
     importMs: realImport.importMs,
     syntheticNamespaces: 0,
     searchStarts: starts.all,
+    pagePrefixes: namespaces.map((ns) => ns.prefix),
     onServer,
   });
 
@@ -105,6 +106,7 @@ async function measureRegistry(run: SuiteRun): Promise<RegistryBenchResults> {
       insertMs,
       syntheticNamespaces: settings.scaleNamespaces,
       searchStarts: starts.all,
+      pagePrefixes: namespaces.map((ns) => ns.prefix),
       onServer,
     });
     rollupUrl = scaleUrl;

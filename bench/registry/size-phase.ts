@@ -14,7 +14,10 @@ import { measureBuilds, type BuildFigures } from './build.js';
 import { checkDataset, type DatasetCheck } from './dataset-check.js';
 import { measureScenario, runCold, type LoadRun, type RegistryScenario, type ScenarioTarget } from './measure.js';
 import type { RegistryBenchSettings } from './settings.js';
-import { browseRequests, datasetGzipRequest, datasetNotModifiedRequest, PAGE_SIZE, searchRequests } from './workload.js';
+import { browseRequests, datasetGzipRequest, datasetNotModifiedRequest, namespacePageRequests, PAGE_SIZE, searchRequests } from './workload.js';
+
+/** The issue's figure for the namespace page: p99 at this many concurrent connections. */
+export const NAMESPACE_PAGE_CONNECTIONS = 10;
 
 export interface SizeFigures {
   label: string;
@@ -29,11 +32,13 @@ export interface SizeFigures {
   dataset: DatasetCheck;
   browsePages: number;
   searchStarts: number;
+  /** Namespace pages asked for (every real prefix). */
+  namespacePages: number;
   checks: Record<string, CheckSummary>;
   scenarios: Record<ScenarioName, RegistryScenario>;
 }
 
-export type ScenarioName = 'browse' | 'search' | 'dataset304' | 'datasetGzip' | 'datasetGzipPool';
+export type ScenarioName = 'browse' | 'search' | 'namespacePage' | 'dataset304' | 'datasetGzip' | 'datasetGzipPool';
 
 export const logRun = (target: string, run: number | string, f: LoadRun) =>
   say(
@@ -53,6 +58,8 @@ export async function runSize(options: {
   insertMs?: number;
   syntheticNamespaces: number;
   searchStarts: readonly string[];
+  /** The prefixes whose namespace pages are asked for (the real registry's, at both sizes). */
+  pagePrefixes: readonly string[];
   /** Told of the area once started, so that an interrupted run can stop it. */
   onServer: (server: ServerProcess) => void;
 }): Promise<SizeFigures> {
@@ -97,6 +104,8 @@ export async function runSize(options: {
     if (totalElements !== last.namespaceCount) throw new Error(`browse counts ${totalElements} namespaces, the dataset build ${last.namespaceCount}`);
     const browse = browseRequests(totalElements);
     const search = searchRequests(options.searchStarts);
+    const pages = namespacePageRequests(options.pagePrefixes);
+    const pageLoad = { ...load, connections: NAMESPACE_PAGE_CONNECTIONS };
 
     const target = (name: string, requests: ScenarioTarget['requests'], generator: ScenarioTarget['generator'] = 'autocannon'): ScenarioTarget => ({
       name: `${label} ${name}`,
@@ -112,21 +121,29 @@ export async function runSize(options: {
     logRun(`${label} browse`, 'cold', browseCold);
     const searchCold = await runCold(target('search', search), load);
     logRun(`${label} search`, 'cold', searchCold);
+    const pagesCold = await runCold(target('namespace page', pages), pageLoad);
+    logRun(`${label} namespace page`, 'cold', pagesCold);
 
     // Each request once, after the cold runs (checking first would warm the area's answer cache): every
     // one must answer 200, and under load any other answer counts as unexpected.
-    say(`${label}: sending every request once to check its status (${browse.length} pages, ${search.length} searches)`);
-    const checks = { browse: (await checkOnce(port, browse)).summary, search: (await checkOnce(port, search)).summary };
+    say(`${label}: sending every request once to check its status (${browse.length} pages, ${search.length} searches, ${pages.length} namespace pages)`);
+    const checks = {
+      browse: (await checkOnce(port, browse)).summary,
+      search: (await checkOnce(port, search)).summary,
+      namespacePage: (await checkOnce(port, pages)).summary,
+    };
     for (const [name, summary] of Object.entries(checks)) {
       if (summary.offIntent > 0) throw new Error(`${label} ${name}: ${summary.offIntent} of ${summary.total} requests did not answer 200`);
     }
-    const coldUnexpected = browseCold.unexpected + searchCold.unexpected;
+    const coldUnexpected = browseCold.unexpected + searchCold.unexpected + pagesCold.unexpected;
     if (coldUnexpected > 0) say(`${label}: ${coldUnexpected} answers of the cold runs were not 200`);
 
     say(`${label}: browse, page of ${PAGE_SIZE} by name over all ${browse.length} pages`);
     const browseScenario = await measureScenario(target('browse', browse), load, logRun, browseCold);
     say(`${label}: search by prefix start over ${search.length} starts`);
     const searchScenario = await measureScenario(target('search', search), load, logRun, searchCold);
+    say(`${label}: namespace pages (HTML, as a browser asks) of ${pages.length} prefixes, ${NAMESPACE_PAGE_CONNECTIONS} connections`);
+    const namespacePage = await measureScenario(target('namespace page', pages), pageLoad, logRun, pagesCold);
 
     const dataset = await checkDataset(port, { namespaces: last.namespaceCount, gzipBytes: last.gzipBytes, etag: last.gzipEtag });
     say(`${label}: dataset ${dataset.namespaces} namespaces, ${(dataset.gzipBytes / 1e6).toFixed(2)} MB gzip, ETag ${dataset.etag}`);
@@ -151,8 +168,9 @@ export async function runSize(options: {
       dataset,
       browsePages: browse.length,
       searchStarts: search.length,
+      namespacePages: pages.length,
       checks,
-      scenarios: { browse: browseScenario, search: searchScenario, dataset304, datasetGzip, datasetGzipPool },
+      scenarios: { browse: browseScenario, search: searchScenario, namespacePage, dataset304, datasetGzip, datasetGzipPool },
     };
   } finally {
     await server?.stop();

@@ -76,3 +76,20 @@ export function datasetNotModifiedRequest(etag: string): BenchRequest {
     intendedStatus: 304,
   };
 }
+
+/** What a browser sends: the registry answers /registry/{prefix} with the namespace page rather than a redirect. */
+const BROWSER_ACCEPT = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+
+/** The namespace page of every prefix, as a browser asks for it, in a fixed shuffled order. */
+export function namespacePageRequests(prefixes: readonly string[]): BenchRequest[] {
+  const requests = prefixes.map(
+    (prefix): BenchRequest => ({
+      kind: 'namespace-page',
+      method: 'GET',
+      path: `/registry/${encodeURIComponent(prefix)}`,
+      headers: BROWSER_ACCEPT,
+      intendedStatus: 200,
+    }),
+  );
+  return shuffled(requests, 20261125);
+}
