@@ -85,7 +85,13 @@ function ResourceRow({ resource, sampleId }: { resource: ResourceView; sampleId:
 function Usage({ usage, prefix }: { usage: MonthlyVisits[] | null; prefix: string }) {
   if (!usage) return <p class="muted">Usage figures are unavailable right now.</p>;
   const bars = usage.map((m) => ({ label: m.month, short: MONTH_NAMES[Number(m.month.slice(5, 7)) - 1] ?? m.month, value: m.visits }));
-  return <BarChart title={`Resolutions of ${prefix} identifiers per month`} bars={bars} valueLabel="Visits" />;
+  const total = bars.reduce((sum, b) => sum + b.value, 0);
+  return (
+    <>
+      <p>{total === 0 ? 'No resolution of its identifiers was counted in these months.' : `${total} resolutions of its identifiers in these months.`}</p>
+      <BarChart title={`Resolutions of ${prefix} identifiers per month`} bars={bars} valueLabel="Visits" />
+    </>
+  );
 }
 
 /** `/registry/{prefix}` for browsers: everything the registry knows of a namespace. */
