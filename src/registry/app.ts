@@ -99,6 +99,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   const restApiData = new RestApiData(db, new RestApiCaches(versions.maxAgeMs));
   const statistics = createStatisticsService(db, deps.redis);
   const search = new NamespaceSearch(db, restApiData, versions);
+  const healthApi = createHealthApiService(db);
   useRouters(app, [
     site.assets.routes(),
     // Ahead of /registry/{prefix}, whose paths these share.
@@ -110,7 +111,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     }),
     pagesRoutes({
       site,
-      pages: new RegistryPagesService({ db, data: restApiData, versions, statistics }),
+      pages: new RegistryPagesService({ db, data: restApiData, versions, statistics, health: healthApi }),
       search,
       lookUpUrl: (url) => lookUpUrl(db, config.PUBLIC_RESOLVER_URL, url),
     }),
@@ -153,7 +154,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
     }),
     rorRoutes({ ror: createRorService(db) }),
-    healthApiRoutes({ health: createHealthApiService(db) }),
+    healthApiRoutes({ health: healthApi }),
     ...(validator ? [validationRoutes(validator)] : []),
   ]);
   return app;

@@ -215,7 +215,7 @@ describe('the registry pages', () => {
         { resourceId: resource.id, urlKind: 'sample', url: 'https://x.test/1', outcome: 'not_found', httpStatus: 404, checkedAt: new Date('2026-01-02T00:00:00Z') },
       ]);
       const res = await request(app).get('/registry/chebi').set('Accept', BROWSER);
-      expect(res.text).toContain('<span class="state-down">down: not found 404 (sample page, 2026-01-02)</span>');
+      expect(res.text).toMatch(/<span class="state-down">down: not found 404 \(sample page, 2026-01-02; reliability \d+ %\)<\/span>/);
     });
 
     it('draws the visits of the last months from the usage figures', async () => {

@@ -27,7 +27,7 @@ const DOWN = new Set(['http_error', 'not_found', 'timeout', 'dns', 'tls', 'refus
 function HealthState({ health }: { health: LinkHealth | null }) {
   if (!health) return <span class="muted">not checked yet</span>;
   const what = health.urlKind === 'sample' ? 'sample page' : 'home page';
-  const when = ` (${what}, ${day(health.checkedAt)})`;
+  const when = ` (${what}, ${day(health.checkedAt)}; reliability ${health.reliability} %)`;
   if (health.outcome === 'up') return <span class="state-up">up{when}</span>;
   if (health.outcome === 'protected') return <span class="state-up">up, login required{when}</span>;
   if (DOWN.has(health.outcome)) {

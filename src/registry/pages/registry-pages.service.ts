@@ -9,6 +9,8 @@ import { editDistance } from '../../core/edit-distance.js';
 import type { Db } from '../../db/knex.js';
 import { findNamespaceByPrefixIgnoringCase, findNamespaceSuccessor, selectResourcesWithInstitution, type ResourceWithInstitutionRow } from '../../db/registry-reads.js';
 import type { LinkCheckRow, NamespaceRow } from '../../db/tables.js';
+import { reliabilityOf } from '../../core/reliability.js';
+import type { HealthApiService } from '../health-api/health-api.service.js';
 import { COLLECTIONS } from '../rest-api/collections.js';
 import { getItem, listItems } from '../rest-api/items.service.js';
 import type { RestApiData, RestApiStore } from '../rest-api/page-query.js';
@@ -23,8 +25,11 @@ export interface HomeData {
   recent: NamespaceRow[];
 }
 
-/** A resource's latest link check (issue 12's link_checks), when there is one. */
-export type LinkHealth = Pick<LinkCheckRow, 'urlKind' | 'outcome' | 'httpStatus' | 'checkedAt'>;
+/** A resource's latest link check (of its sample URL, else of its home page), with its reliability score. */
+export type LinkHealth = Pick<LinkCheckRow, 'urlKind' | 'outcome' | 'httpStatus' | 'checkedAt'> & {
+  /** 0–100, from its sample checks of the reliability window (core/reliability.ts), as the resolver ranks it. */
+  reliability: number;
+};
 
 export interface ResourceView extends ResourceWithInstitutionRow {
   health: LinkHealth | null;
@@ -54,6 +59,8 @@ export interface RegistryPagesDeps {
   data: RestApiData;
   versions: RegistryVersionSource;
   statistics: StatisticsService;
+  /** The link checks' health API service, whose reads the page's link-check column shows. */
+  health: HealthApiService;
   now?: () => Date;
 }
 
@@ -139,18 +146,13 @@ export class RegistryPagesService {
     const key = records.namespace.prefix;
     const cached = this.health.get(key);
     if (cached) return cached.states;
-    const ids = records.resources.map((r) => r.id);
-    const rows: (LinkHealth & { resourceId: number })[] =
-      ids.length === 0
-        ? []
-        : await this.deps.db('link_checks')
-            .distinctOn('resourceId', 'urlKind')
-            .select('resourceId', 'urlKind', 'outcome', 'httpStatus', 'checkedAt')
-            .whereIn('resourceId', ids)
-            .orderBy([{ column: 'resourceId' }, { column: 'urlKind' }, { column: 'checkedAt', order: 'desc' }]);
+    const found = records.resources.length === 0 ? undefined : await this.deps.health.namespaceHealth(key);
     const states = new Map<number, LinkHealth>();
-    for (const { resourceId, ...state } of rows) {
-      if (!states.has(resourceId) || state.urlKind === 'sample') states.set(resourceId, state);
+    for (const resource of found?.resources ?? []) {
+      const latest = resource.latest.sample ?? resource.latest.home;
+      if (!latest) continue;
+      const { urlKind, outcome, httpStatus, checkedAt } = latest;
+      states.set(resource.resourceId, { urlKind, outcome, httpStatus, checkedAt, reliability: reliabilityOf(resource.measurement) });
     }
     this.health.set(key, { states });
     return states;
