@@ -80,14 +80,17 @@ export function lastMonths(now: Date, count: number): string[] {
 }
 
 export class RegistryPagesService {
-  private readonly records = new VersionedCache<NamespaceRecords | null>({ maxEntries: 5000 });
-  private readonly prefixes = new VersionedCache<readonly string[]>({ maxEntries: 1 });
+  private readonly records: VersionedCache<NamespaceRecords | null>;
+  private readonly prefixes: VersionedCache<readonly string[]>;
   private readonly usage = new LRUCache<string, { figures: MonthlyVisits[] | null }>({ max: 5000, ttl: LIVE_FIGURES_TTL_MS });
   private readonly health = new LRUCache<string, { states: Map<number, LinkHealth> }>({ max: 5000, ttl: LIVE_FIGURES_TTL_MS });
   private readonly now: () => Date;
 
   constructor(private readonly deps: RegistryPagesDeps) {
     this.now = deps.now ?? (() => new Date());
+    // Kept as the browse API's caches are: while the registry version stands, at most its maximum age.
+    this.records = new VersionedCache({ maxEntries: 5000, ttlMs: deps.versions.maxAgeMs });
+    this.prefixes = new VersionedCache({ maxEntries: 1, ttlMs: deps.versions.maxAgeMs });
   }
 
   private async store(): Promise<RestApiStore> {

@@ -49,13 +49,15 @@ function wordsQuery(text: string): string | null {
 }
 
 export class NamespaceSearch {
-  private readonly results = new VersionedCache<SearchResult>({ maxEntries: 2000 });
+  private readonly results: VersionedCache<SearchResult>;
 
   constructor(
     private readonly db: Db,
     private readonly data: RestApiData,
     private readonly versions: RegistryVersionSource,
-  ) {}
+  ) {
+    this.results = new VersionedCache<SearchResult>({ maxEntries: 2000, ttlMs: versions.maxAgeMs });
+  }
 
   /** `limit` hits from the `offset`th on; an empty text lists every namespace by prefix. */
   async search(rawText: string, offset: number, limit: number): Promise<SearchResult> {
