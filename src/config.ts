@@ -252,6 +252,13 @@ const configSchema = {
       default: '',
       description: 'Named in the User-Agent of link checks, so that a provider\'s operator can find out who checks their site and how to reach whoever runs it (a page about your deployment with a contact address). Empty: PUBLIC_REGISTRY_URL.',
     },
+    ROR_API_URL: {
+      type: 'string',
+      pattern: '^(off|https?://[^/?#]+(/[^?#]*)?)$',
+      maxLength: 2000,
+      default: 'https://api.ror.org/v2',
+      description: 'Base URL of the ROR API (version 2) that an institution lookup by ROR id asks when the registry has no institution with that id (/rorIdApi/getInstitutionForRorId and the request forms), as {ROR_API_URL}/organizations/{id}, through the guarded fetcher (loopback and private addresses only with URL_CHECK_ALLOW_PRIVATE_NETWORKS). off: only the registry\'s own institutions are found.',
+    },
     IDEMPOTENCY_KEY_RETENTION_HOURS: {
       type: 'integer',
       minimum: 1,
@@ -398,6 +405,7 @@ export interface Config {
   LINKCHECK_TIMEOUT_MS: number;
   LINKCHECK_HISTORY_DAYS: number;
   LINKCHECK_CONTACT_URL: string;
+  ROR_API_URL: string;
   IDEMPOTENCY_KEY_RETENTION_HOURS: number;
   SEED_SAMPLE_REGISTRY: boolean;
   REGISTRATION_MIN_DESCRIPTION_LENGTH: number;
@@ -499,6 +507,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const config = candidate as unknown as Config;
   config.PUBLIC_RESOLVER_URL = config.PUBLIC_RESOLVER_URL.replace(/\/+$/, '');
   config.PUBLIC_REGISTRY_URL = config.PUBLIC_REGISTRY_URL.replace(/\/+$/, '');
+  config.ROR_API_URL = config.ROR_API_URL.replace(/\/+$/, '');
   config.DATASET_DIR = path.resolve(projectRoot(), config.DATASET_DIR);
   return Object.freeze(config);
 }

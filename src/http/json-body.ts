@@ -86,7 +86,7 @@ export function jsonBody(limit = DEFAULT_JSON_LIMIT): Middleware {
  * listeners stay on the request, which is dropped with them; `finished` makes sure only the first outcome
  * counts.
  */
-function readText(req: IncomingMessage, limit: number, done: (error: HttpError | null, text?: string) => void): void {
+export function readText(req: IncomingMessage, limit: number, done: (error: HttpError | null, text?: string) => void): void {
   let first: Buffer | null = null;
   let more: Buffer[] | null = null;
   let size = 0;

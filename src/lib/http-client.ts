@@ -197,6 +197,8 @@ interface CheckRequest {
   keepBody: boolean;
   /** A redirect back to a URL already visited ends the request as a loop instead of going round to the hop limit. */
   detectLoops: boolean;
+  /** The Accept header; a browser navigation's by default. */
+  accept?: string;
 }
 
 type CheckOutcome =
@@ -299,7 +301,7 @@ function fetchOnce(url: string, options: FetchForCheckOptions, request: CheckReq
 
     const stream = got.stream(url, {
       method: request.method,
-      headers: { accept: BROWSER_ACCEPT, 'user-agent': options.userAgent },
+      headers: { accept: request.accept ?? BROWSER_ACCEPT, 'user-agent': options.userAgent },
       agent: agentsFor(options.allowPrivateNetworks, options.allowedAddresses ?? []),
       http2: false,
       dnsLookup: options.dnsLookup,
@@ -364,4 +366,25 @@ function fetchOnce(url: string, options: FetchForCheckOptions, request: CheckReq
       stream.on('end', () => finish(false));
     });
   });
+}
+
+export type FetchJsonOptions = FetchForCheckOptions;
+
+export type FetchJsonResult = { ok: true; status: number; json: unknown } | { ok: false; failure: FetchFailure };
+
+/**
+ * GETs a JSON document from an API the operator configured (the ROR API), with every guard of
+ * fetchForCheck. A non-2xx answer is a result with its status (and the body, when it is JSON); a body over
+ * maxBodyBytes or one that is not JSON is a failure.
+ */
+export async function fetchJson(url: string, options: FetchJsonOptions): Promise<FetchJsonResult> {
+  const result = await guardedRequest(url, options, { method: 'GET', keepBody: true, detectLoops: false, accept: 'application/json' });
+  if (!result.ok) return { ok: false, failure: result.failure as FetchFailure };
+  if (result.bodyTruncated) return { ok: false, failure: { kind: 'error', message: `The answer is larger than ${options.maxBodyBytes} bytes` } };
+  try {
+    return { ok: true, status: result.status, json: result.body.trim() === '' ? null : (JSON.parse(result.body) as unknown) };
+  } catch {
+    if (result.status < 200 || result.status > 299) return { ok: true, status: result.status, json: null };
+    return { ok: false, failure: { kind: 'error', message: 'The answer is not JSON' } };
+  }
 }

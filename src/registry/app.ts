@@ -100,6 +100,11 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   const statistics = createStatisticsService(db, deps.redis);
   const search = new NamespaceSearch(db, restApiData, versions);
   const healthApi = createHealthApiService(db);
+  const ror = createRorService(db, {
+    baseUrl: config.ROR_API_URL,
+    allowPrivateNetworks: config.URL_CHECK_ALLOW_PRIVATE_NETWORKS,
+    userAgent: `curie-resolver-registry/1.0 (+${config.PUBLIC_REGISTRY_URL})`,
+  });
   useRouters(app, [
     site.assets.routes(),
     // Ahead of /registry/{prefix}, whose paths these share.
@@ -153,8 +158,8 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
       publicResolverUrl: config.PUBLIC_RESOLVER_URL,
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
     }),
-    rorRoutes({ ror: createRorService(db) }),
     healthApiRoutes({ health: healthApi }),
+    rorRoutes({ ror }),
     ...(validator ? [validationRoutes(validator)] : []),
   ]);
   return app;

@@ -100,6 +100,8 @@ export async function startStack(label: string, options: StartOptions = {}): Pro
     PUBLIC_REGISTRY_URL: REGISTRY_URL,
     QUEUE_PREFIX: queuePrefix,
     DATASET_DIR: datasetDir,
+    // Tests never reach the real ROR API; a test of the lookup points it at a loopback fixture.
+    ROR_API_URL: 'off',
   };
   const config = loadConfig({ ...baseEnv, ...options.env });
   const logger = createLogger('silent', 'test');

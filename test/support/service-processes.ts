@@ -21,6 +21,8 @@ const stackEnv = (on: Stack): Record<string, string> => ({
   PUBLIC_RESOLVER_URL: on.config.PUBLIC_RESOLVER_URL,
   PUBLIC_REGISTRY_URL: on.config.PUBLIC_REGISTRY_URL,
   LOG_LEVEL: 'warn',
+  // Tests never reach the real ROR API.
+  ROR_API_URL: on.config.ROR_API_URL,
 });
 
 /** A worker process (dist/workers/main.js); `env` adds or replaces settings. */

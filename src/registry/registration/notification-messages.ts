@@ -1,7 +1,8 @@
 /**
  * The e-mails of registration (registry-behaviour.md §2.9), for the notification outbox
  * (src/notifications/outbox.ts). Start: a confirmation to the requester and a notice to the curators;
- * reject and accept: a message to the requester; amend and comment: nothing.
+ * reject and accept: a message to the requester; the requester's answer to a comment: a notice to the
+ * curators; amend and a curator's comment: nothing.
  */
 import type { OutboxMessage } from '../../notifications/outbox.js';
 import { prefixOf, type RequestKind, type RequestRow } from './submission/registration-records.js';
@@ -83,7 +84,7 @@ export function startMessages(
         'Requests are reviewed in the order they arrive; please allow a few days.',
         '',
         'You can follow the state of your request at:',
-        `${settings.publicRegistryUrl}/${API[kind]}/status/${session.token}`,
+        `${settings.publicRegistryUrl}/requests/${session.token}`,
         '',
         'Keep this link to yourself: it shows your request to whoever has it.',
       ],
@@ -134,5 +135,30 @@ export function acceptanceMessages(kind: RequestKind, request: RequestRow, reaso
           : `The provider '${request.providerName}' is in the registry now, among the providers of ${example}`,
       ],
     }),
+  ];
+}
+
+/** The curators' notice of a requester's answer on the status page (none without CURATOR_EMAIL). */
+export function requesterReplyMessages(
+  kind: RequestKind,
+  request: RequestRow,
+  session: { id: number },
+  comment: string,
+  settings: NotificationSettings,
+): OutboxMessage[] {
+  if (settings.curatorEmail.trim() === '') return [];
+  return [
+    {
+      kind: `${kind}.reply.curator`,
+      recipient: settings.curatorEmail,
+      subject: `[${kind === 'prefix' ? 'PREFIX' : 'RESOURCE'}_REQUEST] The requester answered, for prefix '${oneLine(prefixOf(request))}'`,
+      body: [
+        `The requester of ${WORD[kind]} registration session ${session.id} answered:`,
+        '',
+        comment,
+        '',
+        `History: ${settings.publicRegistryUrl}/restApi/${EVENTS_SEARCH[kind]}?id=${session.id}`,
+      ].join('\n'),
+    },
   ];
 }

@@ -2,7 +2,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/knex.js';
 import type { RegexTest, UrlCheck } from './checks.js';
 import type { RequestKind } from './request-kind.js';
-import { validateRequest } from './submission/checked-validation.js';
+import { validateRequest, validateRequestByField, type RequestFailure } from './submission/checked-validation.js';
 import type { ValidationEndpoint } from './validation/endpoints.js';
 import { checkFailure, validateField, type FieldVerdict } from './validation/field-validation.js';
 import type { RegistrationPayload } from './validation/payload.js';
@@ -60,6 +60,11 @@ export class RegistrationValidator {
     } catch (error) {
       throw checkFailure(error);
     }
+  }
+
+  /** validateRequest with the field of each message (the request forms show each next to its field). */
+  validateRequestByField(kind: RequestKind, payload: RegistrationPayload, client?: string): Promise<RequestFailure[]> {
+    return validateRequestByField(kind, payload, client === undefined ? this.current : { ...this.current, client });
   }
 
   /** A field validator endpoint's verdict on a request body (see field-validation.ts). */

@@ -1,7 +1,7 @@
 import { Router } from '@koa/router';
 import { HttpError, badRequest } from '../../../http/http-error.js';
 import { jsonBody } from '../../../http/json-body.js';
-import { institutionJson } from './ror.presenter.js';
+import { foundInstitutionJson } from './ror.presenter.js';
 import type { RorService } from './ror.service.js';
 
 function readRorId(body: unknown): string {
@@ -16,17 +16,18 @@ function readRorId(body: unknown): string {
 /**
  * POST /rorIdApi/getInstitutionForRorId `{apiVersion, payload: {rorId}}`: the registry's institution with
  * that ROR id, as the reference's bare Institution JSON, so the registration form can fill the institution
- * fields. Unlike the reference, an id the registry does not know is answered 404 rather than looked up at
- * the ROR API (no outbound call from a request).
+ * fields. An id the registry does not know is looked up at the ROR API (ROR_API_URL), as the reference does,
+ * and answered as the reference builds it (id 0, rorId null); 404 when neither knows it, 503 with
+ * Retry-After when ROR cannot answer.
  */
 export function rorRoutes(deps: { ror: RorService }): Router {
   const router = new Router({ prefix: '/rorIdApi' });
 
   router.post('/getInstitutionForRorId', jsonBody(), async (ctx) => {
     const rorId = readRorId(ctx.request.body);
-    const institution = await deps.ror.findInstitutionByRorId(rorId);
-    if (!institution) throw new HttpError(404, `No institution with ROR ID '${rorId}' in the registry`);
-    ctx.body = institutionJson(institution);
+    const found = await deps.ror.findInstitution(rorId);
+    if (!found) throw new HttpError(404, `No institution with ROR ID '${rorId}' in the registry${deps.ror.asksRor ? ' or at ROR' : ''}`);
+    ctx.body = foundInstitutionJson(found);
   });
 
   return router;

@@ -1,12 +1,19 @@
 import type { Db } from '../../../db/knex.js';
 import { findInstitutionByRorIds, type InstitutionWithLocationRow } from '../../../db/registry-reads.js';
+import { lookUpRorOrganization, type RorApiSettings, type RorOrganization } from './ror-api.client.js';
 
 export type { InstitutionWithLocationRow } from '../../../db/registry-reads.js';
+export type { RorOrganization } from './ror-api.client.js';
 
 // A ROR id is `0` + 6 base-32 characters + a 2-digit checksum, alone or as https://ror.org/<id>.
 const ROR_ID = /^(?:https?:\/\/(?:www\.)?ror\.org\/)?(0[a-z0-9]{6}[0-9]{2})\/?$/i;
 // The ror_id column holds at most this much: longer input cannot match.
 const ROR_ID_MAX_LENGTH = 2000;
+
+/** The bare id (`00f54p054`) of a text written as a ROR id, or undefined when it is not one. */
+export function bareRorId(rorId: string): string | undefined {
+  return ROR_ID.exec(rorId.trim())?.[1]?.toLowerCase();
+}
 
 /**
  * The stored forms a ROR id may have been written in: as given, the bare id, and the canonical URL (the
@@ -14,7 +21,7 @@ const ROR_ID_MAX_LENGTH = 2000;
  */
 export function rorIdForms(rorId: string): string[] {
   const forms = [rorId];
-  const bare = ROR_ID.exec(rorId.trim())?.[1]?.toLowerCase();
+  const bare = bareRorId(rorId);
   if (bare !== undefined) {
     for (const form of [bare, `https://ror.org/${bare}`]) if (!forms.includes(form)) forms.push(form);
   }
@@ -27,11 +34,35 @@ export async function findInstitutionByRorId(db: Db, rorId: string): Promise<Ins
   return findInstitutionByRorIds(db, rorIdForms(rorId), rorId);
 }
 
-/** What the ROR route is given: the lookup on the registry's database. */
+/** Where an institution looked up by ROR id was found. */
+export type FoundInstitution =
+  | { source: 'registry'; institution: InstitutionWithLocationRow }
+  | { source: 'ror'; organization: RorOrganization };
+
+/** What the ROR route and the request forms are given: the lookup on the registry, then at ROR. */
 export interface RorService {
+  /** Whether an id the registry lacks is asked at ROR (ROR_API_URL is not `off`). */
+  readonly asksRor: boolean;
   findInstitutionByRorId(rorId: string): Promise<InstitutionWithLocationRow | undefined>;
+  /**
+   * The registry's institution with this ROR id, else ROR's organization (when ROR is asked and the text is
+   * a ROR id), else undefined. Throws DomainError 'unavailable' when ROR cannot answer.
+   */
+  findInstitution(rorId: string): Promise<FoundInstitution | undefined>;
 }
 
-export function createRorService(db: Db): RorService {
-  return { findInstitutionByRorId: (rorId) => findInstitutionByRorId(db, rorId) };
+export function createRorService(db: Db, ror?: RorApiSettings): RorService {
+  const asksRor = ror !== undefined && ror.baseUrl !== 'off';
+  return {
+    asksRor,
+    findInstitutionByRorId: (rorId) => findInstitutionByRorId(db, rorId),
+    async findInstitution(rorId) {
+      const institution = await findInstitutionByRorId(db, rorId);
+      if (institution) return { source: 'registry', institution };
+      const bare = bareRorId(rorId);
+      if (!asksRor || bare === undefined) return undefined;
+      const organization = await lookUpRorOrganization(ror, bare);
+      return organization && { source: 'ror', organization };
+    },
+  };
 }

@@ -7,7 +7,7 @@
  */
 import { DomainError, type DomainErrorKind } from '../../../core/domain-error.js';
 import { CheckBusyError, CheckStillRunningError, CheckUnavailableError, type RegexTest, type UrlCheck } from '../checks.js';
-import { validateAll, type RegistrationDeps, type RegistrationPayload, type RequestKind } from '../validation/run-chains.js';
+import { validateAllByChain, type ChainKey, type RegistrationDeps, type RegistrationPayload, type RequestKind } from '../validation/run-chains.js';
 
 /** The institution_ror_id column's size. */
 const ROR_ID_MAX_LENGTH = 2000;
@@ -61,6 +61,17 @@ function reasonFor(error: unknown): ChecksIncompleteError['reason'] {
  * check throws is about the check, never a verdict on the value), and with database errors as they come.
  */
 export async function validateRequest(kind: RequestKind, payload: RegistrationPayload, deps: RegistrationDeps): Promise<string[]> {
+  return (await validateRequestByField(kind, payload, deps)).map((failure) => failure.message);
+}
+
+/** A failure of a whole request's validation: the chain (or the one field without a chain) and its message. */
+export interface RequestFailure {
+  field: ChainKey | 'institutionRorId';
+  message: string;
+}
+
+/** validateRequest with the field of each message, for the forms that show a message next to its field. */
+export async function validateRequestByField(kind: RequestKind, payload: RegistrationPayload, deps: RegistrationDeps): Promise<RequestFailure[]> {
   let incomplete: ChecksIncompleteError | undefined;
   const note = (error: unknown): never => {
     const reason = reasonFor(error);
@@ -73,9 +84,9 @@ export async function validateRequest(kind: RequestKind, payload: RegistrationPa
   const urlCheck: UrlCheck = (url, options) => deps.urlCheck(url, options).catch(note);
   const regexTest: RegexTest = (pattern, sample, client) => deps.regexTest(pattern, sample, client).catch(note);
 
-  let messages: string[];
+  let failures: RequestFailure[];
   try {
-    messages = await validateAll(kind, payload, { ...deps, urlCheck, regexTest });
+    failures = (await validateAllByChain(kind, payload, { ...deps, urlCheck, regexTest })).map(({ chain, message }) => ({ field: chain, message }));
   } catch (error) {
     if (incomplete) throw incomplete;
     if (error instanceof CheckStillRunningError || error instanceof CheckUnavailableError) {
@@ -85,6 +96,6 @@ export async function validateRequest(kind: RequestKind, payload: RegistrationPa
   }
   if (incomplete) throw incomplete;
   // The one stored field without a chain of its own: bounded by its column, as the chains bound the others.
-  if ((payload.institutionRorId?.length ?? 0) > ROR_ID_MAX_LENGTH) messages.push('Institution ROR ID is too long');
-  return messages;
+  if ((payload.institutionRorId?.length ?? 0) > ROR_ID_MAX_LENGTH) failures.push({ field: 'institutionRorId', message: 'Institution ROR ID is too long' });
+  return failures;
 }

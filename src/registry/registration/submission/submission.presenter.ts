@@ -55,4 +55,4 @@ export function presentStatus(status: RegistrationStatus): Envelope<StatusPayloa
   });
 }
 
-export const UNKNOWN_TOKEN_MESSAGE = 'No registration request has this token';
+export { UNKNOWN_TOKEN_MESSAGE } from './requester-reply.js';

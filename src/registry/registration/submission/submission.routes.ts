@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import { errorEnvelope } from '../../../http/envelope.js';
+import { envelope, errorEnvelope } from '../../../http/envelope.js';
 import { HttpError } from '../../../http/http-error.js';
 import { jsonBody } from '../../../http/json-body.js';
 import { PAYLOAD_REQUIRED } from '../validation/validation.presenter.js';
@@ -21,7 +21,9 @@ const AREAS: readonly { kind: RequestKind; base: string; submit: string }[] = [
 /**
  * POST /prefixRegistrationApi/registerPrefix and /resourceManagementApi/registerResource (public): every
  * validation chain, then the request, its session and its START event in one transaction; the answer
- * carries the requester's token. GET .../status/{token}: the requester's view of the request.
+ * carries the requester's token. GET .../status/{token}: the requester's view of the request; POST
+ * .../status/{token}/comment `{apiVersion, payload: {comment}}`: the requester's answer to the curators
+ * (a COMMENT event by the requester; 409 once the request is closed).
  */
 export function submissionRoutes(deps: SubmissionRouteDeps): Router {
   const router = new Router();
@@ -29,8 +31,19 @@ export function submissionRoutes(deps: SubmissionRouteDeps): Router {
   for (const area of AREAS) {
     router.post(`${area.base}/${area.submit}`, readBody, (ctx) => submit(ctx, area.kind, area.submit, deps.submissions));
     router.get(`${area.base}/status/:token`, (ctx) => answerStatus(ctx, area.kind, deps.submissions));
+    router.post(`${area.base}/status/:token/comment`, readBody, async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      await deps.submissions.replyAsRequester(area.kind, ctx.params.token ?? '', readReplyComment(ctx.request.body), 'API');
+      ctx.body = envelope({ comment: null });
+    });
   }
   return router;
+}
+
+function readReplyComment(body: unknown): unknown {
+  const payload = typeof body === 'object' && body !== null ? (body as { payload?: unknown }).payload : undefined;
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new HttpError(400, PAYLOAD_REQUIRED);
+  return (payload as { comment?: unknown }).comment;
 }
 
 /** Sends the recorded text as it is: a replay must be the first answer's bytes, not a re-serialisation. */

@@ -1,14 +1,16 @@
 /**
  * registerPrefix / registerResource: an Idempotency-Key's replay, or the request read and validated, then
  * the request, its session, the START event, the notifications and (with an Idempotency-Key) the answer
- * stored in one transaction; and the requester's view of a session by its token.
+ * stored in one transaction; and the requester's view of a session by its token, and their answers.
  */
 import type { Db } from '../../../db/knex.js';
 import { writeOutbox } from '../../../notifications/outbox.js';
 import { startMessages, type NotificationSettings } from '../notification-messages.js';
 import type { RegistrationValidator } from '../registration-validator.js';
 import { InvalidPayloadError, normaliseRegistrationPayload, readEnvelopePayload, type RegistrationPayload } from '../validation/payload.js';
-import { ChecksIncompleteError } from './checked-validation.js';
+import { ChecksIncompleteError, type RequestFailure } from './checked-validation.js';
+import { checkReply, recordRequesterReply, REQUESTER_ACTOR, UNKNOWN_TOKEN_MESSAGE, type ReplySource } from './requester-reply.js';
+import { DomainError } from '../../../core/domain-error.js';
 import { claimIdempotencyKey, findStoredAnswer, hashRequestBody, type IdempotencyClaim, type RecordedAnswer, type StoredAnswer } from './idempotency.js';
 import {
   insertEvent,
@@ -75,6 +77,8 @@ export async function storeRegistration(db: Db, kind: RequestKind, payload: Regi
 export interface PublicEvent {
   eventName: EventRow['eventName'];
   created: Date;
+  /** COMMENT events: whether a curator or the requester wrote it. */
+  author?: 'curator' | 'requester';
   comment?: string | null;
   rejectionReason?: string | null;
   acceptanceReason?: string | null;
@@ -87,6 +91,30 @@ export interface RegistrationStatus {
   status: SessionStatus;
   created: Date;
   events: PublicEvent[];
+  /** What the status page shows of the current version of the request (the JSON status leaves it out). */
+  request: RequestSummary;
+}
+
+/** The request as its status page recalls it; the e-mail address only masked (personal data). */
+export interface RequestSummary {
+  /** Prefix requests: the namespace's name. */
+  name: string | null;
+  providerName: string;
+  providerCode: string;
+  institutionName: string;
+  requesterName: string;
+  maskedRequesterEmail: string;
+}
+
+/** `r•••@e•••.org`: enough for the requester to recognise their address, not enough to read it. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '•••';
+  const domain = email.slice(at + 1);
+  const dot = domain.lastIndexOf('.');
+  const host = dot > 0 ? domain.slice(0, dot) : domain;
+  const tld = dot > 0 ? domain.slice(dot) : '';
+  return `${email.charAt(0)}•••@${host.charAt(0)}•••${tld}`;
 }
 
 /** The session behind a requester's token, or undefined. */
@@ -96,16 +124,27 @@ export async function readRegistrationStatus(db: Db, kind: RequestKind, token: s
   if (!session) return undefined;
   const [request, events] = await Promise.all([
     db(tables.requests).first('*').where({ id: session.requestId }),
-    db(tables.events).select('eventName', 'created', 'comment', 'rejectionReason', 'acceptanceReason').where({ sessionId: session.id }).orderBy('id'),
+    db(tables.events).select('eventName', 'created', 'actor', 'comment', 'rejectionReason', 'acceptanceReason').where({ sessionId: session.id }).orderBy('id'),
   ]);
   return {
     kind,
     prefix: prefixOf(request),
     status: statusFromEvents(events),
     created: session.created,
+    request: {
+      name: 'name' in request ? request.name : null,
+      providerName: request.providerName,
+      providerCode: request.providerCode,
+      institutionName: request.institutionName,
+      requesterName: request.requesterName,
+      maskedRequesterEmail: maskEmail(request.requesterEmail),
+    },
     events: events.map((event) => {
       const shown: PublicEvent = { eventName: event.eventName, created: event.created };
-      if (event.eventName === 'COMMENT') shown.comment = event.comment;
+      if (event.eventName === 'COMMENT') {
+        shown.author = event.actor === REQUESTER_ACTOR ? 'requester' : 'curator';
+        shown.comment = event.comment;
+      }
       if (event.eventName === 'REJECT') shown.rejectionReason = event.rejectionReason;
       if (event.eventName === 'ACCEPT') shown.acceptanceReason = event.acceptanceReason;
       return shown;
@@ -134,7 +173,7 @@ export interface Submission {
 export type SubmissionRefusal =
   | { problem: 'malformed-envelope'; message: string }
   | { problem: 'no-payload' }
-  | { problem: 'invalid'; messages: readonly string[]; providerName: string | null }
+  | { problem: 'invalid'; messages: readonly string[]; providerName: string | null; failures: readonly RequestFailure[] }
   /** The Idempotency-Key was used before for another request body. */
   | { problem: 'key-reused' };
 
@@ -188,6 +227,21 @@ export class SubmissionService {
     return isTokenShaped(token) ? readRegistrationStatus(this.deps.db, kind, token) : Promise.resolve(undefined);
   }
 
+  /** The session behind a token of either kind (the status page's address does not say which). */
+  async findRegistrationStatus(token: string): Promise<RegistrationStatus | undefined> {
+    return (await this.registrationStatus('prefix', token)) ?? (await this.registrationStatus('resource', token));
+  }
+
+  /**
+   * Records the requester's answer to the curators on the open session of `token`. DomainError: invalid
+   * (blank or too long), not-found (no such token), conflict (the session is closed).
+   */
+  async replyAsRequester(kind: RequestKind, token: string, comment: unknown, source: ReplySource): Promise<void> {
+    const text = checkReply(comment);
+    if (!isTokenShaped(token)) throw new DomainError('not-found', UNKNOWN_TOKEN_MESSAGE);
+    await recordRequesterReply(this.deps.db, kind, token, text, source, this.deps.notifications);
+  }
+
   private async readValidRequest({ kind, body, client }: Submission): Promise<{ payload: RegistrationPayload } | SubmissionOutcome> {
     let raw: Record<string, unknown> | null;
     try {
@@ -198,16 +252,18 @@ export class SubmissionService {
     }
     if (raw === null) return { kind: 'refused', problem: 'no-payload' };
     let payload: RegistrationPayload;
-    let messages: string[];
+    let failures: RequestFailure[];
     try {
       payload = normaliseRegistrationPayload(raw);
-      messages = await this.deps.validator.validateRequest(kind, payload, client);
+      failures = await this.deps.validator.validateRequestByField(kind, payload, client);
     } catch (error) {
       if (error instanceof ChecksIncompleteError) return { kind: 'incomplete', error };
       if (!(error instanceof InvalidPayloadError)) throw error;
-      return { kind: 'refused', problem: 'invalid', messages: [error.message], providerName: null };
+      return { kind: 'refused', problem: 'invalid', messages: [error.message], providerName: null, failures: [] };
     }
-    if (messages.length > 0) return { kind: 'refused', problem: 'invalid', messages, providerName: payload.providerName };
+    if (failures.length > 0) {
+      return { kind: 'refused', problem: 'invalid', messages: failures.map((f) => f.message), providerName: payload.providerName, failures };
+    }
     return { payload };
   }
 }

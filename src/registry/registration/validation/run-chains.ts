@@ -84,7 +84,22 @@ export async function runChains(
  * URL, the (pattern, sample id) test and the namespace lookups are done once for the whole call.
  */
 export async function validateAll(kind: RequestKind, payload: RegistrationPayload, deps: RegistrationDeps): Promise<string[]> {
+  return (await validateAllByChain(kind, payload, deps)).map((failure) => failure.message);
+}
+
+/** A chain's failure: which field failed, and its message. */
+export interface ChainFailure {
+  chain: ChainKey;
+  message: string;
+}
+
+/** validateAll with the chain of each message (the pages' forms put each message next to its field). */
+export async function validateAllByChain(kind: RequestKind, payload: RegistrationPayload, deps: RegistrationDeps): Promise<ChainFailure[]> {
   const memo = new RunMemo();
   const outcomes = await Promise.all(CHAINS.map((chain) => startChain(chain, kind, payload, deps, memo)));
-  return outcomes.filter((message): message is string => message !== null);
+  const failures: ChainFailure[] = [];
+  outcomes.forEach((message, i) => {
+    if (message !== null) failures.push({ chain: CHAINS[i]!.key, message });
+  });
+  return failures;
 }
