@@ -34,6 +34,7 @@ import { MaintenanceService } from './maintenance/maintenance.service.js';
 import { warningsRoutes } from './curation-warnings/warnings.routes.js';
 import { createWarningsActions } from './curation-warnings/warnings.service.js';
 import { pagesRoutes } from './pages/pages.routes.js';
+import { registrationPagesRoutes } from './pages/registration-pages.routes.js';
 import { RegistryPagesService } from './pages/registry-pages.service.js';
 import { lookUpUrl } from './pages/reverse-lookup.service.js';
 import { createEbiDatasetReader } from './search/ebi-dataset.service.js';
@@ -95,6 +96,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     curatorEmail: config.CURATOR_EMAIL,
   };
   const validator = deps.registration && new RegistrationValidator(config, db, deps.registration);
+  const submissions = validator && new SubmissionService({ db, validator, notifications });
   const versions = deps.registryVersions ?? new RegistryVersionSource(db);
   const restApiData = new RestApiData(db, new RestApiCaches(versions.maxAgeMs));
   const statistics = createStatisticsService(db, deps.redis);
@@ -143,7 +145,10 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
       curatorName: config.CURATOR_NAME,
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
     }),
-    ...(validator ? [submissionRoutes({ submissions: new SubmissionService({ db, validator, notifications }) })] : []),
+    ...(submissions ? [submissionRoutes({ submissions })] : []),
+    ...(submissions
+      ? [registrationPagesRoutes({ site, submissions, ror, minDescriptionLength: config.REGISTRATION_MIN_DESCRIPTION_LENGTH })]
+      : []),
     // Ahead of /restApi too: a person's answer depends on the caller, and the browse API's cache on the URL only.
     personRoutes({ persons: createPersonsService(db), publicRegistryUrl: config.PUBLIC_REGISTRY_URL, curatorToken: config.CURATOR_TOKEN }),
     restApiRoutes({

@@ -37,7 +37,8 @@ function sameToken(a: string, b: string): boolean {
  */
 export function isOwnFormPost(ctx: Context, formToken: string | undefined, publicOrigin: string): boolean {
   const origin = ctx.get('origin');
-  if (origin !== '' && origin !== ctx.origin && origin !== publicOrigin) return false;
+  // Koa 3's ctx.origin is the Origin header itself: the area's own origin is made from the request.
+  if (origin !== '' && origin !== `${ctx.protocol}://${ctx.host}` && origin !== publicOrigin) return false;
   const cookie = ctx.cookies.get(CSRF_COOKIE);
   return cookie !== undefined && formToken !== undefined && TOKEN_SHAPE.test(cookie) && sameToken(cookie, formToken);
 }

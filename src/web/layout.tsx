@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { STYLESHEET, type Site } from './site.js';
 
 /** The sections of the navigation; a page names the one it belongs to, which is marked aria-current. */
-export type NavSection = 'home' | 'browse' | 'none';
+export type NavSection = 'home' | 'browse' | 'request' | 'none';
 
 export interface LayoutProps {
   site: Site;
@@ -17,6 +17,7 @@ export interface LayoutProps {
 const NAV: readonly { section: NavSection; href: string; label: string }[] = [
   { section: 'home', href: '/', label: 'Home' },
   { section: 'browse', href: '/registry', label: 'Browse the registry' },
+  { section: 'request', href: '/prefixregistrationrequest', label: 'Request a prefix' },
 ];
 
 /** The one layout: a skip link, then header (with the navigation), main and footer landmarks. */
