@@ -223,7 +223,7 @@ describe('registration pages without JavaScript', () => {
       const res = await request(app).get(`/requests/${token}?sent=1`).set('Accept', HTML);
       expect(res.status).toBe(200);
       expect(res.headers['cache-control']).toBe('no-store');
-      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['referrer-policy']).toBe('same-origin');
       expect(res.headers['x-robots-tag']).toBe('noindex');
       expect(res.text).toContain(`Request for prefix “${prefix}”`);
       expect(res.text).toContain('Your request was sent.');

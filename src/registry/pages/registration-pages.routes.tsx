@@ -116,9 +116,11 @@ export function registrationPagesRoutes(deps: RegistrationPagesDeps): Router {
   }
 
   // The requester's page: the token is in the address, so it must not leak through Referer or a cache.
+  // same-origin rather than no-referrer: with no-referrer the browser sends `Origin: null` on the page's own
+  // form, which the forgery check refuses.
   const privatePage: Middleware = async (ctx, next) => {
     servingPage(ctx);
-    ctx.set('Referrer-Policy', 'no-referrer');
+    ctx.set('Referrer-Policy', 'same-origin');
     ctx.set('X-Robots-Tag', 'noindex');
     await next();
   };
