@@ -149,7 +149,7 @@ function enhanceRorLookup(button) {
         const field = form.elements.namedItem(name);
         if (!field || typeof value !== 'string') continue;
         field.value = value;
-        field.dispatchEvent(new Event('change'));
+        field.dispatchEvent(new window.Event('change'));
       }
       show(input, body.id ? `Filled in from the registry’s institution “${body.name}”.` : `Filled in from ROR: “${body.name}”.`, false);
     } catch {
@@ -187,7 +187,7 @@ function enhancePrefixSuggest(input) {
   const choose = (item) => {
     input.value = item.dataset.prefix;
     close();
-    input.dispatchEvent(new Event('change'));
+    input.dispatchEvent(new window.Event('change'));
     recheckDependants(input.name);
   };
   const highlight = (next) => {
