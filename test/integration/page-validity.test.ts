@@ -1,0 +1,78 @@
+/**
+ * Every page a person can reach is valid HTML5 (issue 13's quality bar), checked offline by html-validate
+ * with its standard rules (the WHATWG content models, attributes, ids, nesting) and its accessibility rules
+ * (labelled inputs, headings, landmarks): the pages as a browser gets them, requester status page and
+ * refused form included. The browser tests add axe-core on the rendered pages.
+ */
+import { HtmlValidate, type Message } from 'html-validate';
+import request from 'supertest';
+import { CSRF_FIELD } from '../../src/web/csrf.js';
+import { prefixRegistration, unique } from '../factories/registration.factory.js';
+import { startRegistry, type RegistryUnderTest } from '../support/areas.js';
+import { regexpChecks } from '../support/stand-in-checks.js';
+
+const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+const validator = new HtmlValidate({ extends: ['html-validate:standard', 'html-validate:a11y'] });
+
+/** Each problem as `line:column rule: message`, so a failure says where and what. */
+async function problemsOf(html: string): Promise<string[]> {
+  const report = await validator.validateString(html);
+  return report.results.flatMap((result) => result.messages.map((m: Message) => `${m.line}:${m.column} ${m.ruleId}: ${m.message}`));
+}
+
+describe('page validity', () => {
+  let t: RegistryUnderTest;
+  let token: string;
+
+  beforeAll(async () => {
+    t = await startRegistry('page_validity', { registration: regexpChecks, env: { CURATOR_TOKEN: 'validity-curator-token-of-at-least-32-characters' } });
+    const sent = await request(t.app)
+      .post('/prefixRegistrationApi/registerPrefix')
+      .send({ apiVersion: '1.0', payload: prefixRegistration(unique('valid')) });
+    expect(sent.status).toBe(200);
+    token = sent.body.payload.token as string;
+  });
+  afterAll(() => t.close());
+
+  const pages: [name: string, path: () => string, status: number][] = [
+    ['home', () => '/', 200],
+    ['browse', () => '/registry', 200],
+    ['search', () => '/registry?q=tax', 200],
+    ['search without matches', () => '/registry?q=zzzzzzzz', 200],
+    ['namespace', () => '/registry/taxonomy', 200],
+    ['unknown namespace', () => '/registry/taxonmy', 404],
+    ['unknown address', () => '/no/such/page', 404],
+    ['reverse lookup', () => '/reverse-lookup?url=https%3A%2F%2Fwww.ncbi.nlm.nih.gov%2FTaxonomy%2FBrowser%2Fwwwtax.cgi%3Fmode%3DInfo%26id%3D9606', 200],
+    ['prefix request form', () => '/prefixregistrationrequest', 200],
+    ['resource request form', () => '/resourceregistrationrequest', 200],
+    ['requester status page', () => `/requests/${token}`, 200],
+  ];
+
+  it.each(pages)('%s is valid HTML5 with a title and a main landmark', async (_name, path, status) => {
+    const res = await request(t.app).get(path()).set('Accept', HTML);
+    expect(res.status).toBe(status);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toMatch(/<title>[^<]+<\/title>/);
+    expect(res.text).toMatch(/<main[\s>]/);
+    expect(await problemsOf(res.text)).toEqual([]);
+  });
+
+  it('keeps a refused form valid, its messages and values included', async () => {
+    const form = await request(t.app).get('/prefixregistrationrequest').set('Accept', HTML);
+    const cookie = (form.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
+    const csrf = new RegExp(`name="${CSRF_FIELD}" value="([^"]+)"`).exec(form.text)?.[1];
+    expect(csrf).toBeDefined();
+    const refused = await request(t.app)
+      .post('/prefixregistrationrequest')
+      .set('Accept', HTML)
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ [CSRF_FIELD]: csrf, name: 'x', requestedPrefix: 'Not A Prefix <b>' });
+    expect(refused.status).toBe(422);
+    // The typed value is kept, escaped: the markup it carries never reaches the page as markup.
+    expect(refused.text).toContain('value="Not A Prefix &lt;b');
+    expect(refused.text).not.toContain('<b>');
+    expect(await problemsOf(refused.text)).toEqual([]);
+  });
+});
