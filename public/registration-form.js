@@ -2,6 +2,8 @@
 // each field is checked as it is typed by its validator endpoint (data-validate, with the fields named in
 // data-with sent along), the message shown next to it; the ROR id fills the institution fields; the
 // namespace prefix of a provider request suggests namespaces from /registry/search.
+import { attachNamespaceSuggestions } from './namespace-suggestions.js';
+
 const DELAY_MS = 600;
 
 const form = document.querySelector('form.request-form');
@@ -160,95 +162,16 @@ function enhanceRorLookup(button) {
   });
 }
 
-// The namespace prefix of a provider request: an ARIA 1.2 combobox over /registry/search.
+// The namespace prefix of a provider request: the chosen namespace's prefix goes into the field, checked.
 function enhancePrefixSuggest(input) {
-  const list = document.createElement('ul');
-  list.id = `${input.id}-suggestions`;
-  list.className = 'suggestions';
-  list.setAttribute('role', 'listbox');
-  list.setAttribute('aria-label', 'Suggested namespaces');
-  list.hidden = true;
-  input.after(list);
-  input.setAttribute('role', 'combobox');
-  input.setAttribute('aria-autocomplete', 'list');
-  input.setAttribute('aria-controls', list.id);
-  input.setAttribute('aria-expanded', 'false');
-  input.setAttribute('autocomplete', 'off');
-  let timer;
-  let pending;
-  let active = -1;
-
-  const close = () => {
-    list.hidden = true;
-    active = -1;
-    input.setAttribute('aria-expanded', 'false');
-    input.removeAttribute('aria-activedescendant');
-  };
-  const choose = (item) => {
-    input.value = item.dataset.prefix;
-    close();
-    input.dispatchEvent(new window.Event('change'));
-    recheckDependants(input.name);
-  };
-  const highlight = (next) => {
-    const items = [...list.children];
-    if (items.length === 0) return;
-    active = (next + items.length) % items.length;
-    items.forEach((item, i) => item.setAttribute('aria-selected', String(i === active)));
-    input.setAttribute('aria-activedescendant', items[active].id);
-  };
-
-  async function suggest() {
-    const q = input.value.trim();
-    if (pending) pending.abort();
-    if (q === '') return close();
-    pending = new AbortController();
-    let answer;
-    try {
-      const response = await fetch(`/registry/search?${new URLSearchParams({ q, size: '8' })}`, { headers: { accept: 'application/json' }, signal: pending.signal });
-      if (!response.ok) return;
-      answer = await response.json();
-    } catch {
-      return;
-    }
-    list.replaceChildren(
-      ...answer.results.map((hit, i) => {
-        const item = document.createElement('li');
-        item.id = `${list.id}-${i}`;
-        item.setAttribute('role', 'option');
-        item.setAttribute('aria-selected', 'false');
-        item.dataset.prefix = hit.prefix;
-        item.textContent = `${hit.prefix} — ${hit.name}${hit.deprecated ? ' (deprecated)' : ''}`;
-        item.addEventListener('mousedown', (event) => {
-          event.preventDefault();
-          choose(item);
-        });
-        return item;
-      }),
-    );
-    active = -1;
-    list.hidden = answer.results.length === 0;
-    input.setAttribute('aria-expanded', String(!list.hidden));
-  }
-
-  input.addEventListener('input', () => {
-    clearTimeout(timer);
-    timer = setTimeout(suggest, 150);
+  attachNamespaceSuggestions(input, {
+    listId: `${input.id}-suggestions`,
+    onChoose: (hit) => {
+      input.value = hit.prefix;
+      input.dispatchEvent(new window.Event('change'));
+      recheckDependants(input.name);
+    },
   });
-  input.addEventListener('keydown', (event) => {
-    if (list.hidden) return;
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      highlight(active + (event.key === 'ArrowDown' ? 1 : -1));
-    } else if (event.key === 'Enter' && active >= 0) {
-      event.preventDefault();
-      choose(list.children[active]);
-    } else if (event.key === 'Escape') {
-      event.preventDefault();
-      close();
-    }
-  });
-  input.addEventListener('blur', close);
 }
 
 if (form) {

@@ -1,110 +1,11 @@
 // Suggestions under the registry search boxes (progressive enhancement: without this script the box is a
-// plain form that submits to /registry). An input marked data-suggest becomes an ARIA 1.2 combobox whose
-// listbox is filled from /registry/search; choosing a suggestion opens that namespace's page.
-const DELAY_MS = 150;
+// plain form that submits to /registry). Choosing a suggestion opens that namespace's page.
+import { attachNamespaceSuggestions } from './namespace-suggestions.js';
 
-function enhance(input, index) {
-  const field = input.parentElement;
-  const list = document.createElement('ul');
-  list.id = `suggestions-${index}`;
-  list.className = 'suggestions';
-  list.setAttribute('role', 'listbox');
-  list.setAttribute('aria-label', 'Suggested namespaces');
-  list.hidden = true;
-  const status = document.createElement('p');
-  status.className = 'visually-hidden';
-  status.setAttribute('role', 'status');
-  field.append(list, status);
-  input.setAttribute('role', 'combobox');
-  input.setAttribute('aria-autocomplete', 'list');
-  input.setAttribute('aria-controls', list.id);
-  input.setAttribute('aria-expanded', 'false');
-  input.setAttribute('autocomplete', 'off');
-
-  let timer;
-  let pending;
-  let active = -1;
-
-  const options = () => [...list.children];
-  const close = () => {
-    list.hidden = true;
-    active = -1;
-    input.setAttribute('aria-expanded', 'false');
-    input.removeAttribute('aria-activedescendant');
-  };
-  const highlight = (next) => {
-    const items = options();
-    if (items.length === 0) return;
-    active = (next + items.length) % items.length;
-    items.forEach((item, i) => item.setAttribute('aria-selected', String(i === active)));
-    input.setAttribute('aria-activedescendant', items[active].id);
-  };
-  const open = (item) => {
-    window.location.assign(item.dataset.href);
-  };
-
-  async function suggest() {
-    const q = input.value.trim();
-    if (pending) pending.abort();
-    if (q === '') {
-      close();
-      status.textContent = '';
-      return;
-    }
-    pending = new AbortController();
-    let answer;
-    try {
-      const response = await fetch(`/registry/search?${new URLSearchParams({ q, size: '8' })}`, {
-        headers: { accept: 'application/json' },
-        signal: pending.signal,
-      });
-      if (!response.ok) return;
-      answer = await response.json();
-    } catch {
-      return;
-    }
-    list.replaceChildren(
-      ...answer.results.map((hit, i) => {
-        const item = document.createElement('li');
-        item.id = `${list.id}-${i}`;
-        item.setAttribute('role', 'option');
-        item.setAttribute('aria-selected', 'false');
-        item.dataset.href = hit.page;
-        item.textContent = `${hit.prefix} — ${hit.name}${hit.deprecated ? ' (deprecated)' : ''}`;
-        item.addEventListener('mousedown', (event) => {
-          event.preventDefault();
-          open(item);
-        });
-        return item;
-      }),
-    );
-    active = -1;
-    input.removeAttribute('aria-activedescendant');
-    const count = answer.results.length;
-    list.hidden = count === 0;
-    input.setAttribute('aria-expanded', String(count > 0));
-    status.textContent = count === 0 ? 'No suggestions' : `${count} suggestion${count === 1 ? '' : 's'}, use the arrow keys`;
-  }
-
-  input.addEventListener('input', () => {
-    clearTimeout(timer);
-    timer = setTimeout(suggest, DELAY_MS);
+document.querySelectorAll('input[data-suggest]').forEach((input, index) => {
+  attachNamespaceSuggestions(input, {
+    listId: `suggestions-${index}`,
+    container: input.parentElement,
+    onChoose: (hit) => window.location.assign(hit.page),
   });
-  input.addEventListener('keydown', (event) => {
-    if (list.hidden) return;
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      highlight(active + (event.key === 'ArrowDown' ? 1 : -1));
-    } else if (event.key === 'Enter' && active >= 0) {
-      event.preventDefault();
-      open(options()[active]);
-    } else if (event.key === 'Escape') {
-      // Only the list closes: a search input would otherwise also clear what was typed.
-      event.preventDefault();
-      close();
-    }
-  });
-  input.addEventListener('blur', close);
-}
-
-document.querySelectorAll('input[data-suggest]').forEach(enhance);
+});
