@@ -13,6 +13,7 @@ import * as createLinkChecks from './20261124000100_create_link_checks.js';
 import * as createCurationEvents from './20261125000100_create_curation_events.js';
 import * as createCurationWarnings from './20261125000200_create_curation_warnings.js';
 import * as addNamespaceSearchIndexes from './20261125000300_add_namespace_search_indexes.js';
+import * as createCuratorSessions from './20261126000100_create_curator_sessions.js';
 
 /**
  * Every migration, in order. Knex records the names given here (no file extension), so the same history
@@ -34,6 +35,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261125000100_create_curation_events': createCurationEvents,
   '20261125000200_create_curation_warnings': createCurationWarnings,
   '20261125000300_add_namespace_search_indexes': addNamespaceSearchIndexes,
+  '20261126000100_create_curator_sessions': createCuratorSessions,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

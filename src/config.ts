@@ -329,6 +329,39 @@ const configSchema = {
       default: 'curator',
       description: 'The name recorded as the actor of every curation event made with CURATOR_TOKEN (session events, registry edits, deactivations, deletions).',
     },
+    CURATOR_SESSION_HOURS: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 720,
+      default: 8,
+      description: 'How long a sign-in to the curator desk (/curation) lasts, in hours; the curator then signs in again. Sessions are kept in PostgreSQL (curator_sessions), so signing out ends one at once.',
+    },
+    OIDC_ISSUER: {
+      type: 'string',
+      // https, or http for a provider on this machine (local development, tests).
+      pattern: '^(https://[^/?#\\s]+(/[^?#\\s]*)?|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?(/[^?#\\s]*)?)?$',
+      maxLength: 2000,
+      default: '',
+      description: 'Issuer URL of an OpenID Connect provider the curators sign in to the desk with (authorization code flow with PKCE; its discovery document is read from <issuer>/.well-known/openid-configuration). The provider must allow the redirect URI PUBLIC_REGISTRY_URL/curation/oidc/callback. https, or http on 127.0.0.1 or localhost only. Empty: the desk signs in with CURATOR_TOKEN only.',
+    },
+    OIDC_CLIENT_ID: {
+      type: 'string',
+      maxLength: 1000,
+      default: '',
+      description: 'Client id of the registry at the OpenID Connect provider (required with OIDC_ISSUER).',
+    },
+    OIDC_CLIENT_SECRET: {
+      type: 'string',
+      maxLength: 1000,
+      default: '',
+      description: 'Client secret of the registry at the OpenID Connect provider (sent as client_secret_post). Empty: a public client, with PKCE only.',
+    },
+    OIDC_CURATORS: {
+      type: 'string',
+      maxLength: 10000,
+      default: '',
+      description: 'Who may sign in to the desk with OpenID Connect: a comma-separated list of subjects (the provider\'s sub claim) and e-mail addresses (matched, whatever their case, against an e-mail the provider says is verified). Required with OIDC_ISSUER; anyone else is refused after signing in at the provider.',
+    },
     CURATION_CORS_ORIGINS: {
       type: 'string',
       // Comma-separated origins (scheme, host and port; no path but a trailing slash): what a browser sends as Origin.
@@ -416,6 +449,11 @@ export interface Config {
   REGEX_MAX_PATTERN_LENGTH: number;
   CURATOR_TOKEN: string;
   CURATOR_NAME: string;
+  CURATOR_SESSION_HOURS: number;
+  OIDC_ISSUER: string;
+  OIDC_CLIENT_ID: string;
+  OIDC_CLIENT_SECRET: string;
+  OIDC_CURATORS: string;
   CURATION_CORS_ORIGINS: string;
   CURATOR_EMAIL: string;
   SMTP_URL: string;
@@ -476,12 +514,33 @@ function describeProblem(error: ErrorObject, env: Record<string, unknown>): stri
     return 'CURATOR_TOKEN must be at least 32 characters without whitespace (or empty to turn curation off)';
   }
   if (error.keyword === 'pattern' && name === 'CURATOR_NAME') return `CURATOR_NAME=${shown} must be a name (not blank, no leading or trailing space)`;
+  if (name === 'OIDC_CLIENT_SECRET') return 'OIDC_CLIENT_SECRET is too long';
+  if (error.keyword === 'pattern' && name === 'OIDC_ISSUER') {
+    return `OIDC_ISSUER=${shown} must be an https:// URL (http:// only on 127.0.0.1 or localhost)`;
+  }
   if (error.keyword === 'pattern' && name === 'CURATION_CORS_ORIGINS') {
     return `CURATION_CORS_ORIGINS=${shown} must be a comma-separated list of origins such as https://curation.example.org (no path)`;
   }
   if (name === 'LINKCHECK_INTERVAL') return `${name}=${shown} must be a duration: a whole number and ms, s, m, h or d (e.g. 24h)`;
   if (error.keyword === 'pattern') return `${name}=${shown} is not a valid URL of the expected kind`;
   return `${name}=${shown} ${error.message ?? 'is invalid'}`;
+}
+
+/** The OpenID Connect settings go together: an issuer needs a client id and the curators it lets in. */
+function checkOidcSettings(config: Config): string[] {
+  if (config.OIDC_ISSUER === '') return [];
+  const problems: string[] = [];
+  if (config.OIDC_CLIENT_ID.trim() === '') problems.push('OIDC_CLIENT_ID is required when OIDC_ISSUER is set');
+  if (splitList(config.OIDC_CURATORS).length === 0) problems.push('OIDC_CURATORS is required when OIDC_ISSUER is set (the subjects or e-mail addresses of the curators)');
+  return problems;
+}
+
+/** A comma-separated setting's entries, trimmed, without empty ones. */
+export function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
 }
 
 /** Parses the environment (allErrors is safe here: the operator, not a client, writes it). */
@@ -505,6 +564,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     throw new ConfigError(problems);
   }
   const config = candidate as unknown as Config;
+  const oidcProblems = checkOidcSettings(config);
+  if (oidcProblems.length > 0) throw new ConfigError(oidcProblems);
   config.PUBLIC_RESOLVER_URL = config.PUBLIC_RESOLVER_URL.replace(/\/+$/, '');
   config.PUBLIC_REGISTRY_URL = config.PUBLIC_REGISTRY_URL.replace(/\/+$/, '');
   config.ROR_API_URL = config.ROR_API_URL.replace(/\/+$/, '');

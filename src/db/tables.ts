@@ -225,7 +225,7 @@ export interface LinkCheckRow {
   detail: string | null;
 }
 
-/** Who made a curation change: the curator token's holder, or (later) a person signed in with OpenID Connect. */
+/** Who made a curation change: the curator token's holder, or a person signed in with OpenID Connect. */
 export type CuratorKind = 'token' | 'oidc';
 
 export type CurationEntity = 'namespace' | 'resource' | 'institution';
@@ -250,6 +250,27 @@ export interface CurationEventRow {
   changes: Record<string, FieldChange>;
   additionalInformation: string | null;
   created: Date;
+}
+
+/** curator_sessions: one signed-in curator of the desk (the cookie's value is known by its hash only). */
+export interface CuratorSessionRow {
+  idHash: string;
+  curatorName: string;
+  curatorKind: CuratorKind;
+  curatorIssuer: string | null;
+  curatorSubject: string | null;
+  csrfToken: string;
+  created: Date;
+  expiresAt: Date;
+}
+
+/** curator_sign_ins: an OpenID Connect sign-in between the redirect to the provider and its return. */
+export interface CuratorSignInRow {
+  stateHash: string;
+  codeVerifier: string;
+  nonce: string;
+  created: Date;
+  expiresAt: Date;
 }
 
 export type CurationWarningEventType = 'CREATED' | 'REOPENED' | 'SOLVED' | 'DISABLED';
@@ -344,5 +365,7 @@ declare module 'knex/types/tables.js' {
       Partial<Writable<Omit<CurationWarningRow, 'details'> & { details: string }>>
     >;
     curation_warning_events: Table<CurationWarningEventRow, 'id' | 'created'>;
+    curator_sessions: Table<CuratorSessionRow, 'created' | 'curatorIssuer' | 'curatorSubject'>;
+    curator_sign_ins: Table<CuratorSignInRow, 'created'>;
   }
 }

@@ -388,3 +388,56 @@ export async function fetchJson(url: string, options: FetchJsonOptions): Promise
     return { ok: false, failure: { kind: 'error', message: 'The answer is not JSON' } };
   }
 }
+
+/** A request of the OpenID Connect client library (openid-client's customFetch options). */
+export interface IdentityProviderRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: ArrayBuffer | Uint8Array | string | URLSearchParams | null | unknown;
+  signal?: AbortSignal;
+}
+
+export interface IdentityProviderFetchOptions {
+  timeoutMs: number;
+  userAgent: string;
+  /** The answer is read up to this many bytes; a larger one is a failure. */
+  maxBodyBytes: number;
+}
+
+function requestBody(body: IdentityProviderRequest['body']): string | Buffer | undefined {
+  if (body === null || body === undefined) return undefined;
+  if (typeof body === 'string') return body;
+  if (body instanceof URLSearchParams) return body.toString();
+  if (body instanceof Uint8Array) return Buffer.from(body);
+  if (body instanceof ArrayBuffer) return Buffer.from(body);
+  throw new Error('Unsupported request body for the identity provider');
+}
+
+/**
+ * The requests of the curators' OpenID Connect sign-in (discovery, token exchange, keys) as a fetch
+ * Response, for openid-client. The identity provider is the operator's (OIDC_ISSUER), not a user's URL, and
+ * is often on an internal network: the private-address guard of the other fetchers does not apply, but the
+ * timeout, the user agent, the body bound and "no redirects" (the library's own rule) do.
+ */
+export async function fetchFromIdentityProvider(url: string, request: IdentityProviderRequest, options: IdentityProviderFetchOptions): Promise<Response> {
+  const answer = await got(url, {
+    method: request.method as 'GET' | 'POST',
+    headers: { 'user-agent': options.userAgent, ...request.headers },
+    body: requestBody(request.body),
+    followRedirect: false,
+    throwHttpErrors: false,
+    retry: { limit: 0 },
+    timeout: { request: options.timeoutMs },
+    responseType: 'buffer',
+    signal: request.signal,
+  });
+  if (answer.rawBody.length > options.maxBodyBytes) throw new Error(`The identity provider's answer is larger than ${options.maxBodyBytes} bytes`);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    // got has decompressed the body already.
+    if (value === undefined || name === 'content-encoding' || name === 'content-length') continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  const empty = answer.statusCode === 204 || answer.statusCode === 304;
+  return new Response(empty ? null : new Uint8Array(answer.rawBody), { status: answer.statusCode, headers });
+}

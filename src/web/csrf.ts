@@ -24,10 +24,22 @@ export function csrfToken(ctx: Context): string {
   return token;
 }
 
-function sameToken(a: string, b: string): boolean {
+/** Two tokens compared in constant time (for equal lengths; tokens have a fixed length). */
+export function sameToken(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * Whether the request's Origin, when the browser sends one, is the registry's own: the area's address as
+ * the request reached it, or PUBLIC_REGISTRY_URL's origin (`publicOrigin`, what a browser behind a proxy
+ * sends).
+ */
+export function isOwnOrigin(ctx: Context, publicOrigin: string): boolean {
+  const origin = ctx.get('origin');
+  // Koa 3's ctx.origin is the Origin header itself: the area's own origin is made from the request.
+  return origin === '' || origin === `${ctx.protocol}://${ctx.host}` || origin === publicOrigin;
 }
 
 /**
@@ -36,9 +48,7 @@ function sameToken(a: string, b: string): boolean {
  * browser behind a proxy sends.
  */
 export function isOwnFormPost(ctx: Context, formToken: string | undefined, publicOrigin: string): boolean {
-  const origin = ctx.get('origin');
-  // Koa 3's ctx.origin is the Origin header itself: the area's own origin is made from the request.
-  if (origin !== '' && origin !== `${ctx.protocol}://${ctx.host}` && origin !== publicOrigin) return false;
+  if (!isOwnOrigin(ctx, publicOrigin)) return false;
   const cookie = ctx.cookies.get(CSRF_COOKIE);
   return cookie !== undefined && formToken !== undefined && TOKEN_SHAPE.test(cookie) && sameToken(cookie, formToken);
 }

@@ -103,14 +103,32 @@ export interface EditChecks {
 
 const CHECKS_NOT_CONFIGURED = 'Edits cannot be validated right now (the registration checks are not configured)';
 
-function run(checks: EditChecks, kind: RequestKind, keys: ChainKey[], payload: RegistrationPayload): Promise<string | null> {
-  if (keys.length === 0) return Promise.resolve(null);
-  if (!checks.validator) return Promise.reject(new DomainError('unavailable', CHECKS_NOT_CONFIGURED, { retryAfterSeconds: 30 }));
-  return checks.validator.checkChains(kind, keys, payload, checks.client);
+/** A rule an edit breaks: the record's field it is about, and the rule's message. */
+export interface EditFailure {
+  field: string;
+  message: string;
 }
 
-/** The first rule the edited namespace breaks, or null. */
-export function checkNamespaceEdit(checks: EditChecks, edited: NamespaceRow, changed: ReadonlySet<string>): Promise<string | null> {
+/** The record field a chain's message is shown next to: the first field of its trigger. */
+function fieldOf<Row>(triggers: readonly ChainTrigger<Row>[], chain: ChainKey): string {
+  return triggers.find((trigger) => trigger.chain === chain)?.fields[0] ?? chain;
+}
+
+async function run<Row>(
+  checks: EditChecks,
+  kind: RequestKind,
+  triggers: readonly ChainTrigger<Row>[],
+  keys: ChainKey[],
+  payload: RegistrationPayload,
+): Promise<EditFailure[]> {
+  if (keys.length === 0) return [];
+  if (!checks.validator) throw new DomainError('unavailable', CHECKS_NOT_CONFIGURED, { retryAfterSeconds: 30 });
+  const failures = await checks.validator.checkChains(kind, keys, payload, checks.client);
+  return failures.map(({ chain, message }) => ({ field: fieldOf(triggers, chain), message }));
+}
+
+/** Every rule the edited namespace breaks (at most one per field), the first rule's first; [] when none. */
+export function checkNamespaceEdit(checks: EditChecks, edited: NamespaceRow, changed: ReadonlySet<string>): Promise<EditFailure[]> {
   const payload = {
     ...blankPayload(),
     requestedPrefix: edited.prefix,
@@ -119,16 +137,16 @@ export function checkNamespaceEdit(checks: EditChecks, edited: NamespaceRow, cha
     idRegexPattern: edited.pattern,
     sampleId: edited.sampleId,
   };
-  return run(checks, 'prefix', chainsFor(NAMESPACE_CHAINS, changed, edited), payload);
+  return run(checks, 'prefix', NAMESPACE_CHAINS, chainsFor(NAMESPACE_CHAINS, changed, edited), payload);
 }
 
-/** The first rule the edited resource breaks, or null; `namespace` is the one it belongs to after the edit. */
+/** Every rule the edited resource breaks; `namespace` is the one it belongs to after the edit. */
 export function checkResourceEdit(
   checks: EditChecks,
   edited: ResourceRow,
   namespace: Pick<NamespaceRow, 'prefix' | 'sampleId'>,
   changed: ReadonlySet<string>,
-): Promise<string | null> {
+): Promise<EditFailure[]> {
   const payload = {
     ...blankPayload(),
     namespacePrefix: namespace.prefix,
@@ -142,26 +160,38 @@ export function checkResourceEdit(
     authHelpUrl: edited.authHelpUrl,
     authHelpDescription: edited.authHelpDescription,
   };
-  return run(checks, 'resource', chainsFor(RESOURCE_CHAINS, changed, edited), payload);
+  return run(checks, 'resource', RESOURCE_CHAINS, chainsFor(RESOURCE_CHAINS, changed, edited), payload);
 }
 
-/** The first rule the edited institution breaks, or null. */
-export function checkInstitutionEdit(checks: EditChecks, edited: InstitutionRow, changed: ReadonlySet<string>): Promise<string | null> {
+/** Every rule the edited institution breaks. */
+export function checkInstitutionEdit(checks: EditChecks, edited: InstitutionRow, changed: ReadonlySet<string>): Promise<EditFailure[]> {
   const payload = {
     ...blankPayload(),
     institutionName: edited.name,
     institutionHomeUrl: edited.homeUrl,
     institutionDescription: edited.description,
   };
-  return run(checks, 'prefix', chainsFor(INSTITUTION_CHAINS, changed, edited), payload);
+  return run(checks, 'prefix', INSTITUTION_CHAINS, chainsFor(INSTITUTION_CHAINS, changed, edited), payload);
 }
 
-/** The URL pattern a resource is reactivated with, checked as a resource request's. */
+/** What the URL pattern a resource is reactivated with breaks, checked as a resource request's. */
 export function checkReactivationPattern(
   checks: EditChecks,
   resource: ResourceRow,
   namespace: Pick<NamespaceRow, 'prefix' | 'sampleId'>,
   urlPattern: string,
-): Promise<string | null> {
+): Promise<EditFailure[]> {
   return checkResourceEdit(checks, { ...resource, urlPattern }, namespace, new Set(['urlPattern']));
+}
+
+/**
+ * An edit the registration rules refuse: invalid, with the first rule's message (what the API answers),
+ * and every failure by field (what the desk's forms show next to each field).
+ */
+export class EditRefused extends DomainError {
+  override name = 'EditRefused';
+
+  constructor(readonly failures: readonly EditFailure[]) {
+    super('invalid', failures[0]!.message);
+  }
 }

@@ -16,7 +16,7 @@ import type { FieldChange, InstitutionRow, NamespaceRow, ResourceRow } from '../
 import type { Curator } from '../curation/curator-auth.js';
 import { parseId } from '../rest-api/query-values.js';
 import { changesBetween, recordCurationEvent } from './curation-log.js';
-import { checkReactivationPattern, type EditChecks } from './edit-validation.js';
+import { checkReactivationPattern, EditRefused, type EditChecks } from './edit-validation.js';
 
 /** An id as the messages echo it: cut short, it names what was asked. */
 const shown = (rawId: string) => rawId.slice(0, 100);
@@ -117,8 +117,8 @@ export async function reactivateResource(db: Db, checks: EditChecks, curator: Cu
   const urlPattern = providerUrlPattern ?? current.urlPattern;
   if (urlPattern !== current.urlPattern) {
     const namespace = (await db('namespaces').first('prefix', 'sampleId').where({ id: current.namespaceId }))!;
-    const refusal = await checkReactivationPattern(checks, current, namespace, urlPattern);
-    if (refusal !== null) throw invalid(refusal);
+    const failures = await checkReactivationPattern(checks, current, namespace, urlPattern);
+    if (failures.length > 0) throw new EditRefused(failures);
   }
   return db.transaction(async (trx) => {
     const resource = await lockRow<ResourceRow>(trx, 'resources', rawId);

@@ -18,12 +18,13 @@ export class MaintenanceService {
     private readonly validator?: RegistrationValidator,
   ) {}
 
-  edit(curator: Curator, collection: EditableCollection, rawId: string, patch: RecordPatch, client?: string): Promise<EditedRow> {
-    return editRecord(this.db, { validator: this.validator, client }, curator, collection, rawId, patch);
+  /** `expectedModified`: the record's `modified` as the curator saw it (the desk's forms); a later change refuses the edit. */
+  edit(curator: Curator, collection: EditableCollection, rawId: string, patch: RecordPatch, client?: string, expectedModified?: Date): Promise<EditedRow> {
+    return editRecord(this.db, { validator: this.validator, client }, curator, collection, rawId, patch, { expectedModified });
   }
 
-  setSuccessor(curator: Curator, rawId: string, hrefs: readonly string[], client?: string): Promise<EditedRow> {
-    return setSuccessor(this.db, { validator: this.validator, client }, curator, rawId, hrefs);
+  setSuccessor(curator: Curator, rawId: string, hrefs: readonly string[], client?: string, expectedModified?: Date): Promise<EditedRow> {
+    return setSuccessor(this.db, { validator: this.validator, client }, curator, rawId, hrefs, { expectedModified });
   }
 
   deactivateNamespace(curator: Curator, rawId: string): Promise<string> {

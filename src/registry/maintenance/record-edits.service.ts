@@ -16,7 +16,7 @@ import { rorIdForms } from '../registration/ror/ror.service.js';
 import { COLLECTIONS } from '../rest-api/collections.js';
 import { itemNotFound } from '../rest-api/items.service.js';
 import { changesBetween, recordCurationEvent } from './curation-log.js';
-import { checkInstitutionEdit, checkNamespaceEdit, checkResourceEdit, type EditChecks } from './edit-validation.js';
+import { checkInstitutionEdit, checkNamespaceEdit, checkResourceEdit, EditRefused, type EditChecks, type EditFailure } from './edit-validation.js';
 import { EDITABLE, readDate, type AssociationSpec, type EditableCollection, type RecordPatch } from './maintenance.schemas.js';
 
 export type EditedRow = NamespaceRow | ResourceRow | InstitutionRow;
@@ -98,9 +98,9 @@ function entityLabel(collection: EditableCollection, row: EditedRow): string {
   return (row as InstitutionRow).name;
 }
 
-async function checkEdit(checks: EditChecks, db: Knex, collection: EditableCollection, edited: EditedRow, changed: Set<string>): Promise<string | null> {
+async function checkEdit(checks: EditChecks, db: Knex, collection: EditableCollection, edited: EditedRow, changed: Set<string>): Promise<EditFailure[]> {
   if (collection === 'namespaces') {
-    if ((edited as NamespaceRow).successorId === edited.id) return 'A namespace cannot be its own successor';
+    if ((edited as NamespaceRow).successorId === edited.id) return [{ field: 'successor', message: 'A namespace cannot be its own successor' }];
     return checkNamespaceEdit(checks, edited as NamespaceRow, changed);
   }
   if (collection === 'institutions') return checkInstitutionEdit(checks, edited as InstitutionRow, changed);
@@ -129,6 +129,11 @@ export const EDITED_MEANWHILE = 'The record was changed by someone else meanwhil
 export interface EditOptions {
   /** The curation log's action; `<entity>.update` unless given. */
   action?: string;
+  /**
+   * The `modified` of the record as the curator's form showed it: when the record has changed since, the
+   * edit is refused (conflict) rather than made over a change the curator has not seen.
+   */
+  expectedModified?: Date;
 }
 
 /**
@@ -150,13 +155,15 @@ export async function editRecord(
   const id = definition.key.parse(rawId);
   const before = id === null ? undefined : ((await db(collection).first('*').where('id', id)) as EditedRow | undefined);
   if (!before) throw itemNotFound(definition, 'id', rawId);
+  const unseen = (row: EditedRow) => options.expectedModified !== undefined && row.modified.getTime() !== options.expectedModified.getTime();
+  if (unseen(before)) throw new DomainError('conflict', EDITED_MEANWHILE);
   const values = await patchedValues(db, collection, patch);
   const changes = changesBetween(before as unknown as Record<string, unknown>, values);
   const changed = new Set(Object.keys(changes));
   if (changed.size === 0) return before;
   const edited = { ...before, ...values } as EditedRow;
-  const refusal = await checkEdit(checks, db, collection, edited, changed);
-  if (refusal !== null) throw invalid(refusal);
+  const failures = await checkEdit(checks, db, collection, edited, changed);
+  if (failures.length > 0) throw new EditRefused(failures);
 
   const update: Record<string, unknown> = {};
   for (const column of changed) update[column] = values[column];
@@ -164,7 +171,7 @@ export async function editRecord(
     return await db.transaction(async (trx) => {
       const locked = (await trx(collection).first('*').where('id', before.id).forUpdate()) as EditedRow | undefined;
       if (!locked) throw itemNotFound(definition, 'id', rawId);
-      if (locked.modified.getTime() !== before.modified.getTime()) throw new DomainError('conflict', EDITED_MEANWHILE);
+      if (locked.modified.getTime() !== before.modified.getTime() || unseen(locked)) throw new DomainError('conflict', EDITED_MEANWHILE);
       const [after] = (await trx(collection)
         .update({ ...update, modified: trx.fn.now() })
         .where({ id: before.id })
@@ -184,7 +191,14 @@ export async function editRecord(
 }
 
 /** PUT /restApi/namespaces/{id}/successor: the namespace's successor is the one the single href names. */
-export function setSuccessor(db: Db, checks: EditChecks, curator: Curator, rawId: string, hrefs: readonly string[]): Promise<EditedRow> {
+export function setSuccessor(
+  db: Db,
+  checks: EditChecks,
+  curator: Curator,
+  rawId: string,
+  hrefs: readonly string[],
+  options: Pick<EditOptions, 'expectedModified'> = {},
+): Promise<EditedRow> {
   if (hrefs.length !== 1) throw invalid("Send the successor's href as the body, with Content-Type: text/uri-list (one line)");
   return editRecord(
     db,
@@ -193,6 +207,6 @@ export function setSuccessor(db: Db, checks: EditChecks, curator: Curator, rawId
     'namespaces',
     rawId,
     { fields: {}, associations: { successor: hrefs[0]! } },
-    { action: 'namespace.successor' },
+    { ...options, action: 'namespace.successor' },
   );
 }

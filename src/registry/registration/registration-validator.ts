@@ -2,13 +2,28 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/knex.js';
 import type { RegexTest, UrlCheck } from './checks.js';
 import type { RequestKind } from './request-kind.js';
-import { validateRequest, validateRequestByField, type RequestFailure } from './submission/checked-validation.js';
+import { ChecksIncompleteError, validateRequest, validateRequestByField, type RequestFailure } from './submission/checked-validation.js';
 import type { ValidationEndpoint } from './validation/endpoints.js';
 import { checkFailure, validateField, type FieldVerdict } from './validation/field-validation.js';
 import type { RegistrationPayload } from './validation/payload.js';
-import { runChains, type ChainKey } from './validation/run-chains.js';
+import { runChain, RunMemo, type ChainFailure, type ChainKey } from './validation/run-chains.js';
 import { CachedRegistryLookups, directLookups } from './validation/registry-lookups.js';
 import type { RegistrationDeps } from './validation/validation-context.js';
+
+/** A URL a request's validation fetched, and what the fetch found (`unanswered`: the check did not answer yet). */
+export interface UrlCheckReview {
+  url: string;
+  verdict: 'works' | 'fails' | 'unanswered';
+  /** Why it fails. */
+  message: string | null;
+}
+
+/** A stored request's validation as the curators see it (reviewRequest). */
+export interface RequestReview {
+  state: 'valid' | 'invalid' | 'incomplete';
+  failures: RequestFailure[];
+  urlChecks: UrlCheckReview[];
+}
 
 export type RegistrationValidatorSettings = Pick<
   Config,
@@ -50,15 +65,44 @@ export class RegistrationValidator {
   }
 
   /**
-   * The first failure message of the given chains on `payload`, or null: a curator's edit of a registry
-   * record, checked with the rules of the request fields it corresponds to, on current answers. A check
+   * The failures of the given chains on `payload`, in the order of `keys` (at most one per chain; [] when
+   * they pass): a curator's edit of a registry record, checked with the rules of the request fields it
+   * corresponds to, on current answers. The chains run at once, sharing their lookups and checks. A check
    * that could not run rejects with a busy or unavailable DomainError.
    */
-  async checkChains(kind: RequestKind, keys: readonly ChainKey[], payload: RegistrationPayload, client?: string): Promise<string | null> {
+  async checkChains(kind: RequestKind, keys: readonly ChainKey[], payload: RegistrationPayload, client?: string): Promise<ChainFailure[]> {
+    const deps = client === undefined ? this.current : { ...this.current, client };
+    const memo = new RunMemo();
     try {
-      return await runChains(keys, kind, payload, client === undefined ? this.current : { ...this.current, client });
+      const outcomes = await Promise.all(keys.map((key) => runChain(key, kind, payload, deps, memo)));
+      return outcomes.flatMap((message, i) => (message === null ? [] : [{ chain: keys[i]!, message }]));
     } catch (error) {
       throw checkFailure(error);
+    }
+  }
+
+  /**
+   * A stored request as the curators review it: every failure by field on current answers, and each URL
+   * the checks fetched with its verdict. A check that did not answer (still running, queue unreachable)
+   * makes the review `incomplete` rather than failing it: the curator reloads, and the verdicts the worker
+   * has cached by then answer at once.
+   */
+  async reviewRequest(kind: RequestKind, payload: RegistrationPayload): Promise<RequestReview> {
+    const urlChecks: UrlCheckReview[] = [];
+    const urlCheck: UrlCheck = async (url, options) => {
+      const entry: UrlCheckReview = { url, verdict: 'unanswered', message: null };
+      urlChecks.push(entry);
+      const message = await this.current.urlCheck(url, options);
+      entry.verdict = message === null ? 'works' : 'fails';
+      entry.message = message;
+      return message;
+    };
+    try {
+      const failures = await validateRequestByField(kind, payload, { ...this.current, urlCheck });
+      return { state: failures.length === 0 ? 'valid' : 'invalid', failures, urlChecks };
+    } catch (error) {
+      if (!(error instanceof ChecksIncompleteError)) throw error;
+      return { state: 'incomplete', failures: [], urlChecks };
     }
   }
 
