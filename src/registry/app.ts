@@ -44,6 +44,15 @@ import { htmlErrorPage } from '../web/error-page.js';
 import type { Site } from '../web/site.js';
 import { StaticAssets } from '../web/static-assets.js';
 import { SubmissionService } from './registration/submission/submission.service.js';
+import { SignInThrottle } from './curator-desk/desk-auth.js';
+import { createDeskKit } from './curator-desk/desk-kit.js';
+import { deskRegistryRoutes } from './curator-desk/desk-registry.routes.js';
+import { DeskSessions } from './curator-desk/desk-sessions.service.js';
+import { deskSignInRoutes } from './curator-desk/desk-sign-in.routes.js';
+import { deskRoutes } from './curator-desk/desk.routes.js';
+import { DeskService } from './curator-desk/desk.service.js';
+import { OidcSignIn } from './curator-desk/oidc-sign-in.service.js';
+import { splitList } from '../config.js';
 
 export interface RegistryAppDeps {
   config: Readonly<Config>;
@@ -107,6 +116,27 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     allowPrivateNetworks: config.URL_CHECK_ALLOW_PRIVATE_NETWORKS,
     userAgent: `curie-resolver-registry/1.0 (+${config.PUBLIC_REGISTRY_URL})`,
   });
+  const maintenance = new MaintenanceService(db, validator);
+  const curation = createCurationActions(db, { notifications, validator });
+  const userAgent = `curie-resolver-registry/1.0 (+${config.PUBLIC_REGISTRY_URL})`;
+  // The curator desk: sessions in Postgres; sign-in with CURATOR_TOKEN and/or OpenID Connect.
+  const deskSessions = new DeskSessions(db, config.CURATOR_SESSION_HOURS);
+  const oidc =
+    config.OIDC_ISSUER === ''
+      ? undefined
+      : new OidcSignIn(
+          {
+            issuer: config.OIDC_ISSUER,
+            clientId: config.OIDC_CLIENT_ID,
+            clientSecret: config.OIDC_CLIENT_SECRET,
+            curators: splitList(config.OIDC_CURATORS),
+            redirectUri: `${config.PUBLIC_REGISTRY_URL}/curation/oidc/callback`,
+            userAgent,
+          },
+          deskSessions,
+        );
+  const deskKit = createDeskKit({ site, sessions: deskSessions, tokenSignIn: config.CURATOR_TOKEN !== '', oidcProvider: oidc?.providerName });
+  const desk = new DeskService({ db, curation, maintenance, search, validator, publicRegistryUrl: config.PUBLIC_REGISTRY_URL });
   useRouters(app, [
     site.assets.routes(),
     // Ahead of /registry/{prefix}, whose paths these share.
@@ -128,7 +158,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     // through the browse API's shared answer cache.
     // Registry maintenance: ahead of /restApi as well, whose router answers only reads.
     maintenanceRoutes({
-      maintenance: new MaintenanceService(db, validator),
+      maintenance,
       curatorToken: config.CURATOR_TOKEN,
       curatorName: config.CURATOR_NAME,
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
@@ -140,7 +170,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
     }),
     curationRoutes({
-      curation: createCurationActions(db, { notifications, validator }),
+      curation,
       curatorToken: config.CURATOR_TOKEN,
       curatorName: config.CURATOR_NAME,
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
@@ -149,6 +179,17 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     ...(submissions
       ? [registrationPagesRoutes({ site, submissions, ror, minDescriptionLength: config.REGISTRATION_MIN_DESCRIPTION_LENGTH })]
       : []),
+    deskSignInRoutes({
+      site,
+      kit: deskKit,
+      sessions: deskSessions,
+      curatorToken: config.CURATOR_TOKEN,
+      curatorName: config.CURATOR_NAME,
+      throttle: new SignInThrottle(),
+      oidc,
+    }),
+    deskRoutes({ kit: deskKit, desk }),
+    deskRegistryRoutes({ kit: deskKit, desk }),
     // Ahead of /restApi too: a person's answer depends on the caller, and the browse API's cache on the URL only.
     personRoutes({ persons: createPersonsService(db), publicRegistryUrl: config.PUBLIC_REGISTRY_URL, curatorToken: config.CURATOR_TOKEN }),
     restApiRoutes({

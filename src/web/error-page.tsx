@@ -6,8 +6,11 @@ import type { Site } from './site.js';
 
 const HEADINGS: Readonly<Record<number, string>> = {
   400: 'Bad request',
+  401: 'Sign-in needed',
+  403: 'Not allowed',
   404: 'Page not found',
   405: 'Method not allowed',
+  409: 'Conflict',
   429: 'Too many requests',
   503: 'Service unavailable',
 };

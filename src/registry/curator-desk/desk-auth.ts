@@ -1,0 +1,147 @@
+/**
+ * Who is at the curator desk: the session cookie, the CSRF check of the desk's forms, and the bound on
+ * wrong curator tokens. The cookie is HttpOnly, SameSite=Strict, Secure when the desk is served over https
+ * (ctx.secure: behind a proxy, with TRUST_PROXY), and has the path /curation: the browser sends it to the
+ * desk's own pages and forms only, never to the JSON APIs, which keep asking for the bearer token.
+ */
+import type { Context, Middleware } from 'koa';
+import { LRUCache } from 'lru-cache';
+import type { Curator } from '../curation/curator-auth.js';
+import { isOwnOrigin, sameToken } from '../../web/csrf.js';
+import type { DeskSession, DeskSessions, SessionLookup } from './desk-sessions.service.js';
+import { SIGN_IN_MINUTES } from './desk-sessions.service.js';
+
+export const DESK_PATH = '/curation';
+export const SESSION_COOKIE = 'registry_curator';
+/** The state of an OpenID Connect sign-in under way (SameSite=Lax: it must come back with the provider's redirect). */
+export const SIGN_IN_COOKIE = 'registry_curator_oidc';
+const SIGN_IN_PATH = `${DESK_PATH}/oidc`;
+/** The hidden field of the desk's forms. */
+export const DESK_CSRF_FIELD = 'csrf';
+
+interface DeskState {
+  desk?: SessionLookup;
+}
+
+export function setSessionCookie(ctx: Context, value: string, expiresAt: Date): void {
+  ctx.cookies.set(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'strict', secure: ctx.secure, path: DESK_PATH, expires: expiresAt, overwrite: true });
+}
+
+export function clearSessionCookie(ctx: Context): void {
+  ctx.cookies.set(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'strict', secure: ctx.secure, path: DESK_PATH, expires: new Date(0), overwrite: true });
+}
+
+export function sessionCookie(ctx: Context): string | undefined {
+  return ctx.cookies.get(SESSION_COOKIE);
+}
+
+export function setSignInCookie(ctx: Context, state: string): void {
+  ctx.cookies.set(SIGN_IN_COOKIE, state, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: ctx.secure,
+    path: SIGN_IN_PATH,
+    maxAge: SIGN_IN_MINUTES * 60_000,
+    overwrite: true,
+  });
+}
+
+export function takeSignInCookie(ctx: Context): string | undefined {
+  const state = ctx.cookies.get(SIGN_IN_COOKIE);
+  ctx.cookies.set(SIGN_IN_COOKIE, '', { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: SIGN_IN_PATH, expires: new Date(0), overwrite: true });
+  return state;
+}
+
+/** Reads the desk session the cookie names into ctx.state (once per request). */
+export function loadDeskSession(sessions: DeskSessions): Middleware {
+  return async function deskSession(ctx, next) {
+    const state = ctx.state as DeskState;
+    state.desk ??= await sessions.find(sessionCookie(ctx));
+    await next();
+  };
+}
+
+export function deskLookup(ctx: Context): SessionLookup {
+  return (ctx.state as DeskState).desk ?? { state: 'none' };
+}
+
+/** The signed-in session, on a route behind requireSignedIn. */
+export function deskSessionOf(ctx: Context): DeskSession {
+  const lookup = deskLookup(ctx);
+  if (lookup.state !== 'signed-in') throw new Error('deskSessionOf() on a route that requireSignedIn() does not guard');
+  return lookup.session;
+}
+
+/** The curator acting at the desk. */
+export function deskCurator(ctx: Context): Curator {
+  return deskSessionOf(ctx).curator;
+}
+
+/** Where the desk sends a curator back after sign-in: a desk page's path (anything else is the desk's home). */
+export function safeNext(raw: unknown): string {
+  return typeof raw === 'string' && /^\/curation(\/[A-Za-z0-9._~%/-]*)?(\?[A-Za-z0-9._~%&=+-]*)?$/.test(raw) && !raw.includes('//') && raw.length <= 500 ? raw : DESK_PATH;
+}
+
+/**
+ * The desk's pages need a signed-in curator. A page asked without one is sent to the sign-in (303) with
+ * its address to come back to; a form sent without one is answered by `refuse` (401), since its values
+ * cannot be carried through a sign-in.
+ */
+export function requireSignedIn(refuse: (ctx: Context, expired: boolean) => void): Middleware {
+  return async function signedInOnly(ctx, next) {
+    const lookup = deskLookup(ctx);
+    if (lookup.state === 'signed-in') return next();
+    const expired = lookup.state === 'expired';
+    if (ctx.method === 'GET' || ctx.method === 'HEAD') {
+      const next = encodeURIComponent(ctx.path + (ctx.querystring ? `?${ctx.querystring}` : ''));
+      ctx.status = 303;
+      ctx.redirect(`${DESK_PATH}/sign-in?next=${next}${expired ? '&expired=1' : ''}`);
+      return;
+    }
+    refuse(ctx, expired);
+  };
+}
+
+/**
+ * Whether a desk form was sent from the desk: the browser's Origin (when sent) is the registry's, and the
+ * form carries the session's own CSRF token. SameSite=Strict already keeps the session cookie off other
+ * sites' requests; the token also stops a form planted on the registry's own origin from outside the desk.
+ */
+export function isDeskFormPost(ctx: Context, formToken: string | undefined, publicOrigin: string): boolean {
+  const lookup = deskLookup(ctx);
+  if (lookup.state !== 'signed-in' || formToken === undefined) return false;
+  return isOwnOrigin(ctx, publicOrigin) && sameToken(lookup.session.csrfToken, formToken);
+}
+
+/**
+ * Wrong curator tokens per client address: after MAX_FAILURES within the window, sign-ins from that address
+ * are refused with 429 until the window ends, so the token cannot be guessed at speed. A right token
+ * clears the address's count.
+ */
+export class SignInThrottle {
+  private readonly failures: LRUCache<string, { count: number; until: number }>;
+
+  constructor(
+    private readonly maxFailures = 10,
+    private readonly windowMs = 15 * 60_000,
+  ) {
+    this.failures = new LRUCache({ max: 10_000, ttl: windowMs });
+  }
+
+  /** Seconds the address must wait before trying again; 0 when it may try now. */
+  waitSeconds(address: string): number {
+    const entry = this.failures.get(address);
+    if (!entry || entry.count < this.maxFailures) return 0;
+    return Math.max(1, Math.ceil((entry.until - Date.now()) / 1000));
+  }
+
+  fail(address: string): void {
+    const entry = this.failures.get(address);
+    if (entry) entry.count += 1;
+    else this.failures.set(address, { count: 1, until: Date.now() + this.windowMs });
+  }
+
+  succeed(address: string): void {
+    this.failures.delete(address);
+  }
+}

@@ -1,0 +1,225 @@
+import type { ComponentChildren } from 'preact';
+import { countries } from '../../../../migrations/data/iso-3166-1.js';
+import type { CurationEventRow } from '../../../db/tables.js';
+import { Layout } from '../../../web/layout.js';
+import type { Site } from '../../../web/site.js';
+import type { Curator } from '../../curation/curator-auth.js';
+import { DESK_CSRF_FIELD, DESK_PATH } from '../desk-auth.js';
+import type { DeskField } from '../desk-forms.js';
+
+/** Who is signed in, and the token of their forms: what every desk page is rendered with. */
+export interface DeskContext {
+  site: Site;
+  curator: Curator;
+  csrf: string;
+}
+
+/** `2026-11-24 19:02 UTC`: curators may be anywhere; the records are in UTC. */
+export function When({ date }: { date: Date }) {
+  const iso = date.toISOString();
+  return <time datetime={iso}>{`${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`}</time>;
+}
+
+/** How long ago, roughly: `5 minutes`, `3 hours`, `12 days`. */
+export function age(from: Date, now = new Date()): string {
+  const minutes = Math.max(0, Math.floor((now.getTime() - from.getTime()) / 60_000));
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (minutes < 60) return plural(minutes, 'minute');
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return plural(hours, 'hour');
+  return plural(Math.floor(hours / 24), 'day');
+}
+
+export function CsrfField({ desk }: { desk: DeskContext }) {
+  return <input type="hidden" name={DESK_CSRF_FIELD} value={desk.csrf} />;
+}
+
+export type DeskSection = 'requests' | 'registry' | 'none';
+
+/** The desk's pages: the site's layout, with the desk's own navigation, who is signed in, and sign-out. */
+export function DeskFrame({ desk, title, section = 'none', children }: { desk: DeskContext; title: string; section?: DeskSection; children: ComponentChildren }) {
+  const current = (s: DeskSection) => (s === section ? ('page' as const) : undefined);
+  return (
+    <Layout site={desk.site} title={`${title} · Curator desk`}>
+      <div class="desk-bar">
+        <nav aria-label="Curator desk">
+          <ul>
+            <li>
+              <a href={DESK_PATH} aria-current={current('requests')}>
+                Open requests
+              </a>
+            </li>
+            <li>
+              <a href={`${DESK_PATH}/registry`} aria-current={current('registry')}>
+                Registry maintenance
+              </a>
+            </li>
+          </ul>
+        </nav>
+        <form method="post" action={`${DESK_PATH}/sign-out`} class="sign-out">
+          <CsrfField desk={desk} />
+          <span>
+            Signed in as <strong>{desk.curator.name}</strong>
+            {desk.curator.kind === 'oidc' ? <span class="muted"> ({new URL(desk.curator.issuer ?? 'https://unknown').host})</span> : null}
+          </span>{' '}
+          <button type="submit" class="secondary">
+            Sign out
+          </button>
+        </form>
+      </div>
+      {children}
+    </Layout>
+  );
+}
+
+export function Notice({ text }: { text: string | undefined }) {
+  if (!text) return null;
+  return (
+    <p class="notice-ok" role="status">
+      {text}
+    </p>
+  );
+}
+
+/** The problems of a refused form: those of a field link to it. */
+export function ErrorSummary({ errors, problems, fieldId }: { errors: Readonly<Record<string, string>>; problems: readonly string[]; fieldId: (name: string) => string }) {
+  const fields = Object.entries(errors);
+  if (fields.length === 0 && problems.length === 0) return null;
+  return (
+    <div class="error-summary" tabIndex={-1} role="alert" aria-labelledby="error-summary-title">
+      <h2 id="error-summary-title">There is a problem</h2>
+      <ul>
+        {problems.map((problem) => (
+          <li key={problem}>{problem}</li>
+        ))}
+        {fields.map(([name, message]) => (
+          <li key={name}>
+            <a href={`#${fieldId(name)}`}>{message}</a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+export const COUNTRY_LIST = 'desk-countries';
+
+/** The countries a country field suggests (once per page). */
+export function CountryList() {
+  return (
+    <datalist id={COUNTRY_LIST}>
+      {countries.map(([code, name]) => (
+        <option key={code} value={code}>
+          {name}
+        </option>
+      ))}
+    </datalist>
+  );
+}
+
+/** A labelled field of a desk form, with its hint and its message (next to it, announced when it changes). */
+export function DeskInput({ field, value, error, idPrefix }: { field: DeskField; value: string; error: string | undefined; idPrefix: string }) {
+  const id = `${idPrefix}-${field.name}`;
+  const hintId = field.hint ? `${id}-hint` : undefined;
+  const messageId = `${id}-msg`;
+  const label = (
+    <label for={id}>
+      {field.label}
+      {field.required ? <span class="req"> (required)</span> : null}
+    </label>
+  );
+  const hint = field.hint ? (
+    <p class="hint" id={hintId}>
+      {field.hint}
+    </p>
+  ) : null;
+  if (field.input === 'checkbox') {
+    return (
+      <div class="form-field checkbox">
+        <input type="checkbox" id={id} name={field.name} value="on" checked={value === 'on'} aria-describedby={hintId} />
+        {label}
+        {hint}
+      </div>
+    );
+  }
+  const common = {
+    id,
+    name: field.name,
+    required: field.required,
+    'aria-describedby': [hintId, messageId].filter(Boolean).join(' '),
+    'aria-invalid': error ? ('true' as const) : undefined,
+  };
+  return (
+    <div class={`form-field${error ? ' has-error' : ''}`}>
+      {label}
+      {hint}
+      <p class={`field-message${error ? ' problem' : ''}`} id={messageId} aria-live="polite">
+        {error ?? ''}
+      </p>
+      {field.input === 'textarea' ? (
+        <textarea rows={4} {...common}>
+          {value}
+        </textarea>
+      ) : (
+        <input
+          type={field.input === 'url' ? 'url' : 'text'}
+          list={field.input === 'country' ? COUNTRY_LIST : undefined}
+          value={value}
+          spellcheck={false}
+          {...common}
+        />
+      )}
+    </div>
+  );
+}
+
+/** A short text field of its own (a reason, a successor's prefix), labelled, with its message. */
+export function TextBox({
+  id,
+  name,
+  label,
+  value = '',
+  error,
+  hint,
+  multiline = false,
+  required = false,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  value?: string;
+  error?: string;
+  hint?: string;
+  multiline?: boolean;
+  required?: boolean;
+}) {
+  return <DeskInput idPrefix={id} field={{ name, label, hint, input: multiline ? 'textarea' : 'text', required }} value={value} error={error} />;
+}
+
+function describeChange(event: CurationEventRow): string {
+  const fields = Object.keys(event.changes);
+  return fields.length === 0 ? event.action : `${event.action}: ${fields.join(', ')}`;
+}
+
+/** The last changes curators made to a record, with who made them. */
+export function ChangeLog({ changes }: { changes: readonly CurationEventRow[] }) {
+  return (
+    <section aria-labelledby="changes-heading">
+      <h2 id="changes-heading">Changes by curators</h2>
+      {changes.length === 0 ? (
+        <p class="muted">No curator has changed it here yet.</p>
+      ) : (
+        <ol class="history">
+          {changes.map((event) => (
+            <li key={event.id}>
+              <p>
+                <strong>{describeChange(event)}</strong> by {event.actor}
+                {event.actorKind === 'oidc' ? <span class="muted"> (signed in as {event.actorSubject})</span> : null}, <When date={event.created} />
+              </p>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
