@@ -325,7 +325,7 @@ describe('the curator desk', () => {
       const id = await submit('prefix', prefixRegistration(prefix));
       const res = await postDesk(desk, `/curation/requests/prefix/${id}/accept`, { text: 'Looks good' });
       expect(res.status).toBe(303);
-      expect(await t.db('namespaces').where({ prefix }).first()).toBeDefined();
+      expect(await t.db('namespaces').where({ prefix }).first())!.toBeDefined();
       expect((await eventsOf('prefix', id)).at(-1)).toMatchObject({ eventName: 'ACCEPT', actor: CURATOR_NAME, acceptanceReason: 'Looks good' });
       const page = await getPage(desk, res.headers.location!);
       expect(page.text).toContain('The request was accepted: the registry has it now.');
@@ -361,7 +361,7 @@ describe('the curator desk', () => {
       prefix = unique('dm');
       const id = await submit('prefix', prefixRegistration(prefix));
       expect((await postDesk(desk, `/curation/requests/prefix/${id}/accept`, { text: '' })).status).toBe(303);
-      namespaceId = (await t.db('namespaces').where({ prefix }).first()).id;
+      namespaceId = (await t.db('namespaces').where({ prefix }).first())!.id;
     });
 
     /** The edit form's fields as the page shows them, and its `modified`. */
@@ -400,7 +400,7 @@ describe('the curator desk', () => {
       const res = await postDesk(desk, `/curation/namespaces/${namespaceId}/edit`, { ...fields, name: `Renamed ${prefix}` });
       expect(res.status).toBe(303);
       expect(res.headers.location).toBe(`${path}?done=edit`);
-      expect((await t.db('namespaces').where({ id: namespaceId }).first()).name).toBe(`Renamed ${prefix}`);
+      expect((await t.db('namespaces').where({ id: namespaceId }).first())!.name).toBe(`Renamed ${prefix}`);
       const logged = await t.db('curationEvents').where({ entity: 'namespace', entityId: namespaceId }).orderBy('id', 'desc').first();
       expect(logged).toMatchObject({ action: 'namespace.update', actor: CURATOR_NAME, actorKind: 'token', actorIssuer: null });
       expect(logged.changes).toEqual({ name: { from: `Example records ${prefix}`, to: `Renamed ${prefix}` } });
@@ -415,34 +415,34 @@ describe('the curator desk', () => {
     });
 
     it('sets and clears a successor, deactivates and reactivates the namespace', async () => {
-      const modified = async () => (await t.db('namespaces').where({ id: namespaceId }).first()).modified.toISOString();
+      const modified = async () => (await t.db('namespaces').where({ id: namespaceId }).first())!.modified.toISOString();
       const unknown = await postDesk(desk, `/curation/namespaces/${namespaceId}/successor`, { successor: 'no-such-prefix', modified: await modified() });
       expect(unknown.status).toBe(422);
       expect(unknown.text).toMatch(/id="successor-successor-msg" aria-live="polite">No namespace has the prefix &#39;no-such-prefix&#39;<\/p>|id="successor-successor-msg" aria-live="polite">No namespace has the prefix 'no-such-prefix'<\/p>/);
       const set = await postDesk(desk, `/curation/namespaces/${namespaceId}/successor`, { successor: 'taxonomy', modified: await modified() });
       expect(set.status).toBe(303);
-      const taxonomy = (await t.db('namespaces').where({ prefix: 'taxonomy' }).first()).id;
-      expect((await t.db('namespaces').where({ id: namespaceId }).first()).successorId).toBe(taxonomy);
+      const taxonomy = (await t.db('namespaces').where({ prefix: 'taxonomy' }).first())!.id;
+      expect((await t.db('namespaces').where({ id: namespaceId }).first())!.successorId).toBe(taxonomy);
       const cleared = await postDesk(desk, `/curation/namespaces/${namespaceId}/successor`, { successor: '', modified: await modified() });
       expect(cleared.status).toBe(303);
-      expect((await t.db('namespaces').where({ id: namespaceId }).first()).successorId).toBeNull();
+      expect((await t.db('namespaces').where({ id: namespaceId }).first())!.successorId).toBeNull();
 
       const off = await postDesk(desk, `/curation/namespaces/${namespaceId}/deactivate`, {});
       expect(off.status).toBe(303);
-      expect((await t.db('namespaces').where({ id: namespaceId }).first()).deprecated).toBe(true);
+      expect((await t.db('namespaces').where({ id: namespaceId }).first())!.deprecated).toBe(true);
       const twice = await postDesk(desk, `/curation/namespaces/${namespaceId}/deactivate`, {});
       expect(twice.status).toBe(422);
       expect(twice.text).toContain('CANNOT BE DEACTIVATED, because IT ALREADY IS DEPRECATED');
       const on = await postDesk(desk, `/curation/namespaces/${namespaceId}/reactivate`, {});
       expect(on.status).toBe(303);
-      expect((await t.db('namespaces').where({ id: namespaceId }).first()).deprecated).toBe(false);
+      expect((await t.db('namespaces').where({ id: namespaceId }).first())!.deprecated).toBe(false);
       const actions = await t.db('curationEvents').where({ entity: 'namespace', entityId: namespaceId }).orderBy('id').pluck('action');
       expect(actions).toEqual(expect.arrayContaining(['namespace.successor', 'namespace.deactivate', 'namespace.reactivate']));
       expect(await t.db('curationEvents').where({ entity: 'namespace', entityId: namespaceId }).whereNot({ actor: CURATOR_NAME })).toEqual([]);
     });
 
     it('edits a provider (a bad URL pattern is refused next to its field), deactivates and reactivates it', async () => {
-      const resource = await t.db('resources').where({ namespaceId }).first();
+      const resource = (await t.db('resources').where({ namespaceId }).first())!;
       const path = `/curation/resources/${resource.id}`;
       const fields = await editForm(path);
       expect(fields.location).toBe('GB');
@@ -454,21 +454,21 @@ describe('the curator desk', () => {
       expect(noCountry.text).toContain('id="edit-location-msg" aria-live="polite">Country is required</p>');
       const res = await postDesk(desk, `${path}/edit`, { ...fields, name: 'Renamed provider', location: 'fr' });
       expect(res.status).toBe(303);
-      expect(await t.db('resources').where({ id: resource.id }).first()).toMatchObject({ name: 'Renamed provider', locationCountryCode: 'FR' });
+      expect(await t.db('resources').where({ id: resource.id }).first())!.toMatchObject({ name: 'Renamed provider', locationCountryCode: 'FR' });
 
       expect((await postDesk(desk, `${path}/deactivate`, {})).status).toBe(303);
-      expect((await t.db('resources').where({ id: resource.id }).first()).deprecated).toBe(true);
+      expect((await t.db('resources').where({ id: resource.id }).first())!.deprecated).toBe(true);
       const badPattern = await postDesk(desk, `${path}/reactivate`, { urlPattern: 'not a url' });
       expect(badPattern.status).toBe(422);
       expect(badPattern.text).toMatch(/id="lifecycle-urlPattern-msg" aria-live="polite">[^<]+<\/p>/);
       expect((await postDesk(desk, `${path}/reactivate`, { urlPattern: '' })).status).toBe(303);
-      expect((await t.db('resources').where({ id: resource.id }).first()).deprecated).toBe(false);
+      expect((await t.db('resources').where({ id: resource.id }).first())!.deprecated).toBe(false);
       const logged = await t.db('curationEvents').where({ entity: 'resource', entityId: resource.id }).pluck('actor');
       expect(new Set(logged)).toEqual(new Set([CURATOR_NAME]));
     });
 
     it('edits an institution', async () => {
-      const resource = await t.db('resources').where({ namespaceId }).first();
+      const resource = (await t.db('resources').where({ namespaceId }).first())!;
       const path = `/curation/institutions/${resource.institutionId}`;
       const fields = await editForm(path);
       const badRor = await postDesk(desk, `${path}/edit`, { ...fields, rorId: 'not-a-ror-id' });

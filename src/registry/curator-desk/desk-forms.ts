@@ -3,7 +3,7 @@
  * curator edits (each a field of the maintenance PATCH, or its location association), a stored request
  * as the amendment form's values, and the posted forms back as a RecordPatch or a registration payload.
  */
-import { DomainError } from '../../core/domain-error.js';
+import type { DomainError } from '../../core/domain-error.js';
 import type { InstitutionRow, NamespaceRow, ResourceRow } from '../../db/tables.js';
 import type { EditableCollection, RecordPatch } from '../maintenance/maintenance.schemas.js';
 import { formFields, REQUEST_FORMS, type FormValues } from '../pages/registration-fields.js';

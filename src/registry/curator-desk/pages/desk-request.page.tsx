@@ -245,6 +245,7 @@ export function DeskRequestPage({ desk, view, notice, refused }: { desk: DeskCon
         </dd>
       </dl>
       {view.status === 'open' ? <Review view={view} /> : null}
+      <Facts view={view} />
       <History events={view.events} />
       {view.status === 'open' ? (
         <section aria-labelledby="actions-heading">
