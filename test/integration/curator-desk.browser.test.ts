@@ -146,17 +146,18 @@ describeRequiring([chromiumBrowser()], 'the curator desk in a browser', () => {
   it('maintains the registry from the desk: namespace, provider, institution; then signs out', async () => {
     const page = curator.page;
     const prefix = (await areas.db('namespaces').where('prefix', 'like', 'bd%').orderBy('id', 'desc').first())!.prefix as string;
+    await page.goto(`${registry}/curation`);
     await visit(page, 'desk-registry-find', () => page.getByRole('link', { name: 'Registry maintenance' }).click());
     await field(page, 'Prefix or name').fill(prefix);
     await visit(page, 'desk-registry-found', () => page.getByRole('button', { name: 'Find' }).click());
     await visit(page, 'desk-namespace', () => page.getByRole('link', { name: prefix, exact: true }).click());
 
     // A field that breaks a rule gets the message next to it; fixed, the change is saved and logged.
-    await field(page, 'Sample identifier (required)').fill('abc');
+    await field(page, 'Description (required)').fill('Too short');
     await visit(page, 'desk-namespace-refused', () => page.getByRole('button', { name: 'Save the namespace' }).click(), 422);
-    await expect(page.locator('#edit-sampleId-msg').textContent()).resolves.toMatch(/\S/);
-    await expect(field(page, 'Sample identifier (required)').getAttribute('aria-invalid')).resolves.toBe('true');
-    await field(page, 'Sample identifier (required)').fill('12345');
+    await expect(page.locator('#edit-description-msg').textContent()).resolves.toBe('Description MUST be longer than 50 characters');
+    await expect(field(page, 'Description (required)').getAttribute('aria-invalid')).resolves.toBe('true');
+    await field(page, 'Description (required)').fill(DESCRIPTION);
     await field(page, 'Name (required)').fill(`Renamed records ${prefix}`);
     await visit(page, 'desk-namespace-saved', () => page.getByRole('button', { name: 'Save the namespace' }).click());
     await expect(page.locator('.notice-ok').textContent()).resolves.toContain('Saved.');

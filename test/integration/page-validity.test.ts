@@ -13,6 +13,8 @@ import { regexpChecks } from '../support/stand-in-checks.js';
 
 const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
+const CURATOR_TOKEN = 'validity-curator-token-of-at-least-32-characters';
+
 const validator = new HtmlValidate({ extends: ['html-validate:standard', 'html-validate:a11y'] });
 
 /** Each problem as `line:column rule: message`, so a failure says where and what. */
@@ -26,7 +28,7 @@ describe('page validity', () => {
   let token: string;
 
   beforeAll(async () => {
-    t = await startRegistry('page_validity', { registration: regexpChecks, env: { CURATOR_TOKEN: 'validity-curator-token-of-at-least-32-characters' } });
+    t = await startRegistry('page_validity', { registration: regexpChecks, env: { CURATOR_TOKEN } });
     const sent = await request(t.app)
       .post('/prefixRegistrationApi/registerPrefix')
       .send({ apiVersion: '1.0', payload: prefixRegistration(unique('valid')) });
@@ -47,6 +49,7 @@ describe('page validity', () => {
     ['prefix request form', () => '/prefixregistrationrequest', 200],
     ['resource request form', () => '/resourceregistrationrequest', 200],
     ['requester status page', () => `/requests/${token}`, 200],
+    ['curator desk sign-in', () => '/curation/sign-in', 200],
   ];
 
   it.each(pages)('%s is valid HTML5 with a title and a main landmark', async (_name, path, status) => {
@@ -72,6 +75,41 @@ describe('page validity', () => {
     expect(refused.status).toBe(422);
     // The typed value is kept, escaped: the markup it carries never reaches the page as markup.
     expect(refused.text).toContain('value="Not A Prefix &lt;b');
+    expect(refused.text).not.toContain('<b>');
+    expect(await problemsOf(refused.text)).toEqual([]);
+  });
+
+  it('keeps every page of the curator desk valid, a refused amendment included', async () => {
+    const signIn = await request(t.app).get('/curation/sign-in').set('Accept', HTML);
+    const csrfCookie = (signIn.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
+    const signInToken = new RegExp(`name="${CSRF_FIELD}" value="([^"]+)"`).exec(signIn.text)![1]!;
+    const signedIn = await request(t.app).post('/curation/sign-in').set('Cookie', csrfCookie).type('form').send({ [CSRF_FIELD]: signInToken, token: CURATOR_TOKEN });
+    expect(signedIn.status).toBe(303);
+    const cookie = (signedIn.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
+    const session = (await t.db('prefixRegistrationSessions').where({ token }).first())!;
+    const resource = (await t.db('resources').first('id', 'institutionId'))!;
+    const paths = [
+      '/curation',
+      `/curation/requests/prefix/${session.id}`,
+      '/curation/registry?q=tax',
+      '/curation/namespaces/taxonomy',
+      `/curation/resources/${resource.id}`,
+      `/curation/institutions/${resource.institutionId}`,
+    ];
+    let csrf = '';
+    for (const path of paths) {
+      const res = await request(t.app).get(path).set('Accept', HTML).set('Cookie', cookie);
+      expect([path, res.status]).toEqual([path, 200]);
+      expect([path, await problemsOf(res.text)]).toEqual([path, []]);
+      csrf = new RegExp(`name="${CSRF_FIELD}" value="([^"]+)"`).exec(res.text)![1]!;
+    }
+    const refused = await request(t.app)
+      .post(`/curation/requests/prefix/${session.id}/amend`)
+      .set('Accept', HTML)
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ [CSRF_FIELD]: csrf, name: 'x <b>', description: 'short' });
+    expect(refused.status).toBe(422);
     expect(refused.text).not.toContain('<b>');
     expect(await problemsOf(refused.text)).toEqual([]);
   });
