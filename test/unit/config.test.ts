@@ -82,6 +82,20 @@ describe('configuration', () => {
     expect(() => loadConfig({ CURATION_CORS_ORIGINS: 'https://curation.example.org/desk' })).toThrow(/CURATION_CORS_ORIGINS=.* must be a comma-separated list of origins/);
   });
 
+  it('takes an OpenID Connect issuer over https (http only on this machine) with its client id and curators, and never echoes the secret', () => {
+    const oidc = { OIDC_CLIENT_ID: 'registry', OIDC_CURATORS: 'ann@example.org, sub-1', OIDC_CLIENT_SECRET: 'a secret' };
+    expect(loadConfig({ ...oidc, OIDC_ISSUER: 'https://login.example.org/realms/curators' }).OIDC_ISSUER).toBe('https://login.example.org/realms/curators');
+    expect(loadConfig({ ...oidc, OIDC_ISSUER: 'http://127.0.0.1:9000' }).OIDC_ISSUER).toBe('http://127.0.0.1:9000');
+    expect(() => loadConfig({ ...oidc, OIDC_ISSUER: 'http://login.example.org' })).toThrow(
+      'OIDC_ISSUER="http://login.example.org" must be an https:// URL (http:// only on 127.0.0.1 or localhost)',
+    );
+    expect(() => loadConfig({ OIDC_ISSUER: 'https://login.example.org' })).toThrow(
+      'OIDC_CLIENT_ID is required when OIDC_ISSUER is set; OIDC_CURATORS is required when OIDC_ISSUER is set',
+    );
+    expect(() => loadConfig({ OIDC_CLIENT_SECRET: 'x'.repeat(1001) })).toThrow(/^Invalid configuration: OIDC_CLIENT_SECRET is too long$/);
+    expect(loadConfig({}).CURATOR_SESSION_HOURS).toBe(8);
+  });
+
   it('takes the database name from DATABASE_URL', () => {
     expect(databaseName('postgres://u@h:5432/my_db')).toBe('my_db');
   });
