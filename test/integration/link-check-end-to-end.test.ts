@@ -91,13 +91,17 @@ describe('link checks re-rank providers in a running resolver', () => {
     expect(run.done).toBe(4);
     const stored = Date.now();
 
-    await waitFor(async () => (await redirectTarget()) === fixture.url('/ok/healthy/1'), {
-      timeoutMs: DEADLINE_MS,
-      everyMs: 50,
-      what: 'the redirect moving to the healthy provider',
-    });
-    const after = await resolved();
+    // The worker announces stored checks in groups: the ranking is complete once both providers are measured.
+    const measured = /measured availability \d+ % over 7 days/;
+    const after = await waitFor(
+      async () => {
+        const list = await resolved();
+        return list.every((x) => measured.test(x.recommendation.recommendationExplanation)) ? list : undefined;
+      },
+      { timeoutMs: DEADLINE_MS, everyMs: 50, what: 'both providers measured in the resolver' },
+    );
     expect(Date.now() - stored).toBeLessThan(DEADLINE_MS + 500);
+    expect(await redirectTarget()).toBe(fixture.url('/ok/healthy/1'));
     // The JSON list keeps dataset order; the indices and their explanations move.
     expect(after.map((x) => x.providerCode)).toEqual(['failing', 'healthy']);
     const [failing, healthy] = after;
