@@ -20,6 +20,7 @@ interface Command {
 
 const commands: Record<string, Command> = {
   start: { entry: new URL('./main.js', import.meta.url), about: 'prepare the database and run all three parts (default)' },
+  cluster: { entry: new URL('./cluster.js', import.meta.url), about: 'prepare the database and run 2 of each part behind HAProxy' },
   resolver: { entry: new URL('./resolver/main.js', import.meta.url), about: 'the resolver area alone', nodeFlags: RESOLVER_NODE_FLAGS },
   registry: { entry: new URL('./registry/main.js', import.meta.url), about: 'the registry area alone' },
   worker: { entry: new URL('../workers/main.js', import.meta.url), about: 'one worker process' },

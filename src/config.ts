@@ -16,6 +16,13 @@ const configSchema = {
       default: 'postgres://postgres@127.0.0.1:5432/curie_resolver',
       description: 'PostgreSQL connection URL; the database is created on start if it is missing.',
     },
+    DATABASE_READ_URL: {
+      type: 'string',
+      pattern: '^(postgres(ql)?://.+)?$',
+      maxLength: 2000,
+      default: '',
+      description: 'A read replica of DATABASE_URL (streaming replication): the registry browse API and the resolver snapshot read from it; writes, migrations and change notifications (LISTEN) stay on DATABASE_URL. Empty: everything reads DATABASE_URL.',
+    },
     REDIS_URL: {
       type: 'string',
       pattern: '^rediss?://',
@@ -132,10 +139,19 @@ const configSchema = {
     },
     QUEUE_PREFIX: {
       type: 'string',
-      pattern: '^[A-Za-z0-9_.-]+$',
+      // Letters, digits, _ . - and at most one {hash tag}, which Redis Cluster needs (see deploy/README.md).
+      pattern: '^[A-Za-z0-9_.-]*(\\{[A-Za-z0-9_.-]+\\})?[A-Za-z0-9_.-]*$',
+      minLength: 1,
       maxLength: 100,
       default: 'bull',
-      description: 'Redis key prefix of every BullMQ queue; deployments sharing one Redis use different ones.',
+      description: 'Redis key prefix of every BullMQ queue; deployments sharing one Redis use different ones. On Redis Cluster give it a hash tag, e.g. {curie}, so that each queue\'s keys share one slot.',
+    },
+    CLUSTER_BACKEND_PORT: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 65532,
+      default: 18080,
+      description: 'npm run start:cluster: the first of the four consecutive ports its instances listen on at 127.0.0.1 (resolver 1 and 2, registry 1 and 2), behind HAProxy on RESOLVER_PORT and REGISTRY_PORT.',
     },
     DATASET_DIR: {
       type: 'string',
@@ -403,6 +419,7 @@ const configSchema = {
 
 export interface Config {
   DATABASE_URL: string;
+  DATABASE_READ_URL: string;
   REDIS_URL: string;
   HOST: string;
   RESOLVER_PORT: number;
@@ -421,6 +438,7 @@ export interface Config {
   TRUST_PROXY: boolean;
   RESOLVER_HEAVY_REQUESTS_PER_CLIENT: number;
   QUEUE_PREFIX: string;
+  CLUSTER_BACKEND_PORT: number;
   DATASET_DIR: string;
   DATASET_FIRST_BUILD_WAIT_MS: number;
   WORKER_LOCK_DURATION_MS: number;
@@ -522,6 +540,9 @@ function describeProblem(error: ErrorObject, env: Record<string, unknown>): stri
     return `CURATION_CORS_ORIGINS=${shown} must be a comma-separated list of origins such as https://curation.example.org (no path)`;
   }
   if (name === 'LINKCHECK_INTERVAL') return `${name}=${shown} must be a duration: a whole number and ms, s, m, h or d (e.g. 24h)`;
+  if (error.keyword === 'pattern' && name === 'QUEUE_PREFIX') {
+    return `QUEUE_PREFIX=${shown} may hold letters, digits, _ . - and one {hash tag}, e.g. bull or {curie}`;
+  }
   if (error.keyword === 'pattern') return `${name}=${shown} is not a valid URL of the expected kind`;
   return `${name}=${shown} ${error.message ?? 'is invalid'}`;
 }
@@ -571,6 +592,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   config.ROR_API_URL = config.ROR_API_URL.replace(/\/+$/, '');
   config.DATASET_DIR = path.resolve(projectRoot(), config.DATASET_DIR);
   return Object.freeze(config);
+}
+
+/**
+ * This process's environment with `overrides`, for a child process of the service (npm run start:cluster
+ * gives each instance its own port); kept here, where the environment is read.
+ */
+export function environmentWith(overrides: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...process.env, ...overrides };
 }
 
 /** Database name from DATABASE_URL, for messages and for creating it when missing. */

@@ -2,6 +2,7 @@ import type Koa from 'koa';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';
+import type { ReadDb } from '../db/read-db.js';
 import { createBaseApp, useRouters } from '../http/base-app.js';
 import { pingPostgres } from '../db/postgres-failure.js';
 import { pingRedis } from '../queue/connections.js';
@@ -57,6 +58,8 @@ import { splitList } from '../config.js';
 export interface RegistryAppDeps {
   config: Readonly<Config>;
   db: Db;
+  /** Where the browse API reads (DATABASE_READ_URL's replica, see db/read-db.ts); `db` when absent. */
+  reads?: ReadDb;
   redis: Redis;
   logger: Logger;
   /**
@@ -93,6 +96,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     },
     checks: [
       { name: 'postgres', check: () => pingPostgres(db) },
+      ...(deps.reads?.separate ? [{ name: 'postgres-replica', check: () => pingPostgres(deps.reads!.db) }] : []),
       { name: 'redis', check: () => pingRedis(deps.redis) },
     ],
     errorPage: htmlErrorPage(site),
@@ -107,7 +111,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   const validator = deps.registration && new RegistrationValidator(config, db, deps.registration);
   const submissions = validator && new SubmissionService({ db, validator, notifications });
   const versions = deps.registryVersions ?? new RegistryVersionSource(db);
-  const restApiData = new RestApiData(db, new RestApiCaches(versions.maxAgeMs));
+  const restApiData = new RestApiData(deps.reads?.db ?? db, new RestApiCaches(versions.maxAgeMs));
   const statistics = createStatisticsService(db, deps.redis);
   const search = new NamespaceSearch(db, restApiData, versions);
   const healthApi = createHealthApiService(db);

@@ -1,4 +1,4 @@
-import { connectPostgres, connectRedis } from '../bootstrap/connect.js';
+import { closeReads, connectPostgres, connectReads, connectRedis } from '../bootstrap/connect.js';
 import { listen } from '../http/server.js';
 import { runPart } from '../bootstrap/process-runner.js';
 import { createRegistryApp } from './app.js';
@@ -13,6 +13,8 @@ const USAGE =
 
 await runPart('registry', USAGE, async (config, logger) => {
   const db = await connectPostgres(config);
+  // The browse API reads from the replica when there is one; writes and curators' reads stay on db.
+  const reads = await connectReads(config, db, logger);
   const redis = await connectRedis(config);
   // Registration's slow checks: URLs are fetched by the worker process through the queue, never here;
   // user-supplied regular expressions run in worker threads with a time bound.
@@ -30,11 +32,12 @@ await runPart('registry', USAGE, async (config, logger) => {
     maxQueueWaitMs: config.REGEX_CHECK_QUEUE_WAIT_MS,
   });
   // Browse answers stay cached until a registry change is announced (NOTIFY at commit).
-  const registryVersions = new RegistryVersionSource(db, { databaseUrl: config.DATABASE_URL, logger });
+  const registryVersions = new RegistryVersionSource(reads.db, { databaseUrl: config.DATABASE_URL, logger, reads });
   await registryVersions.start();
   const app = createRegistryApp({
     config,
     db,
+    reads,
     redis,
     logger,
     registration: { urlCheck: urlChecks.urlCheck, regexTest: regex.regexTest },
@@ -48,6 +51,7 @@ await runPart('registry', USAGE, async (config, logger) => {
       await urlChecks.close();
       await regex.close();
       await registryVersions.stop();
+      await closeReads(reads);
       await db.destroy();
       redis.disconnect();
     },

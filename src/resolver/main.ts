@@ -1,4 +1,4 @@
-import { connectPostgres, connectRedis } from '../bootstrap/connect.js';
+import { closeReads, connectPostgres, connectReads, connectRedis } from '../bootstrap/connect.js';
 import { listen } from '../http/server.js';
 import { runPart } from '../bootstrap/process-runner.js';
 import { createResolverApp } from './app.js';
@@ -13,8 +13,10 @@ const USAGE =
 
 await runPart('resolver', USAGE, async (config, logger) => {
   const db = await connectPostgres(config, { max: 4 });
+  // The snapshot loads are the resolver's only bulk reads: from the replica when there is one.
+  const reads = await connectReads(config, db, logger, { max: 2 });
   const redis = await connectRedis(config);
-  const registry = new SnapshotStore({ db, databaseUrl: config.DATABASE_URL, logger, checkIntervalMs: config.SNAPSHOT_CHECK_INTERVAL_MS });
+  const registry = new SnapshotStore({ db, reads, databaseUrl: config.DATABASE_URL, logger, checkIntervalMs: config.SNAPSHOT_CHECK_INTERVAL_MS });
   const started = performance.now();
   await registry.start();
   logger.info(
@@ -31,6 +33,7 @@ await runPart('resolver', USAGE, async (config, logger) => {
       await server.close();
       await usage?.stop();
       await registry.stop();
+      await closeReads(reads);
       await db.destroy();
       redis.disconnect();
     },

@@ -1,4 +1,5 @@
 import type { Db } from '../db/knex.js';
+import type { ReadDb } from '../db/read-db.js';
 import { LINK_CHECKS_CHANNEL } from '../db/link-check-changes.js';
 import { readSampleMeasurements } from '../db/link-check-reads.js';
 import { REGISTRY_CHANGES_CHANNEL, RegistryChangeListener } from '../db/registry-change-listener.js';
@@ -10,6 +11,11 @@ import { loadRegistry, refreshRegistry, type LoadedRegistry } from './snapshot-l
 
 export interface SnapshotStoreOptions {
   db: Db;
+  /**
+   * Where the registry and the measurements are read (DATABASE_READ_URL's replica); `db` by default. The
+   * notifications are heard on `databaseUrl`, the primary.
+   */
+  reads?: ReadDb;
   databaseUrl: string;
   logger: Logger;
   checkIntervalMs: number;
@@ -67,7 +73,11 @@ export class SnapshotStore {
   private readonly changeHandlers: ((snapshot: RegistrySnapshot) => void)[] = [];
   private checks: Promise<LuiPatternCheckSummary> = Promise.resolve({ checked: 0, flagged: 0, ms: 0 });
 
-  constructor(private readonly options: SnapshotStoreOptions) {}
+  private readonly readDb: Db;
+
+  constructor(private readonly options: SnapshotStoreOptions) {
+    this.readDb = options.reads?.db ?? options.db;
+  }
 
   get snapshot(): RegistrySnapshot {
     return this.loaded.snapshot;
@@ -95,7 +105,7 @@ export class SnapshotStore {
 
   async start(): Promise<void> {
     await this.readMeasurements();
-    this.loaded = await loadRegistry(this.options.db, this.measurements);
+    this.loaded = await loadRegistry(this.readDb, this.measurements);
     // Not awaited: until a pattern's verdict arrives it is matched in linear time (lui-pattern-checks.ts).
     this.checks = checkSnapshotPatterns(this.loaded.snapshot, this.options.logger);
     this.listener = new RegistryChangeListener({
@@ -146,6 +156,8 @@ export class SnapshotStore {
         const { registry, measurements } = this.pending;
         this.pending.registry = false;
         this.pending.measurements = false;
+        // A replica shows what the notification announced only once it has replayed that far.
+        await this.catchUp();
         // Measurements first, so that the namespaces a registry refresh reads are ranked from the new ones.
         if (measurements) await this.refreshMeasurements();
         if (registry) await this.refreshOnce();
@@ -155,10 +167,19 @@ export class SnapshotStore {
     return this.refreshing;
   }
 
+  private async catchUp(): Promise<void> {
+    try {
+      await this.options.reads?.catchUp();
+    } catch (error) {
+      // The read that follows fails too, and says why; until then the snapshot keeps serving.
+      this.options.logger.warn({ err: error }, 'cannot compare the read replica with the primary');
+    }
+  }
+
   /** Reads the measurements; true when they differ from those held. Failures keep the old ones. */
   private async readMeasurements(): Promise<boolean> {
     try {
-      const next = await readSampleMeasurements(this.options.db);
+      const next = await readSampleMeasurements(this.readDb);
       this.measurementError = null;
       if (sameMeasurements(next, this.measurements)) return false;
       this.measurements = next;
@@ -177,7 +198,7 @@ export class SnapshotStore {
 
   private async refreshOnce(): Promise<void> {
     try {
-      const next = await refreshRegistry(this.options.db, this.loaded, this.measurements);
+      const next = await refreshRegistry(this.readDb, this.loaded, this.measurements);
       this.lastError = null;
       if (next === this.loaded) return;
       this.loaded = next;

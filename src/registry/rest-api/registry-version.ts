@@ -1,4 +1,5 @@
 import type { Db } from '../../db/knex.js';
+import type { ReadDb } from '../../db/read-db.js';
 import { RegistryChangeListener } from '../../db/registry-change-listener.js';
 import { readRegistryVersion } from '../../db/registry-reads.js';
 import type { Logger } from '../../lib/logger.js';
@@ -33,13 +34,21 @@ export class RegistryVersionSource {
   private generation = 0;
   private readonly listener: RegistryChangeListener | null;
 
+  /**
+   * `db`: where the browse answers are read (the replica of DATABASE_READ_URL when set); `listen`: the
+   * primary, where changes are announced. With a replica, `reads` moves the generation a second time once
+   * the replica shows the change: answers read (and cached) in between may be the registry as it was.
+   */
   constructor(
     private readonly db: Db,
-    listen?: { databaseUrl: string; logger: Logger },
+    listen?: { databaseUrl: string; logger: Logger; reads?: ReadDb },
   ) {
-    this.listener = listen
-      ? new RegistryChangeListener({ ...listen, debounceMs: 0, onChange: () => void this.generation++ })
-      : null;
+    const reads = listen?.reads?.separate ? listen.reads : undefined;
+    const changed = () => {
+      this.generation++;
+      if (reads) void reads.catchUp().then(() => void this.generation++, () => void this.generation++);
+    };
+    this.listener = listen ? new RegistryChangeListener({ databaseUrl: listen.databaseUrl, logger: listen.logger, debounceMs: 0, onChange: changed }) : null;
   }
 
   start(): Promise<void> {

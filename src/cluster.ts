@@ -1,0 +1,175 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
+import { ConfigError, describeConfig, environmentWith, loadConfig, type Config } from './config.js';
+import { forkPart, stopParts, type ChildPart, type PartKind } from './bootstrap/child-part.js';
+import { prepareDatabase } from './bootstrap/prepare-database.js';
+import { StartupError } from './bootstrap/process-runner.js';
+import { printHelp, wantsHelp } from './lib/cli-help.js';
+import { projectRoot } from './lib/project-root.js';
+
+/**
+ * `npm run start:cluster`: scale-out on one machine. Prepares the database once, as `npm start` does, then
+ * runs two resolver areas, two registry areas and two workers on the one Postgres and Redis, behind HAProxy
+ * (deploy/haproxy/haproxy.cfg, the configuration docker compose uses too) listening on RESOLVER_PORT and
+ * REGISTRY_PORT. The instances listen on 127.0.0.1 only, at CLUSTER_BACKEND_PORT and the three ports after
+ * it, and trust the balancer's X-Forwarded-For. An instance that dies is started again after a second (the
+ * balancer's health checks keep traffic away meanwhile); Ctrl-C or SIGTERM stops everything.
+ */
+const USAGE = [
+  'Usage: npm run start:cluster   (node dist/src/cli.js cluster)',
+  'Prepares the database (as npm start), then runs 2 resolver areas, 2 registry areas and 2 workers behind',
+  'HAProxy (deploy/haproxy/haproxy.cfg; Debian package haproxy) on RESOLVER_PORT and REGISTRY_PORT, the',
+  'instances on 127.0.0.1 at CLUSTER_BACKEND_PORT..+3, until Ctrl-C or SIGTERM.',
+].join('\n');
+
+const RESTART_DELAY_MS = 1000;
+const HAPROXY_PLACES = ['/usr/sbin/haproxy', '/usr/local/sbin/haproxy'];
+
+interface Instance {
+  kind: PartKind;
+  name: string;
+  env: NodeJS.ProcessEnv;
+  current: ChildPart;
+}
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+function findHaproxy(searchPath: string | undefined): string | undefined {
+  const dirs = (searchPath ?? '').split(path.delimiter).filter(Boolean);
+  for (const file of [...dirs.map((dir) => path.join(dir, 'haproxy')), ...HAPROXY_PLACES]) {
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not there
+    }
+  }
+  return undefined;
+}
+
+/** The variables deploy/haproxy/haproxy.cfg reads ("${VAR}"): where the balancer listens, where the instances are. */
+function balancerVariables(config: Readonly<Config>): Record<string, string> {
+  const base = config.CLUSTER_BACKEND_PORT;
+  // HAProxy takes the port after the last colon, so an IPv6 HOST (`::`) needs no brackets.
+  const host = config.HOST;
+  return {
+    CURIE_RESOLVER_BIND: `${host}:${config.RESOLVER_PORT}`,
+    CURIE_REGISTRY_BIND: `${host}:${config.REGISTRY_PORT}`,
+    CURIE_RESOLVER_1: `127.0.0.1:${base}`,
+    CURIE_RESOLVER_2: `127.0.0.1:${base + 1}`,
+    CURIE_REGISTRY_1: `127.0.0.1:${base + 2}`,
+    CURIE_REGISTRY_2: `127.0.0.1:${base + 3}`,
+  };
+}
+
+function instancesOf(config: Readonly<Config>): Omit<Instance, 'current'>[] {
+  const base = config.CLUSTER_BACKEND_PORT;
+  // Behind the balancer, on loopback only: X-Forwarded-For can come from nobody else.
+  const area = (port: number, portSetting: 'RESOLVER_PORT' | 'REGISTRY_PORT') => ({
+    env: environmentWith({ HOST: '127.0.0.1', [portSetting]: String(port), TRUST_PROXY: 'true' }),
+  });
+  return [
+    { kind: 'resolver', name: 'resolver-1', ...area(base, 'RESOLVER_PORT') },
+    { kind: 'resolver', name: 'resolver-2', ...area(base + 1, 'RESOLVER_PORT') },
+    { kind: 'registry', name: 'registry-1', ...area(base + 2, 'REGISTRY_PORT') },
+    { kind: 'registry', name: 'registry-2', ...area(base + 3, 'REGISTRY_PORT') },
+    { kind: 'worker', name: 'worker-1', env: environmentWith({}) },
+    { kind: 'worker', name: 'worker-2', env: environmentWith({}) },
+  ];
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (wantsHelp(args)) {
+    printHelp(USAGE, describeConfig());
+    return;
+  }
+  if (args.length) fail(`unexpected argument ${JSON.stringify(args[0])}\n${USAGE}`);
+  let config: Readonly<Config>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+  const haproxy = findHaproxy(environmentWith({}).PATH);
+  if (!haproxy) fail('HAProxy is not installed: `sudo apt-get install haproxy` (Debian, Ubuntu), or put haproxy on PATH.');
+  const cfg = path.join(projectRoot(), 'deploy', 'haproxy', 'haproxy.cfg');
+  const balancerEnv = environmentWith(balancerVariables(config));
+  const checked = spawnSync(haproxy, ['-c', '-q', '-f', cfg], { env: balancerEnv, encoding: 'utf8' });
+  if (checked.status !== 0) fail(`HAProxy refuses ${cfg}:\n${checked.stderr || checked.stdout}`);
+  try {
+    await prepareDatabase(config);
+  } catch (error) {
+    fail(error instanceof StartupError ? error.message : `Start failed: ${(error as Error).stack ?? String(error)}`);
+  }
+
+  let stopping = false;
+  let balancer: ChildProcess | undefined;
+  const instances: Instance[] = instancesOf(config).map((i) => ({ ...i, current: forkPart(i.kind, i.name, i.env) }));
+
+  const stopAll = async (exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    // The balancer first, so that no new request reaches an instance that is stopping.
+    if (balancer && balancer.exitCode === null && balancer.signalCode === null) await stopParts([{ child: balancer }], 5000);
+    await stopParts(instances.map((i) => i.current), config.SHUTDOWN_TIMEOUT_MS + 2000);
+    process.stdout.write('stopped\n');
+    process.exit(exitCode);
+  };
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+
+  const supervise = (instance: Instance) => {
+    instance.current.child.once('exit', (code, signal) => {
+      if (stopping) return;
+      process.stderr.write(
+        `${instance.name} stopped unexpectedly (code ${String(code)}, signal ${String(signal)}); the balancer sends its requests to the other; starting it again\n`,
+      );
+      setTimeout(() => {
+        if (stopping) return;
+        instance.current = forkPart(instance.kind, instance.name, instance.env);
+        instance.current.ready.then(
+          (description) => process.stdout.write(`${instance.name} (pid ${String(instance.current.child.pid)}) is back: ${description}\n`),
+          () => undefined,
+        );
+        supervise(instance);
+      }, RESTART_DELAY_MS);
+    });
+  };
+
+  let descriptions: string[];
+  try {
+    descriptions = await Promise.all(instances.map((i) => i.current.ready));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return stopAll(1);
+  }
+  for (const instance of instances) supervise(instance);
+
+  // -db: in the foreground, logging to stderr; it reads the "${VAR}" of the configuration from its environment.
+  balancer = spawn(haproxy, ['-db', '-f', cfg], { env: balancerEnv, stdio: ['ignore', 'inherit', 'inherit'] });
+  balancer.once('exit', (code, signal) => {
+    if (stopping) return;
+    process.stderr.write(`HAProxy stopped (code ${String(code)}, signal ${String(signal)}); stopping the cluster\n`);
+    void stopAll(1);
+  });
+  const vars = balancerVariables(config);
+  process.stdout.write(
+    [
+      '',
+      'curie-resolver cluster is running:',
+      `  balancer (HAProxy, pid ${String(balancer.pid)}): resolver area on ${vars.CURIE_RESOLVER_BIND}, registry area on ${vars.CURIE_REGISTRY_BIND}`,
+      ...instances.map((i, n) => `  ${i.name} (pid ${String(i.current.child.pid)}): ${descriptions[n] ?? ''}`),
+      `  try: curl ${config.PUBLIC_RESOLVER_URL}/health/ready   curl ${config.PUBLIC_REGISTRY_URL}/health/ready`,
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+}
+
+await main();
