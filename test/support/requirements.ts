@@ -49,6 +49,15 @@ export function redisServerBinary(): Requirement {
 }
 
 /**
+ * HAProxy (Debian package haproxy), the balancer of the scale-out test (npm run start:cluster); .ci/run
+ * installs it, so under CI=true a missing one fails.
+ */
+export function haproxyBinary(): Requirement {
+  const need = 'haproxy on PATH or in /usr/sbin (Debian package haproxy: the scale-out test runs npm run start:cluster behind it)';
+  return { met: findOnPath('haproxy') !== undefined || isExecutable('/usr/sbin/haproxy'), need, requiredInCi: true };
+}
+
+/**
  * The directory of the PostgreSQL server programs (initdb, pg_ctl): TEST_POSTGRES_BIN_DIR, else the newest
  * /usr/lib/postgresql/<version>/bin (Debian and Ubuntu); undefined when neither holds them.
  */

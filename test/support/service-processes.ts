@@ -30,6 +30,14 @@ export function spawnWorker(on: Stack, env: Record<string, string> = {}): Spawne
   return spawnNode('dist/workers/main.js', { ...stackEnv(on), ...env });
 }
 
+/**
+ * `npm run start:cluster` (dist/src/cluster.js) on the stack: it runs the instances and HAProxy as children
+ * of its own and stops them all on SIGTERM (stopProcess). `env` gives the ports and other settings.
+ */
+export function spawnCluster(on: Stack, env: Record<string, string>): Spawned {
+  return spawnNode('dist/src/cluster.js', { ...stackEnv(on), ...env });
+}
+
 /** Waits until `count` workers take jobs from the queue `name` under `prefix` on `redisUrl`. */
 export async function waitForQueueWorkers(name: QueueName, count: number, on: { redisUrl: string; prefix: string }): Promise<void> {
   const connection = createWorkerRedis(on.redisUrl);
