@@ -13,6 +13,7 @@ import { postgresBinDir } from './requirements.js';
  * without the server programs skips them with that reason.
  */
 export interface OwnPostgres {
+  port: number;
   /** postgres://postgres@… for the database, with `password` (right or wrong) in it when given. */
   url: (database: string, password?: string) => string;
   stop: () => void;
@@ -55,8 +56,44 @@ export async function startOwnPostgres(options: { password?: string } = {}): Pro
   const stop = () => run(path.join(bin, 'pg_ctl'), ['-D', path.join(dir, 'data'), '-w', '-m', 'immediate', 'stop']);
   start();
   return {
+    port,
     url: (database, password) =>
       password === undefined ? `postgres://postgres@127.0.0.1:${port}/${database}` : `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
+    start,
+    stop,
+    destroy: () => {
+      try {
+        stop();
+      } catch {
+        // already stopped
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A hot standby of `primary` (one of startOwnPostgres's, trust auth), in streaming replication: copied with
+ * pg_basebackup -R, started on a free port of its own. Writes refused there; `url` names its databases.
+ */
+export async function startOwnReplica(primary: OwnPostgres): Promise<OwnPostgres> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pg-replica-'));
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+  const port = await freePort();
+  const bin = binDir();
+  const data = path.join(dir, 'data');
+  run(path.join(bin, 'pg_basebackup'), ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', data, '-R', '-X', 'stream', '--no-sync']);
+  const start = () =>
+    run(path.join(bin, 'pg_ctl'), [
+      '-D', data, '-w', '-l', path.join(dir, 'log'),
+      '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c hot_standby=on`, 'start',
+    ]);
+  const stop = () => run(path.join(bin, 'pg_ctl'), ['-D', data, '-w', '-m', 'immediate', 'stop']);
+  start();
+  return {
+    port,
+    url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
     start,
     stop,
     destroy: () => {
