@@ -109,14 +109,15 @@ async function main(): Promise<void> {
   }
 
   let stopping = false;
-  let balancer: ChildProcess | undefined;
+  // Started once the instances are ready; stopAll may run before that.
+  const balancer: { child?: ChildProcess } = {};
   const instances: Instance[] = instancesOf(config).map((i) => ({ ...i, current: forkPart(i.kind, i.name, i.env) }));
 
   const stopAll = async (exitCode: number) => {
     if (stopping) return;
     stopping = true;
     // The balancer first, so that no new request reaches an instance that is stopping.
-    if (balancer && balancer.exitCode === null && balancer.signalCode === null) await stopParts([{ child: balancer }], 5000);
+    if (balancer.child) await stopParts([{ child: balancer.child }], 5000);
     await stopParts(instances.map((i) => i.current), config.SHUTDOWN_TIMEOUT_MS + 2000);
     process.stdout.write('stopped\n');
     process.exit(exitCode);
@@ -152,8 +153,8 @@ async function main(): Promise<void> {
   for (const instance of instances) supervise(instance);
 
   // -db: in the foreground, logging to stderr; it reads the "${VAR}" of the configuration from its environment.
-  balancer = spawn(haproxy, ['-db', '-f', cfg], { env: balancerEnv, stdio: ['ignore', 'inherit', 'inherit'] });
-  balancer.once('exit', (code, signal) => {
+  balancer.child = spawn(haproxy, ['-db', '-f', cfg], { env: balancerEnv, stdio: ['ignore', 'inherit', 'inherit'] });
+  balancer.child.once('exit', (code, signal) => {
     if (stopping) return;
     process.stderr.write(`HAProxy stopped (code ${String(code)}, signal ${String(signal)}); stopping the cluster\n`);
     void stopAll(1);
@@ -163,7 +164,7 @@ async function main(): Promise<void> {
     [
       '',
       'curie-resolver cluster is running:',
-      `  balancer (HAProxy, pid ${String(balancer.pid)}): resolver area on ${vars.CURIE_RESOLVER_BIND}, registry area on ${vars.CURIE_REGISTRY_BIND}`,
+      `  balancer (HAProxy, pid ${String(balancer.child.pid)}): resolver area on ${vars.CURIE_RESOLVER_BIND}, registry area on ${vars.CURIE_REGISTRY_BIND}`,
       ...instances.map((i, n) => `  ${i.name} (pid ${String(i.current.child.pid)}): ${descriptions[n] ?? ''}`),
       `  try: curl ${config.PUBLIC_RESOLVER_URL}/health/ready   curl ${config.PUBLIC_REGISTRY_URL}/health/ready`,
       'Press Ctrl-C to stop.',

@@ -24,6 +24,7 @@ describe('--help on every entry', () => {
   const entries = [
     'dist/src/cli.js',
     'dist/src/main.js',
+    'dist/src/cluster.js',
     'dist/src/resolver/main.js',
     'dist/src/registry/main.js',
     'dist/workers/main.js',
@@ -42,7 +43,7 @@ describe('--help on every entry', () => {
   });
 
   it('every command of the entry point prints its usage with --help', async () => {
-    for (const command of ['start', 'resolver', 'registry', 'worker', 'migrate', 'rollback', 'status', 'import', 'linkcheck']) {
+    for (const command of ['start', 'cluster', 'resolver', 'registry', 'worker', 'migrate', 'rollback', 'status', 'import', 'linkcheck']) {
       const child = spawnNode('dist/src/cli.js', { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, [command, '--help']);
       const { code } = await child.exited;
       expect([command, code, child.output().slice(0, 6)]).toEqual([command, 0, 'Usage:']);

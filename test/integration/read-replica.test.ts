@@ -9,7 +9,7 @@ import pg from 'pg';
 import { startStack, type AreaStack } from '../support/areas.js';
 import { startOwnPostgres, startOwnReplica, type OwnPostgres } from '../support/postgres-cluster.js';
 import { stopProcess } from '../support/processes.js';
-import { describeRequiring, postgresServerBinaries } from '../support/requirements.js';
+import { describeRequiring, postgresReplicaBinaries, postgresServerBinaries } from '../support/requirements.js';
 import { startAreaProcess, type AreaProcess } from '../support/service-processes.js';
 import { waitFor } from '../support/wait.js';
 
@@ -28,7 +28,7 @@ async function onReplica<T>(url: string, sql: string): Promise<T[]> {
   }
 }
 
-describeRequiring([postgresServerBinaries()], 'DATABASE_READ_URL: reads from a streaming replica', () => {
+describeRequiring([postgresServerBinaries(), postgresReplicaBinaries()], 'DATABASE_READ_URL: reads from a streaming replica', () => {
   let primary: OwnPostgres;
   let replica: OwnPostgres;
   let t: AreaStack;

@@ -96,6 +96,13 @@ export function postgresServerBinaries(): Requirement {
   return { met: true, need: `the PostgreSQL server programs (${why})` };
 }
 
+/** What startOwnReplica (postgres-cluster.ts) needs besides a cluster of its own: pg_basebackup. */
+export function postgresReplicaBinaries(): Requirement {
+  const dir = postgresBinDir();
+  const met = dir !== undefined && isExecutable(path.join(dir, 'pg_basebackup'));
+  return { met, need: 'pg_basebackup beside initdb and pg_ctl (the read-replica test copies a cluster into a hot standby)' };
+}
+
 /**
  * REGISTRY_DATASET, the identifiers.org dataset file the real-data tests read; required under CI=true.
  * `file` is its path when it is there.

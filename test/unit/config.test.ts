@@ -96,6 +96,20 @@ describe('configuration', () => {
     expect(loadConfig({}).CURATOR_SESSION_HOURS).toBe(8);
   });
 
+  it('takes a queue prefix with one {hash tag} for Redis Cluster, and refuses stray braces', () => {
+    expect(loadConfig({ QUEUE_PREFIX: '{curie}' }).QUEUE_PREFIX).toBe('{curie}');
+    expect(loadConfig({ QUEUE_PREFIX: 'prod-{curie}' }).QUEUE_PREFIX).toBe('prod-{curie}');
+    for (const bad of ['{curie', 'cu}rie', '{a}{b}', '{}', 'a b', 'a:b']) {
+      expect(() => loadConfig({ QUEUE_PREFIX: bad })).toThrow('may hold letters, digits, _ . - and one {hash tag}');
+    }
+  });
+
+  it('reads from the primary unless DATABASE_READ_URL names a replica', () => {
+    expect(loadConfig({}).DATABASE_READ_URL).toBe('');
+    expect(loadConfig({ DATABASE_READ_URL: 'postgres://db-replica/curie' }).DATABASE_READ_URL).toBe('postgres://db-replica/curie');
+    expect(() => loadConfig({ DATABASE_READ_URL: 'mysql://db-replica/curie' })).toThrow(/DATABASE_READ_URL/);
+  });
+
   it('takes the database name from DATABASE_URL', () => {
     expect(databaseName('postgres://u@h:5432/my_db')).toBe('my_db');
   });
