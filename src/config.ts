@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { projectRoot } from './lib/project-root.js';
+import { parseTrustedProxies } from './lib/trusted-proxies.js';
 
 /**
  * Every setting of the service, read from the environment once at start.
@@ -126,9 +127,12 @@ const configSchema = {
       description: 'How often the in-process usage counters are flushed to Redis; a crash loses at most this much.',
     },
     TRUST_PROXY: {
-      type: 'boolean',
-      default: false,
-      description: 'Take the client address from X-Forwarded-For (set when behind a reverse proxy).',
+      type: 'string',
+      // false, true, a hop count, or a comma-separated list of addresses and CIDR blocks (checked further in client-address.ts).
+      pattern: '^(false|true|[0-9]{1,2}|[0-9A-Fa-f:.]+(/[0-9]{1,3})?(\\s*,\\s*[0-9A-Fa-f:.]+(/[0-9]{1,3})?)*)$',
+      maxLength: 4000,
+      default: 'false',
+      description: 'Which X-Forwarded-For entries to believe for the client address (rate limits, fair sharing, usage counts). false: none, the connection\'s peer is the client. A number N: N proxies of yours append to X-Forwarded-For, the client is the N-th address from the right (1 for one nginx or HAProxy). A comma-separated list of addresses and CIDR blocks (10.0.0.0/8, 192.168.1.7): the proxies you run; the client is the right-most address that is not one of them, when the peer is one. true: every entry, the client is the left-most (only when your proxy replaces the header, since a client can write its own).',
     },
     RESOLVER_HEAVY_REQUESTS_PER_CLIENT: {
       type: 'integer',
@@ -136,6 +140,81 @@ const configSchema = {
       maximum: 10000,
       default: 4,
       description: 'Heavy resolver requests (POST /resolve/batch, POST /reverse/batch, long similarity lookups) one client address may have under way at once; more answer 429 with Retry-After. Heavy work is done in slices shared fairly between clients, so single resolutions stay fast meanwhile. Behind a reverse proxy set TRUST_PROXY, or every client counts as the proxy.',
+    },
+    RATE_LIMITS: {
+      type: 'boolean',
+      default: true,
+      description: 'Rate limits per client address and route family (RATE_LIMIT_*; answered 429 with Retry-After, RateLimit and RateLimit-Policy). false turns every limit off. Health checks, /metrics and requests with the curator token are never limited.',
+    },
+    RESOLVER_INSTANCES: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1000,
+      default: 1,
+      description: 'How many resolver processes share the traffic behind your load balancer. The resolver keeps its limits in memory (no Redis round trip per resolution), each process allowing RATE_LIMIT_*/RESOLVER_INSTANCES of a client\'s requests, so that the deployment as a whole allows about the setting.',
+    },
+    RATE_LIMIT_RESOLUTION: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 100000000,
+      default: 6000,
+      description: 'Resolver: resolutions (GET /{compactId}, JSON or redirect; MIR ids and landing pages) per client address per minute. 0: unlimited.',
+    },
+    RATE_LIMIT_REVERSE: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 100000000,
+      default: 1200,
+      description: 'Resolver: single reverse lookups (POST /reverse/byPrefix, /reverse/bySimilarity) per client address per minute. 0: unlimited.',
+    },
+    RATE_LIMIT_BATCH: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 100000000,
+      default: 60000,
+      description: 'Resolver: items of batches (POST /resolve/batch, /reverse/batch; a batch counts one per item, at least one) per client address per minute. 0: unlimited.',
+    },
+    RATE_LIMIT_VALIDATORS: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 100000000,
+      default: 300,
+      description: 'Registry: registration field validators (POST .../validate*) and ROR lookups per client address per minute, across every registry process (Redis). 0: unlimited.',
+    },
+    RATE_LIMIT_SUBMISSIONS: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 100000000,
+      default: 30,
+      description: 'Registry: registration requests, requesters\' comments and every other write (POST, PUT, PATCH, DELETE) but the validators per client address per minute, across every registry process (Redis). 0: unlimited.',
+    },
+    RATE_LIMIT_BROWSE: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 100000000,
+      default: 1200,
+      description: 'Registry: reads (/restApi, search, pages, statistics, schema.org, the health API) per client address per minute, across every registry process (Redis). 0: unlimited.',
+    },
+    RATE_LIMIT_DATASET: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 100000000,
+      default: 60,
+      description: 'Whole-registry downloads per client address per minute: the dataset and the EBI Search export on the registry (shared through Redis), the insight API on each resolver. 0: unlimited.',
+    },
+    RESOLVER_CACHE_MAX_AGE: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 31536000,
+      default: 300,
+      description: 'Resolver: Cache-Control max-age (seconds) of resolution answers (JSON and redirects), which also carry an ETag of the registry snapshot and answer 304 to If-None-Match, for a CDN or browser cache in front.',
+    },
+    RESOLVER_ERROR_CACHE_MAX_AGE: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 31536000,
+      default: 60,
+      description: 'Resolver: Cache-Control max-age (seconds) of failed resolutions (400 and 404, JSON or the HTML page): short, so that a namespace just registered is not hidden long by a cache. 0: no-store.',
     },
     QUEUE_PREFIX: {
       type: 'string',
@@ -435,8 +514,19 @@ export interface Config {
   REGISTRY_CACHE_MAX_MB: number;
   USAGE_COUNTING: boolean;
   USAGE_FLUSH_INTERVAL_MS: number;
-  TRUST_PROXY: boolean;
+  TRUST_PROXY: string;
   RESOLVER_HEAVY_REQUESTS_PER_CLIENT: number;
+  RATE_LIMITS: boolean;
+  RESOLVER_INSTANCES: number;
+  RATE_LIMIT_RESOLUTION: number;
+  RATE_LIMIT_REVERSE: number;
+  RATE_LIMIT_BATCH: number;
+  RATE_LIMIT_VALIDATORS: number;
+  RATE_LIMIT_SUBMISSIONS: number;
+  RATE_LIMIT_BROWSE: number;
+  RATE_LIMIT_DATASET: number;
+  RESOLVER_CACHE_MAX_AGE: number;
+  RESOLVER_ERROR_CACHE_MAX_AGE: number;
   QUEUE_PREFIX: string;
   CLUSTER_BACKEND_PORT: number;
   DATASET_DIR: string;
@@ -539,6 +629,7 @@ function describeProblem(error: ErrorObject, env: Record<string, unknown>): stri
   if (error.keyword === 'pattern' && name === 'CURATION_CORS_ORIGINS') {
     return `CURATION_CORS_ORIGINS=${shown} must be a comma-separated list of origins such as https://curation.example.org (no path)`;
   }
+  if (name === 'TRUST_PROXY') return `TRUST_PROXY=${shown} must be false, true, a number of proxies or a comma-separated list of addresses and CIDR blocks`;
   if (name === 'LINKCHECK_INTERVAL') return `${name}=${shown} must be a duration: a whole number and ms, s, m, h or d (e.g. 24h)`;
   if (error.keyword === 'pattern' && name === 'QUEUE_PREFIX') {
     return `QUEUE_PREFIX=${shown} may hold letters, digits, _ . - and one {hash tag}, e.g. bull or {curie}`;
@@ -564,6 +655,16 @@ export function splitList(value: string): string[] {
     .filter((entry) => entry !== '');
 }
 
+/** What the schema's pattern cannot tell: that each entry of a TRUST_PROXY list is an address or CIDR block. */
+function checkTrustProxy(setting: string): string[] {
+  try {
+    parseTrustedProxies(setting);
+    return [];
+  } catch (error) {
+    return [`TRUST_PROXY=${JSON.stringify(setting)}: ${(error as Error).message}`];
+  }
+}
+
 /** Parses the environment (allErrors is safe here: the operator, not a client, writes it). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const candidate: Record<string, unknown> = {};
@@ -585,8 +686,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     throw new ConfigError(problems);
   }
   const config = candidate as unknown as Config;
-  const oidcProblems = checkOidcSettings(config);
-  if (oidcProblems.length > 0) throw new ConfigError(oidcProblems);
+  const settingProblems = [...checkOidcSettings(config), ...checkTrustProxy(config.TRUST_PROXY)];
+  if (settingProblems.length > 0) throw new ConfigError(settingProblems);
   config.PUBLIC_RESOLVER_URL = config.PUBLIC_RESOLVER_URL.replace(/\/+$/, '');
   config.PUBLIC_REGISTRY_URL = config.PUBLIC_REGISTRY_URL.replace(/\/+$/, '');
   config.ROR_API_URL = config.ROR_API_URL.replace(/\/+$/, '');

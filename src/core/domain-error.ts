@@ -6,12 +6,29 @@
  *  - conflict: it contradicts the current state (an operation on a closed session, say)
  *  - busy: the requester has as much under way as it may; later, the same request may succeed
  *  - unavailable: something the answer needs cannot be reached now; later, the same request may succeed
+ *  - rate-limited: the requester has used up its quota of such requests for the current window; once the
+ *    window has passed (retryAfterSeconds), the same request may succeed
  */
-export type DomainErrorKind = 'invalid' | 'not-found' | 'conflict' | 'busy' | 'unavailable';
+export type DomainErrorKind = 'invalid' | 'not-found' | 'conflict' | 'busy' | 'unavailable' | 'rate-limited';
+
+/** For rate-limited: the quota used up, as the requester can be told it (the RateLimit header fields). */
+export interface QuotaState {
+  /** The name of the quota policy (a route family: `resolution`, `browse`, ...). */
+  policy: string;
+  /** Quota units allowed per window. */
+  limit: number;
+  windowSeconds: number;
+  /** Units left in the current window. */
+  remaining: number;
+  /** Seconds until the window ends and the quota is whole again. */
+  resetSeconds: number;
+}
 
 export interface DomainErrorOptions {
   /** For busy and unavailable: when the requester may try again. */
   retryAfterSeconds?: number;
+  /** For rate-limited: the quota the requester used up. */
+  quota?: QuotaState;
   cause?: unknown;
 }
 
@@ -19,12 +36,14 @@ export interface DomainErrorOptions {
 export class DomainError extends Error {
   readonly #kind: DomainErrorKind;
   readonly #retryAfterSeconds: number | undefined;
+  readonly #quota: QuotaState | undefined;
 
   constructor(kind: DomainErrorKind, message: string, options: DomainErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'DomainError';
     this.#kind = kind;
     this.#retryAfterSeconds = options.retryAfterSeconds;
+    this.#quota = options.quota;
   }
 
   get kind(): DomainErrorKind {
@@ -33,6 +52,10 @@ export class DomainError extends Error {
 
   get retryAfterSeconds(): number | undefined {
     return this.#retryAfterSeconds;
+  }
+
+  get quota(): QuotaState | undefined {
+    return this.#quota;
   }
 }
 

@@ -35,16 +35,6 @@ export function startBareRequest(req: IncomingMessage, res: ServerResponse, acce
   return requestId;
 }
 
-/** The client's address: the first X-Forwarded-For hop behind a trusted proxy, else the socket's peer. */
-export function clientAddressOf(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = req.headers['x-forwarded-for'];
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-    if (first) return first;
-  }
-  return req.socket.remoteAddress ?? '';
-}
-
 /** Adds a header to those the bare answer will be written with. */
 export function addBareHeader(res: ServerResponse, name: string, value: string): void {
   const pending = (res as BareResponse)[PENDING];

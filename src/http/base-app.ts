@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Router } from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from '../lib/logger.js';
+import { setClientAddress, type ClientAddress } from './client-address.js';
 import { openCors, PUBLIC_CORS, type TrustedCors } from './cors.js';
 import { errorTranslator, type ErrorPageRenderer } from './error-translator.js';
 import { healthEndpoints, healthMethodsAt, type DependencyCheck, type ReadinessPolicy } from './health.js';
@@ -28,6 +29,8 @@ export interface BaseAppOptions {
   servedMethods?: ServedMethods;
   /** The area's HTML error pages for browsers (see ErrorPageRenderer); the envelope for everyone without. */
   errorPage?: ErrorPageRenderer;
+  /** Who the client is (TRUST_PROXY, client-address.ts), as ctx.ip; Koa's own reading of the peer without. */
+  clientAddress?: ClientAddress;
 }
 
 /** A Koa application whose request handler first offers each request to a front handler. */
@@ -52,6 +55,7 @@ export function createBaseApp(options: BaseAppOptions): Koa {
   const app = options.front ? new FrontedKoa(options.front) : new Koa();
   // Errors are logged once, by the error translator, with the request id; Koa's own printing is off.
   app.silent = true;
+  if (options.clientAddress) app.use(setClientAddress(options.clientAddress));
   app.use(noSniff());
   app.use(requestContext(options.logger, options.logSampleRate));
   app.use(errorTranslator(options.logger, options.errorPage));

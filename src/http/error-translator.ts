@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { DomainError, type DomainErrorKind } from '../core/domain-error.js';
+import { DomainError, type DomainErrorKind, type QuotaState } from '../core/domain-error.js';
 import { isDatabaseUnavailable } from '../db/connection-errors.js';
 import type { Logger } from '../lib/logger.js';
 import { errorEnvelope } from './envelope.js';
@@ -35,9 +35,28 @@ const STATUS_OF_KIND: Readonly<Record<DomainErrorKind, number>> = {
   conflict: 409,
   busy: 429,
   unavailable: 503,
+  'rate-limited': 429,
 };
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * A quota as the RateLimit header fields of draft-ietf-httpapi-ratelimit-headers-10 tell it (structured
+ * fields: `RateLimit-Policy: "browse";q=1200;w=60`, `RateLimit: "browse";r=0;t=42`), with Retry-After.
+ */
+export function quotaHeaders(quota: QuotaState): Record<string, string> {
+  return {
+    'Retry-After': String(quota.resetSeconds),
+    'RateLimit-Policy': ratelimitPolicyField(quota.policy, quota.limit, quota.windowSeconds),
+    RateLimit: ratelimitField(quota.policy, quota.remaining, quota.resetSeconds),
+  };
+}
+
+/** The RateLimit-Policy field of one policy (a quota of `limit` units per `windowSeconds`). */
+export const ratelimitPolicyField = (policy: string, limit: number, windowSeconds: number): string => `"${policy}";q=${limit};w=${windowSeconds}`;
+
+/** The RateLimit field of one policy: units remaining and seconds until the quota resets. */
+export const ratelimitField = (policy: string, remaining: number, resetSeconds: number): string => `"${policy}";r=${remaining};t=${resetSeconds}`;
 
 // Messages for errors raised by libraries (raw-body, koa) whose own wording is terse or absent.
 function messageForLibraryError(status: number, error: KoaLikeError, path: string): string {
@@ -68,7 +87,8 @@ export function clientErrorAnswer(error: unknown, path: string): ErrorAnswer | u
   }
   if (error instanceof DomainError) {
     const retryAfter = error.retryAfterSeconds;
-    const headers = retryAfter === undefined ? NO_HEADERS : { 'Retry-After': String(retryAfter) };
+    const quota = error.quota;
+    const headers = quota ? quotaHeaders(quota) : retryAfter === undefined ? NO_HEADERS : { 'Retry-After': String(retryAfter) };
     return { status: STATUS_OF_KIND[error.kind], headers, message: error.message, payload: null };
   }
   const { status: given, statusCode } = (error ?? {}) as KoaLikeError;

@@ -4,6 +4,8 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';
 import type { ReadDb } from '../db/read-db.js';
 import { createBaseApp, useRouters } from '../http/base-app.js';
+import { clientAddressFromSetting, trustsProxies } from '../http/client-address.js';
+import { limitRequests } from '../http/rate-limit-middleware.js';
 import { pingPostgres } from '../db/postgres-failure.js';
 import { pingRedis } from '../queue/connections.js';
 import type { Logger } from '../lib/logger.js';
@@ -54,6 +56,7 @@ import { deskRoutes } from './curator-desk/desk.routes.js';
 import { DeskService } from './curator-desk/desk.service.js';
 import { OidcSignIn } from './curator-desk/oidc-sign-in.service.js';
 import { splitList } from '../config.js';
+import { registryFamilyOf, registryRateLimits } from './registry-rate-limits.js';
 
 export interface RegistryAppDeps {
   config: Readonly<Config>;
@@ -100,9 +103,19 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
       { name: 'redis', check: () => pingRedis(deps.redis) },
     ],
     errorPage: htmlErrorPage(site),
+    // Rate limits and the fair sharing of regex checks key by ctx.ip, which behind proxies is X-Forwarded-For's.
+    clientAddress: clientAddressFromSetting(config.TRUST_PROXY),
   });
-  // The regex checks are shared fairly between clients by ctx.ip, which behind a proxy is X-Forwarded-For.
-  app.proxy = config.TRUST_PROXY;
+  // X-Forwarded-Proto (ctx.secure, for the form cookies) and -Host behind a proxy.
+  app.proxy = trustsProxies(config.TRUST_PROXY);
+  let storeWarnedAt = 0;
+  const limits = registryRateLimits(config, deps.redis, (error) => {
+    // Once a minute at most: while Redis fails, every request would say so.
+    if (Date.now() - storeWarnedAt < 60_000) return;
+    storeWarnedAt = Date.now();
+    deps.logger.warn({ err: error }, 'rate limit store failed; counting in memory meanwhile');
+  });
+  app.use(limitRequests(limits, registryFamilyOf, { advertise: true }));
   const notifications = {
     publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
     publicResolverUrl: config.PUBLIC_RESOLVER_URL,

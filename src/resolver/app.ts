@@ -3,6 +3,8 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';
 import { createBaseApp, useRouters } from '../http/base-app.js';
+import { clientAddressFromSetting, trustsProxies } from '../http/client-address.js';
+import { limitRequests } from '../http/rate-limit-middleware.js';
 import type { ReadinessPolicy } from '../http/health.js';
 import { pingPostgres } from '../db/postgres-failure.js';
 import { pingRedis } from '../queue/connections.js';
@@ -12,6 +14,8 @@ import { createFrontHandler, resolverMethodsAt } from './front-handler.js';
 import { HeavyWork } from './heavy-work.js';
 import { insightRoutes } from './insight.routes.js';
 import { registryLinksRoutes } from './registry-links.routes.js';
+import { ResolutionCaching } from './resolution-caching.js';
+import { resolverFamilyOf, resolverRateLimits } from './resolver-rate-limits.js';
 import { reverseLookups } from './reverse.routes.js';
 import type { SnapshotSource } from './snapshot-source.js';
 import type { UsageRecorder } from '../statistics/usage-recorder.js';
@@ -50,12 +54,14 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
     perClient: config.RESOLVER_HEAVY_REQUESTS_PER_CLIENT,
     onError: (error) => deps.logger.error({ err: error }, 'heavy request work failed'),
   });
+  const clientAddress = clientAddressFromSetting(config.TRUST_PROXY);
+  const limits = resolverRateLimits(config, (error) => deps.logger.error({ err: error }, 'rate limit counter failed; request let through'));
   const reverse = reverseLookups({
     registry,
     publicResolverUrl: config.PUBLIC_RESOLVER_URL,
     heavy,
     logger: deps.logger,
-    trustProxy: config.TRUST_PROXY,
+    clientAddress,
   });
   const app = createBaseApp({
     logger: deps.logger,
@@ -67,6 +73,7 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
     ],
     readinessPolicy: resolverReadiness(registry),
     servedMethods: resolverMethodsAt,
+    clientAddress,
     front: createFrontHandler({
       snapshot,
       failingProviders: () => registry.failingProviders,
@@ -74,12 +81,23 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
       ...urls,
       logger: deps.logger,
       logSampleRate: config.LOG_REQUEST_SAMPLE_RATE,
-      trustProxy: config.TRUST_PROXY,
+      clientAddress,
       count,
       heavy,
+      limits,
+      caching: new ResolutionCaching({
+        maxAgeSeconds: config.RESOLVER_CACHE_MAX_AGE,
+        errorMaxAgeSeconds: config.RESOLVER_ERROR_CACHE_MAX_AGE,
+        deployment: [config.PUBLIC_RESOLVER_URL, config.PUBLIC_REGISTRY_URL],
+      }),
+      rankingTag: () => registry.rankingTag,
     }),
   });
-  app.proxy = config.TRUST_PROXY;
+  // X-Forwarded-Proto and -Host; the client address is clientAddress's (ctx.ip).
+  app.proxy = trustsProxies(config.TRUST_PROXY);
+  // Ahead of every route: a refused batch is not read. Only refusals carry the RateLimit fields here, as on
+  // the front handler's hot path.
+  app.use(limitRequests(limits, resolverFamilyOf, { advertise: false }));
   app.use(registryLinksRoutes({ snapshot, publicRegistryUrl: config.PUBLIC_REGISTRY_URL }));
   app.use(reverse.wrongMethod);
   useRouters(app, [reverse.router, batchRoutes({ registry, ...urls, count, heavy, logger: deps.logger }), insightRoutes({ registry })]);

@@ -1,5 +1,6 @@
 import { Router } from '@koa/router';
 import { BATCH_JSON_LIMIT, jsonBody } from '../http/json-body.js';
+import { chargeMore } from '../http/rate-limit-middleware.js';
 import type { Logger } from '../lib/logger.js';
 import { BatchAnswer } from './batch-answer.js';
 import { readBatchList } from './batch-request.js';
@@ -23,8 +24,10 @@ export interface BatchDeps {
  */
 export function batchRoutes(deps: BatchDeps): Router {
   const router = new Router();
-  router.post('/resolve/batch', countHeavyRequest(deps.heavy), jsonBody(BATCH_JSON_LIMIT), (ctx) => {
+  router.post('/resolve/batch', countHeavyRequest(deps.heavy), jsonBody(BATCH_JSON_LIMIT), async (ctx) => {
     const identifiers = readBatchList(ctx.request.body, 'compactIdentifiers');
+    // The batch family counts items: the request counted one, its other items count now.
+    await chargeMore(ctx, identifiers.length - 1);
     const count = deps.count && ctx.get('DNT') !== '1' ? deps.count : undefined;
     const client = ctx.ip;
     const userAgent = ctx.get('User-Agent');

@@ -4,12 +4,16 @@ import { chooseBestProvider } from '../core/best-provider.js';
 import type { RegistrySnapshot } from '../core/registry-snapshot.js';
 import { resolveCompactId, type Resolution } from '../core/resolve.js';
 import { asciiLocation } from '../http/ascii-location.js';
-import { addBareHeader, clientAddressOf, failBare, JSON_CONTENT_TYPE, sendBare, sendErrorAnswer, startBareRequest } from '../http/bare-request.js';
+import { addBareHeader, failBare, JSON_CONTENT_TYPE, sendBare, sendBareEmpty, sendErrorAnswer, startBareRequest } from '../http/bare-request.js';
+import type { ClientAddress } from '../http/client-address.js';
+import { OPEN_CORS_HEADERS } from '../http/cors.js';
+import { sendRateLimited, type FamilyLimiter, type RateLimits } from '../http/rate-limiter.js';
 import { AccessLog } from '../http/request-context.js';
 import { HEAD_AND_GET } from '../http/unserved-methods.js';
 import type { Logger } from '../lib/logger.js';
 import type { HeavyWork } from './heavy-work.js';
 import { renderResolutionFailed } from './landing-page.js';
+import type { ResolutionCaching } from './resolution-caching.js';
 import { resolutionJson, resolutionStatus } from './resolution.presenter.js';
 import { LONG_SIMILARITY_BODY, type ReverseLookupEndpoint, type ReverseLookups } from './reverse.routes.js';
 
@@ -26,10 +30,16 @@ export interface FrontDeps {
   publicRegistryUrl: string;
   logger: Logger;
   logSampleRate: number;
-  trustProxy: boolean;
+  clientAddress: ClientAddress;
   count?: ResolutionCounter;
   /** The per-client cap of heavy requests, checked here before a batch or long lookup is read. */
   heavy: HeavyWork;
+  /** The resolver's rate limits (in memory); the resolution and reverse families are counted here. */
+  limits: RateLimits;
+  /** ETag, Cache-Control and Vary of resolution answers. */
+  caching: ResolutionCaching;
+  /** Moves when the providers are ranked again without a new snapshot version (SnapshotSource.rankingTag). */
+  rankingTag?: () => string | undefined;
 }
 
 /** Answers a request itself and returns true, or returns false to hand it to the Koa application. */
@@ -104,35 +114,77 @@ function wantsRedirect(req: IncomingMessage, query: string): boolean {
  */
 export function createFrontHandler(deps: FrontDeps): FrontHandler {
   const options = { publicRegistryUrl: deps.publicRegistryUrl };
-  const { heavy, logger, reverse, trustProxy } = deps;
+  const { caching, clientAddress, heavy, limits, logger, reverse } = deps;
   const access = new AccessLog(logger, deps.logSampleRate);
+  const resolutionLimit = limits.families.resolution;
+  const reverseLimit = limits.families.reverse;
+
+  function addHeaders(res: ServerResponse, headers: readonly string[]): void {
+    for (let i = 0; i < headers.length; i += 2) addBareHeader(res, headers[i]!, headers[i + 1]!);
+  }
+
+  /** Cache headers, and CORS's when the request had no Origin (startBareRequest added them otherwise). */
+  function addCacheHeaders(req: IncomingMessage, res: ServerResponse, headers: readonly string[]): void {
+    addHeaders(res, headers);
+    if (!req.headers.origin) addHeaders(res, OPEN_CORS_HEADERS);
+  }
 
   function answerResolution(req: IncomingMessage, res: ServerResponse, raw: string, query: string): void {
     const snapshot = deps.snapshot();
+    caching.update(snapshot.version, deps.rankingTag?.());
     const resolution = resolveCompactId(raw, snapshot, options);
     if (deps.count && resolution.kind === 'resolved' && req.headers.dnt !== '1') {
       const namespace = resolution.parsedCompactIdentifier.namespace;
       if (namespace) {
         const prefix = snapshot.namespacesByPrefix.get(namespace.toLowerCase())?.prefix ?? namespace;
-        deps.count(prefix, clientAddressOf(req, trustProxy), req.headers['user-agent'] ?? '');
+        deps.count(prefix, clientAddress(req), req.headers['user-agent'] ?? '');
       }
     }
-    if (wantsRedirect(req, query)) return answerRedirect(res, raw, resolution);
-    sendBare(res, resolutionStatus(resolution), JSON_CONTENT_TYPE, resolutionJson(resolution));
+    if (wantsRedirect(req, query)) return answerRedirect(req, res, raw, resolution);
+    if (resolution.kind !== 'resolved') {
+      addCacheHeaders(req, res, caching.errorHeaders);
+      return sendBare(res, resolutionStatus(resolution), JSON_CONTENT_TYPE, resolutionJson(resolution));
+    }
+    addCacheHeaders(req, res, caching.jsonHeaders);
+    const ifNoneMatch = req.headers['if-none-match'];
+    if (ifNoneMatch !== undefined && caching.matchesJson(ifNoneMatch)) return sendBareEmpty(res, 304);
+    sendBare(res, 200, JSON_CONTENT_TYPE, resolutionJson(resolution));
   }
 
-  function answerRedirect(res: ServerResponse, raw: string, resolution: Resolution): void {
-    if (resolution.kind !== 'resolved') {
-      return sendBare(res, 404, 'text/html; charset=utf-8', renderResolutionFailed(raw, resolution.message));
-    }
+  function answerRedirect(req: IncomingMessage, res: ServerResponse, raw: string, resolution: Resolution): void {
+    if (resolution.kind !== 'resolved') return answerRedirectFailed(req, res, raw, resolution.message);
     const choice = chooseBestProvider(resolution.resolvedResources, resolution.parsedCompactIdentifier, deps.failingProviders?.());
-    if (choice.kind === 'failed') return sendBare(res, 404, 'text/html; charset=utf-8', renderResolutionFailed(raw, choice.errorMessage));
+    if (choice.kind === 'failed') return answerRedirectFailed(req, res, raw, choice.errorMessage);
     const location =
       choice.kind === 'provider'
         ? choice.url
         : landingUrl(deps.publicResolverUrl, choice.kind === 'deprecated-landing' ? DEPRECATED_LANDING : PROTECTED_LANDING, raw);
+    addCacheHeaders(req, res, caching.redirectHeaders);
     addBareHeader(res, 'Location', asciiLocation(location));
     sendBare(res, 302, null, '');
+  }
+
+  function answerRedirectFailed(req: IncomingMessage, res: ServerResponse, raw: string, message: string): void {
+    addCacheHeaders(req, res, caching.errorHeaders);
+    sendBare(res, 404, 'text/html; charset=utf-8', renderResolutionFailed(raw, message));
+  }
+
+  /** Answers a request the front handler took: a single reverse lookup or a resolution. */
+  function serve(req: IncomingMessage, res: ServerResponse, requestId: string, endpoint: ReverseLookupEndpoint | null, path: string, query: string): void {
+    if (endpoint) return reverse.answer(req, res, requestId, endpoint);
+    try {
+      answerResolution(req, res, decodeRawRequest(path, 1), query);
+    } catch (error) {
+      failBare(req, res, requestId, error, logger);
+    }
+  }
+
+  /** The family limit this request counts against; none for a curator (or with the family unlimited). */
+  function limitOf(req: IncomingMessage, endpoint: ReverseLookupEndpoint | null): FamilyLimiter | undefined {
+    const limit = endpoint ? reverseLimit : resolutionLimit;
+    if (!limit) return undefined;
+    const authorization = req.headers.authorization;
+    return authorization && limits.exempt(authorization) ? undefined : limit;
   }
 
   return function front(req, res) {
@@ -149,8 +201,8 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
       if (path === '/reverse/byPrefix') endpoint = 'byPrefix';
       else if (path === '/reverse/bySimilarity') {
         endpoint = 'bySimilarity';
-        refuseHeavy = Number(req.headers['content-length']) > LONG_SIMILARITY_BODY && heavy.atCap(clientAddressOf(req, trustProxy));
-      } else if ((path === '/resolve/batch' || path === '/reverse/batch') && heavy.atCap(clientAddressOf(req, trustProxy))) refuseHeavy = true;
+        refuseHeavy = Number(req.headers['content-length']) > LONG_SIMILARITY_BODY && heavy.atCap(clientAddress(req));
+      } else if ((path === '/resolve/batch' || path === '/reverse/batch') && heavy.atCap(clientAddress(req))) refuseHeavy = true;
       else return false;
     } else if (method === 'GET' || method === 'HEAD') {
       if (path === '/') return false;
@@ -164,15 +216,17 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
       sendErrorAnswer(res, heavy.refusalAnswer);
       return true;
     }
-    if (endpoint) {
-      reverse.answer(req, res, requestId, endpoint);
-      return true;
-    }
-    try {
-      answerResolution(req, res, decodeRawRequest(path, 1), q === -1 ? '' : url.slice(q + 1));
-    } catch (error) {
-      failBare(req, res, requestId, error, logger);
-    }
+    const query = q === -1 ? '' : url.slice(q + 1);
+    const limit = limitOf(req, endpoint);
+    if (limit) {
+      // In this process's memory (rate-limiter.ts): counted at once; the answer follows a microtask later.
+      limit.run(
+        clientAddress(req),
+        1,
+        () => serve(req, res, requestId, endpoint, path, query),
+        (outcome) => sendRateLimited(res, limit, outcome),
+      );
+    } else serve(req, res, requestId, endpoint, path, query);
     return true;
   };
 }

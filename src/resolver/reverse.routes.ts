@@ -10,10 +10,12 @@ import type { Middleware } from 'koa';
 import type { RegistrySnapshot } from '../core/registry-snapshot.js';
 import { buildReverseIndex, type ReverseIndex } from '../core/reverse-index.js';
 import { isBlank, reverseByPrefix, SimilarityLookup, type ReverseLookupQuery, type ReverseMatch } from '../core/reverse-lookup.js';
-import { answerJsonBody, clientAddressOf, failBare, JSON_CONTENT_TYPE, sendBare, sendBareEmpty, sendErrorAnswer } from '../http/bare-request.js';
+import { answerJsonBody, failBare, JSON_CONTENT_TYPE, sendBare, sendBareEmpty, sendErrorAnswer } from '../http/bare-request.js';
+import type { ClientAddress } from '../http/client-address.js';
 import { envelope, envelopeJson } from '../http/envelope.js';
 import { HttpError } from '../http/http-error.js';
 import { BATCH_JSON_LIMIT, jsonBody } from '../http/json-body.js';
+import { chargeMore } from '../http/rate-limit-middleware.js';
 import type { Logger } from '../lib/logger.js';
 import { readBatchList } from './batch-request.js';
 import { countHeavyRequest, HEAVY_UNIT_MS, type HeavyWork } from './heavy-work.js';
@@ -152,7 +154,8 @@ export interface ReverseDeps {
   /** The per-client cap and fair scheduling of heavy requests. */
   heavy: HeavyWork;
   logger: Logger;
-  trustProxy: boolean;
+  /** Who the client is, as the heavy requests' cap counts them (TRUST_PROXY). */
+  clientAddress: ClientAddress;
 }
 
 export interface ReverseLookups {
@@ -167,7 +170,7 @@ export interface ReverseLookups {
 export function reverseLookups(deps: ReverseDeps): ReverseLookups {
   const indexes = new ReverseIndexCache(deps.registry);
   const options = { publicResolverUrl: deps.publicResolverUrl };
-  const { heavy, logger, trustProxy } = deps;
+  const { clientAddress, heavy, logger } = deps;
 
   function answer(req: IncomingMessage, res: ServerResponse, requestId: string, endpoint: ReverseLookupEndpoint): void {
     answerJsonBody(req, res, requestId, logger, endpoint === 'byPrefix' ? answerByPrefix : answerBySimilarity);
@@ -197,7 +200,7 @@ export function reverseLookups(deps: ReverseDeps): ReverseLookups {
   function answerBySimilarity(req: IncomingMessage, res: ServerResponse, requestId: string, body: unknown): void {
     const query = queryOf(req, res, requestId, body, 'bySimilarity');
     if (!query) return;
-    const client = clientAddressOf(req, trustProxy);
+    const client = clientAddress(req);
     let counted = false;
     const count = (): boolean => {
       if (!heavy.enter(client)) return false;
@@ -238,6 +241,8 @@ export function reverseLookups(deps: ReverseDeps): ReverseLookups {
   // against the client's cap and looked up a slice at a time.
   router.post('/batch', countHeavyRequest(heavy), jsonBody(BATCH_JSON_LIMIT), async (ctx) => {
     const requests = readBatchList(ctx.request.body, 'requests');
+    // The batch family counts items: the request counted one, its other items count now.
+    await chargeMore(ctx, requests.length - 1);
     const index = indexes.current();
     const results: ReverseBatchResult[] = [];
     await heavy.runInTurns(ctx.ip, () => {

@@ -10,4 +10,10 @@ export interface SnapshotSource {
    * redirect target while another provider works. Absent: none.
    */
   readonly failingProviders?: ReadonlySet<number>;
+  /**
+   * Names the link-check measurements the providers are ranked by, which change the answers without a new
+   * snapshot version: the same in every resolver process holding the same measurements. Part of the answers'
+   * entity tags (resolution-caching.ts). Absent: no measurements.
+   */
+  readonly rankingTag?: string;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Db } from '../db/knex.js';
 import type { ReadDb } from '../db/read-db.js';
 import { LINK_CHECKS_CHANNEL } from '../db/link-check-changes.js';
@@ -41,6 +42,16 @@ function sameMeasurements(a: SampleMeasurements, b: SampleMeasurements): boolean
   return true;
 }
 
+/** A short digest of the measurements, in resource order: equal measurements give equal tags in every process. */
+function rankingTagOf(measurements: SampleMeasurements): string {
+  const hash = createHash('sha256');
+  for (const id of [...measurements.keys()].sort((a, b) => a - b)) {
+    const m = measurements.get(id)!;
+    hash.update(`${id}:${m.up}:${m.counted}:${m.uncounted}:${m.notFoundStreak ? 1 : 0};`);
+  }
+  return hash.digest('base64url').slice(0, 10);
+}
+
 function failingOf(measurements: SampleMeasurements): ReadonlySet<number> {
   const failing = new Set<number>();
   for (const [id, m] of measurements) if (m.notFoundStreak) failing.add(id);
@@ -70,6 +81,7 @@ export class SnapshotStore {
   private measurementError: string | null = null;
   private measurements: SampleMeasurements = new Map();
   private failing: ReadonlySet<number> = new Set();
+  private ranking = rankingTagOf(new Map());
   private readonly changeHandlers: ((snapshot: RegistrySnapshot) => void)[] = [];
   private checks: Promise<LuiPatternCheckSummary> = Promise.resolve({ checked: 0, flagged: 0, ms: 0 });
 
@@ -92,6 +104,10 @@ export class SnapshotStore {
   /** Resources whose sample URL has been not_found for days: never the redirect target while another works. */
   get failingProviders(): ReadonlySet<number> {
     return this.failing;
+  }
+
+  get rankingTag(): string {
+    return this.ranking;
   }
 
   /** Settles when the ReDoS checks of the current snapshot's new LUI patterns are done (never rejects). */
@@ -184,6 +200,7 @@ export class SnapshotStore {
       if (sameMeasurements(next, this.measurements)) return false;
       this.measurements = next;
       this.failing = failingOf(next);
+      this.ranking = rankingTagOf(next);
       return true;
     } catch (error) {
       this.measurementError = `cannot read the link-check measurements from Postgres: ${(error as Error).message}`;

@@ -102,6 +102,8 @@ export async function startStack(label: string, options: StartOptions = {}): Pro
     DATASET_DIR: datasetDir,
     // Tests never reach the real ROR API; a test of the lookup points it at a loopback fixture.
     ROR_API_URL: 'off',
+    // Tests send many requests from one address; the rate limit tests turn the limits on for themselves.
+    RATE_LIMITS: 'false',
   };
   const config = loadConfig({ ...baseEnv, ...options.env });
   const logger = createLogger('silent', 'test');

@@ -23,6 +23,7 @@ const stackEnv = (on: Stack): Record<string, string> => ({
   LOG_LEVEL: 'warn',
   // Tests never reach the real ROR API.
   ROR_API_URL: on.config.ROR_API_URL,
+  RATE_LIMITS: String(on.config.RATE_LIMITS),
 });
 
 /** A worker process (dist/workers/main.js); `env` adds or replaces settings. */

@@ -5,6 +5,7 @@ const answer = (bytes: number, at = Date.now()): CachedAnswer => ({
   tail: null,
   type: 'application/hal+json',
   lastModified: '',
+  etag: '"h-test"',
   at,
 });
 

@@ -1,15 +1,11 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import type { CuratorKind } from '../../db/tables.js';
+import { bearerTokenOf, isCuratorToken } from '../../http/bearer-token.js';
 import { HttpError } from '../../http/http-error.js';
 
 export const CURATION_DISABLED_MESSAGE = 'Curation is not enabled on this registry';
 export const TOKEN_MISSING_MESSAGE = 'Curation needs a bearer token: send Authorization: Bearer <curator token>';
 export const TOKEN_WRONG_MESSAGE = 'The bearer token is not the curator token';
-
-// Both sides hashed first: equal-length buffers whatever was sent, so the comparison takes the same time for
-// every wrong token, and the token's length does not leak either.
-const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 
 /**
  * Who is curating, as every curation event records them. With CURATOR_TOKEN the token's holder, named by
@@ -35,16 +31,9 @@ export function curatorOf(ctx: Context): Curator {
   return curator;
 }
 
-/** True when `given` is the curator token, compared in constant time. */
-export function isCuratorToken(given: string, expected: string): boolean {
-  return expected !== '' && timingSafeEqual(digest(given), digest(expected));
-}
-
-const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
-
 /** The token of an `Authorization: Bearer <token>` header; undefined without one (or with another scheme). */
 function bearerToken(ctx: Context): string | undefined {
-  return BEARER.exec(ctx.get('Authorization'))?.[1];
+  return bearerTokenOf(ctx.get('Authorization'));
 }
 
 /**

@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { LRUCache } from 'lru-cache';
+import { isNotModified } from '../../http/conditional-get.js';
 import { answerKey } from './answer-key.js';
 import { maxAgeFunction, type MaxAge, type RegistryVersion, type RegistryVersionSource } from './registry-version.js';
 
@@ -23,6 +24,8 @@ export interface CachedAnswer {
   tail: Buffer | null;
   type: string;
   lastModified: string;
+  /** The entity tag without W/ (see entityTagOf). */
+  etag: string;
   at: number;
 }
 
@@ -109,6 +112,28 @@ function splitAnswer(body: unknown, selfHref: string | undefined): { head: Buffe
   return { head: Buffer.from(text.slice(0, at)), tail: Buffer.from(text.slice(at + SELF_PLACEHOLDER_JSON.length)) };
 }
 
+/**
+ * The answer's entity tag, from its content (the self link aside, which is the request URL, the same for
+ * every answer a tag is compared with): the registry version these answers are kept by is this process's own
+ * count of changes (registry-version.ts), which another registry process behind the same CDN may have at
+ * other content. Worked out once per cached answer, when it is kept.
+ */
+function entityTagOf(head: Buffer, tail: Buffer | null): string {
+  const hash = createHash('sha256').update(head);
+  if (tail) hash.update(tail);
+  return `"h-${hash.digest('base64url').slice(0, 27)}"`;
+}
+
+/**
+ * ETag (weak: the bytes differ by the self link) and 304 when the client holds this answer: If-None-Match, or
+ * without one If-Modified-Since against the item's Last-Modified (conditional-get.ts).
+ */
+function answerConditionally(ctx: Context, etag: string, lastModified: string): void {
+  ctx.set('ETag', `W/${etag}`);
+  const modified = lastModified ? new Date(lastModified) : undefined;
+  if (isNotModified(ctx.get('If-None-Match'), ctx.get('If-Modified-Since'), [etag], modified)) ctx.status = 304;
+}
+
 function joinAnswer(answer: Pick<CachedAnswer, 'head' | 'tail'>, selfHref: string): Buffer {
   return answer.tail ? Buffer.concat([answer.head, Buffer.from(JSON.stringify(selfHref)), answer.tail]) : answer.head;
 }
@@ -116,7 +141,8 @@ function joinAnswer(answer: Pick<CachedAnswer, 'head' | 'tail'>, selfHref: strin
 /**
  * Reads the registry version (into ctx.state.registryVersion), answers a GET from the cache when the
  * registry has not changed since an equivalent request was answered, and keeps every 200 answer of the
- * routes behind it. Errors are never cached. `requestHref`: the request URL as routes give it as self.
+ * routes behind it, with its entity tag: a client or cache holding the answer gets 304. Errors are never
+ * cached. `requestHref`: the request URL as routes give it as self.
  */
 export function answerFromCache(versions: RegistryVersionSource, cache: ResponseCache, requestHref: (ctx: Context) => string): Middleware {
   return async function cachedAnswer(ctx, next) {
@@ -131,6 +157,7 @@ export function answerFromCache(versions: RegistryVersionSource, cache: Response
       ctx.type = hit.type;
       if (hit.lastModified) ctx.set('Last-Modified', hit.lastModified);
       ctx.body = hit.tail ? joinAnswer(hit, requestHref(ctx)) : hit.head;
+      answerConditionally(ctx, hit.etag, hit.lastModified);
       return;
     }
     const started = Date.now();
@@ -143,6 +170,9 @@ export function answerFromCache(versions: RegistryVersionSource, cache: Response
     if (!split) return;
     // The type set by the route survives: Koa only guesses a type for a body when none is set.
     ctx.body = split.tail && selfHref !== undefined ? joinAnswer(split, selfHref) : split.head;
-    cache.set(key, version, { ...split, type: ctx.response.get('Content-Type'), lastModified: ctx.response.get('Last-Modified'), at: started });
+    const etag = entityTagOf(split.head, split.tail);
+    const lastModified = ctx.response.get('Last-Modified');
+    cache.set(key, version, { ...split, type: ctx.response.get('Content-Type'), lastModified, etag, at: started });
+    answerConditionally(ctx, etag, lastModified);
   };
 }

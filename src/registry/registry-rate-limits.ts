@@ -1,0 +1,33 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import { isUnlimitedPath } from '../http/rate-limit-middleware.js';
+import { redisRateLimits, type RateLimitFamily, type RateLimits } from '../http/rate-limiter.js';
+
+const VALIDATOR_PATHS = /^\/(prefixRegistrationApi|resourceManagementApi)\/validate[A-Za-z]*\/?$/i;
+const DATASET_PATHS = ['/resolutionApi/', '/registryInsightApi/'];
+
+/**
+ * The registry area's route families: field validators (and the ROR lookup the forms use alike), every
+ * other write (registration requests, requesters' comments, and the curators' writes, which the curator
+ * token exempts anyway), the whole-registry downloads, and every other read as browsing.
+ */
+export function registryFamilyOf(method: string, path: string): RateLimitFamily | null {
+  if (isUnlimitedPath(path)) return null;
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') {
+    return DATASET_PATHS.some((prefix) => path.startsWith(prefix)) ? 'dataset' : 'browse';
+  }
+  if (VALIDATOR_PATHS.test(path) || path.startsWith('/rorIdApi/')) return 'validators';
+  return 'submissions';
+}
+
+/** Counted in Redis, so that every registry process shares one count per client (rate-limiter.ts). */
+export function registryRateLimits(config: Readonly<Config>, redis: Redis, onError: (error: unknown) => void): RateLimits {
+  return redisRateLimits({
+    config,
+    families: ['validators', 'submissions', 'browse', 'dataset'],
+    redis,
+    // Under QUEUE_PREFIX: what keeps deployments sharing one Redis apart, and what teardown deletes.
+    keyPrefix: `${config.QUEUE_PREFIX}:ratelimit`,
+    onError,
+  });
+}

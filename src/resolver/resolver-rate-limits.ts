@@ -1,0 +1,30 @@
+import type { Config } from '../config.js';
+import { isUnlimitedPath } from '../http/rate-limit-middleware.js';
+import { memoryRateLimits, type RateLimitFamily, type RateLimits } from '../http/rate-limiter.js';
+
+/**
+ * The resolver's route families. The front handler counts the single resolutions and reverse lookups itself
+ * (front-handler.ts); the Koa application counts the rest with this: batches (weighted by their items, see
+ * batch.routes.ts), the insight API (the whole registry in one answer, as the dataset), and MIR ids,
+ * landing pages and whatever else as resolutions.
+ */
+export function resolverFamilyOf(method: string, path: string): RateLimitFamily | null {
+  if (isUnlimitedPath(path)) return null;
+  if (method === 'POST' && (path === '/resolve/batch' || path === '/reverse/batch')) return 'batch';
+  if (path.startsWith('/insightApi/')) return 'dataset';
+  if (path.startsWith('/reverse/')) return 'reverse';
+  return 'resolution';
+}
+
+/**
+ * In memory, per process (no Redis round trip on the hot path), each process allowing its share of the
+ * limits (RESOLVER_INSTANCES).
+ */
+export function resolverRateLimits(config: Readonly<Config>, onError: (error: unknown) => void): RateLimits {
+  return memoryRateLimits({
+    config,
+    families: ['resolution', 'reverse', 'batch', 'dataset'],
+    instances: config.RESOLVER_INSTANCES,
+    onError,
+  });
+}
