@@ -5,9 +5,11 @@ import { ratelimitField } from './error-translator.js';
 /** The route family a request counts against, or null for one never limited (health checks, /metrics). */
 export type FamilyOfRequest = (method: string, path: string) => RateLimitFamily | null;
 
+export const METRICS_PATH = '/metrics';
+
 /** Never limited, whichever area: what monitors and the balancer ask, however often. */
 export function isUnlimitedPath(path: string): boolean {
-  return path === '/metrics' || path.startsWith('/health/');
+  return path === METRICS_PATH || path.startsWith('/health/');
 }
 
 type Charge = (points: number) => Promise<void>;

@@ -7,6 +7,7 @@ import { asciiLocation } from '../http/ascii-location.js';
 import { addBareHeader, failBare, JSON_CONTENT_TYPE, sendBare, sendBareEmpty, sendErrorAnswer, startBareRequest } from '../http/bare-request.js';
 import type { ClientAddress } from '../http/client-address.js';
 import { OPEN_CORS_HEADERS } from '../http/cors.js';
+import { METRICS_PATH } from '../http/rate-limit-middleware.js';
 import { sendRateLimited, type FamilyLimiter, type RateLimits } from '../http/rate-limiter.js';
 import { AccessLog } from '../http/request-context.js';
 import { HEAD_AND_GET } from '../http/unserved-methods.js';
@@ -179,10 +180,10 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
     }
   }
 
-  /** The family limit this request counts against; none for a curator (or with the family unlimited). */
-  function limitOf(req: IncomingMessage, endpoint: ReverseLookupEndpoint | null): FamilyLimiter | undefined {
+  /** The family limit this request counts against; none for a curator, /metrics (or with the family unlimited). */
+  function limitOf(req: IncomingMessage, path: string, endpoint: ReverseLookupEndpoint | null): FamilyLimiter | undefined {
     const limit = endpoint ? reverseLimit : resolutionLimit;
-    if (!limit) return undefined;
+    if (!limit || path === METRICS_PATH) return undefined;
     const authorization = req.headers.authorization;
     return authorization && limits.exempt(authorization) ? undefined : limit;
   }
@@ -217,7 +218,7 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
       return true;
     }
     const query = q === -1 ? '' : url.slice(q + 1);
-    const limit = limitOf(req, endpoint);
+    const limit = limitOf(req, path, endpoint);
     if (limit) {
       // In this process's memory (rate-limiter.ts): counted at once; the answer follows a microtask later.
       limit.run(

@@ -1,0 +1,32 @@
+import { registryFamilyOf } from '../../src/registry/registry-rate-limits.js';
+import { resolverFamilyOf } from '../../src/resolver/resolver-rate-limits.js';
+
+describe('the route families of the rate limits', () => {
+  it('on the resolver: resolutions, reverse lookups, batches, the insight API; never health or metrics', () => {
+    expect(resolverFamilyOf('GET', '/taxonomy:9606')).toBe('resolution');
+    expect(resolverFamilyOf('GET', '/resolveMirId/MIR:00000006')).toBe('resolution');
+    expect(resolverFamilyOf('POST', '/reverse/byPrefix')).toBe('reverse');
+    expect(resolverFamilyOf('POST', '/resolve/batch')).toBe('batch');
+    expect(resolverFamilyOf('POST', '/reverse/batch')).toBe('batch');
+    expect(resolverFamilyOf('GET', '/insightApi/get_all_home_urls')).toBe('dataset');
+    expect(resolverFamilyOf('GET', '/health/live')).toBeNull();
+    expect(resolverFamilyOf('GET', '/metrics')).toBeNull();
+  });
+
+  it('on the registry: validators, submissions and other writes, the dataset, browsing; never health or metrics', () => {
+    expect(registryFamilyOf('POST', '/prefixRegistrationApi/validateRequestedPrefix')).toBe('validators');
+    expect(registryFamilyOf('POST', '/resourceManagementApi/validateProviderHomeUrl')).toBe('validators');
+    expect(registryFamilyOf('POST', '/rorIdApi/getInstitutionForRorId')).toBe('validators');
+    expect(registryFamilyOf('POST', '/prefixRegistrationApi/registerPrefix')).toBe('submissions');
+    expect(registryFamilyOf('POST', '/prefixregistrationrequest')).toBe('submissions');
+    expect(registryFamilyOf('POST', '/requests/abc/comment')).toBe('submissions');
+    expect(registryFamilyOf('PATCH', '/restApi/namespaces/1')).toBe('submissions');
+    expect(registryFamilyOf('GET', '/resolutionApi/getResolverDataset')).toBe('dataset');
+    expect(registryFamilyOf('GET', '/registryInsightApi/getEbiSearchDataset')).toBe('dataset');
+    expect(registryFamilyOf('GET', '/restApi/namespaces')).toBe('browse');
+    expect(registryFamilyOf('GET', '/registry/taxonomy')).toBe('browse');
+    expect(registryFamilyOf('HEAD', '/')).toBe('browse');
+    expect(registryFamilyOf('GET', '/health/ready')).toBeNull();
+    expect(registryFamilyOf('GET', '/metrics')).toBeNull();
+  });
+});
