@@ -20,7 +20,7 @@ export interface CheckSummary {
 
 /**
  * Sends every request once, before any load, and records the status it got as the request's expected
- * status: under load, any other answer counts as unexpected. With `keepBodies` the parsed JSON answers are
+ * status (and its ETag, if any): under load, any other answer counts as unexpected. With `keepBodies` the parsed JSON answers are
  * returned too (the ceiling serves them).
  */
 export async function checkOnce(
@@ -35,6 +35,8 @@ export async function checkOnce(
     await mapLimited(requests, 8, async (request) => {
       const answer = await sendRequest(port, request, agent);
       request.expectedStatus = answer.status;
+      const etag = answer.headers.etag;
+      if (etag) request.etag = etag;
       const kind = (summary.byKind[request.kind] ??= { count: 0, offIntent: 0, statuses: {} });
       kind.count++;
       kind.statuses[answer.status] = (kind.statuses[answer.status] ?? 0) + 1;

@@ -33,6 +33,8 @@ export interface BenchRequest {
   intendedStatus: number;
   /** What the server answered when the request was sent once before the load. */
   expectedStatus?: number;
+  /** The ETag of that answer, if it had one. */
+  etag?: string;
 }
 
 /** mulberry32: a tiny seeded generator, so the order is the same on every run and machine. */

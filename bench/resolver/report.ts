@@ -73,6 +73,10 @@ export function judge(results: BenchResults): { verdicts: Verdict[]; figures: Fi
       pass: null,
     },
     throughputVerdict('resolve JSON', s.resolveJson!, ref, { minRatio: 0.7, maxP99Ms: 10 }, '≥ 0.7 × ceiling, p99 ≤ 10 ms'),
+    // Result files from before issue 14 have no 304 scenario.
+    ...(s.notModified
+      ? [throughputVerdict('304 to If-None-Match (an ETag seen before)', s.notModified, ref, { minRatio: 0.7, maxP99Ms: 10 }, '≥ 0.7 × ceiling, p99 ≤ 10 ms')]
+      : []),
     throughputVerdict('redirect', s.redirect!, ref, { minRatio: 0.7, maxP99Ms: 10 }, '≥ 0.7 × ceiling, p99 ≤ 10 ms'),
     throughputVerdict('reverse byPrefix', s.byPrefix!, ref, { minRatio: 0.6 }, '≥ 0.6 × ceiling'),
     throughputVerdict('reverse bySimilarity', s.bySimilarity!, ref, { minRatio: undefined, minReqPerSec: 1000 }, '≥ 1,000 req/s'),
@@ -157,7 +161,7 @@ function sanityLines(results: BenchResults): string[] {
   for (const [name, figures] of Object.entries(scenarios)) lines.push(describeRuns(name, figures));
   // Measured in turns with the ceiling: the ratio of each turn, not only of the median runs.
   const ceilingRuns = results.scenarios.ceiling?.runs ?? [];
-  for (const name of ['resolveJson', 'redirect', 'byPrefix']) {
+  for (const name of ['resolveJson', 'notModified', 'redirect', 'byPrefix']) {
     const runs = results.scenarios[name]?.runs ?? [];
     if (runs.length === 0 || runs.length !== ceilingRuns.length) continue;
     const ratios = runs.map((run, i) => (run.reqPerSec / ceilingRuns[i]!.reqPerSec).toFixed(3));

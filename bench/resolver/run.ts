@@ -19,8 +19,8 @@ import { runSuite, type SuiteRun } from '../lib/suite.js';
 import { FLOODING_ADDRESS, longSimilarityBody, measureNoisyNeighbour, PROBING_ADDRESS } from './noisy-neighbour.js';
 import { judge, markdownReport, textReport, type BenchResults } from './report.js';
 import { runScale } from './scale.js';
-import { readSettings, type BenchSettings } from './settings.js';
-import { batchBodies, buildResolveMix, byPrefixRequests, bySimilarityRequests, redirectRequests, resolveJsonRequests } from './workload.js';
+import { readSettings, RESOLVER_BENCH_ENV, type BenchSettings } from './settings.js';
+import { batchBodies, buildResolveMix, byPrefixRequests, bySimilarityRequests, notModifiedRequests, redirectRequests, resolveJsonRequests } from './workload.js';
 
 const logRun = (target: string, run: number, f: RunFigures) =>
   say(`  ${target} run ${run}: ${f.reqPerSec.toLocaleString('en')} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms, ${f.unexpected} unexpected, ${f.errors} errors`);
@@ -50,7 +50,7 @@ async function measureResolver(run: SuiteRun): Promise<BenchResults> {
   await recreateDatabase(settings.baseDatabaseUrl, settings.databaseName);
   const { importMs } = await migrateAndImport(databaseUrl, namespaces);
 
-  const resolver = await startResolver({ projectRoot: settings.projectRoot, databaseUrl, redisUrl: settings.redisUrl });
+  const resolver = await startResolver({ projectRoot: settings.projectRoot, databaseUrl, redisUrl: settings.redisUrl, extraEnv: RESOLVER_BENCH_ENV });
   servers.push(resolver);
   const afterLoad = readMemory(resolver.pid);
   say(`resolver ready on port ${resolver.port} after ${resolver.startMs} ms (snapshot ${resolver.snapshotLoadMs} ms, RSS ${afterLoad.rssMb} MB)`);
@@ -63,8 +63,11 @@ async function measureResolver(run: SuiteRun): Promise<BenchResults> {
 
   say('sending every request once to learn its expected status');
   const checkedJson = await checkOnce(resolver.port, resolveJson, { keepBodies: true });
+  // Revalidations of the JSON answers just seen (their ETags), which a CDN in front sends (issue 14 item 5).
+  const notModified = notModifiedRequests(resolveJson);
   const checks = {
     resolveJson: checkedJson.summary,
+    notModified: (await checkOnce(resolver.port, notModified)).summary,
     redirect: (await checkOnce(resolver.port, redirect)).summary,
     byPrefix: (await checkOnce(resolver.port, byPrefix)).summary,
     bySimilarity: (await checkOnce(resolver.port, bySimilarity)).summary,
@@ -89,19 +92,22 @@ async function measureResolver(run: SuiteRun): Promise<BenchResults> {
     dataset: described,
     setup: { importMs, resolverStartMs: resolver.startMs, snapshotLoadMs: resolver.snapshotLoadMs },
     resolverMemory: { afterLoad },
-    requestCounts: { resolveJson: resolveJson.length, redirect: redirect.length, byPrefix: byPrefix.length, bySimilarity: bySimilarity.length },
+    requestCounts: { resolveJson: resolveJson.length, notModified: notModified.length, redirect: redirect.length, byPrefix: byPrefix.length, bySimilarity: bySimilarity.length },
     checks,
     scenarios: {},
   };
 
-  // The ceiling and every scenario judged against it are measured in turns (ceiling, resolve JSON,
+  // The ceiling and every scenario judged against it are measured in turns (ceiling, resolve JSON, 304,
   // redirect, byPrefix, then again), so that the machine's background load shifting during the benchmark
   // falls on all of them alike and the ratios stay comparable.
-  say(`the ceiling, resolve JSON, redirect and byPrefix, taken in turn (${resolveJson.length} identifiers, ${byPrefix.length} URLs)`);
+  say(
+    `the ceiling, resolve JSON, 304 to If-None-Match, redirect and byPrefix, taken in turn (${resolveJson.length} identifiers, ${notModified.length} revalidations, ${byPrefix.length} URLs)`,
+  );
   const turns = await measureTogether(
     [
       { name: 'ceiling', port: ceiling.port, requests: resolveJson },
       { name: 'resolveJson', port: resolver.port, requests: resolveJson },
+      { name: 'notModified', port: resolver.port, requests: notModified },
       { name: 'redirect', port: resolver.port, requests: redirect },
       { name: 'byPrefix', port: resolver.port, requests: byPrefix },
     ],
@@ -110,6 +116,7 @@ async function measureResolver(run: SuiteRun): Promise<BenchResults> {
   );
   results.scenarios.ceiling = turns.ceiling!;
   results.scenarios.resolveJson = turns.resolveJson!;
+  results.scenarios.notModified = turns.notModified!;
   results.scenarios.redirect = turns.redirect!;
   results.scenarios.byPrefix = turns.byPrefix!;
   await ceiling.stop();

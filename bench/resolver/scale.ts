@@ -12,7 +12,7 @@ import { sendRequest } from '../lib/http-client.js';
 import { measureTogether, type LoadSettings, type RunFigures, type ScenarioFigures } from '../lib/load.js';
 import { readMemory, startResolver, type MemoryFigures, type ServerProcess } from '../lib/server-processes.js';
 import { say } from '../lib/settings.js';
-import type { BenchSettings } from './settings.js';
+import { RESOLVER_BENCH_ENV, type BenchSettings } from './settings.js';
 import type { BenchRequest, WorkloadNamespace } from '../lib/workload.js';
 import { buildResolveMix, resolveJsonRequests } from './workload.js';
 
@@ -143,7 +143,7 @@ export async function runScale(options: {
     const insertMs = await insertSynthetic(client, settings.scaleNamespaces);
     say(`scale: inserted in ${insertMs} ms; starting the resolver`);
 
-    resolver = await startResolver({ projectRoot: settings.projectRoot, databaseUrl: url, redisUrl: settings.redisUrl, name: 'resolver (scale)' });
+    resolver = await startResolver({ projectRoot: settings.projectRoot, databaseUrl: url, redisUrl: settings.redisUrl, name: 'resolver (scale)', extraEnv: RESOLVER_BENCH_ENV });
     options.onServer?.(resolver);
     const memoryAfterLoad = readMemory(resolver.pid);
     say(`scale: snapshot of ${resolver.snapshotNamespaces} namespaces loaded in ${resolver.snapshotLoadMs} ms (ready after ${resolver.startMs} ms), RSS ${memoryAfterLoad.rssMb} MB`);
@@ -156,7 +156,13 @@ export async function runScale(options: {
     say(`scale: ${describeCheck(check)}; ${check.disagreements} differ from the expected status`);
 
     say('scale: starting a fresh real-dataset resolver to measure in turn with it');
-    realResolver = await startResolver({ projectRoot: settings.projectRoot, databaseUrl: options.real.databaseUrl, redisUrl: settings.redisUrl, name: 'resolver (paired)' });
+    realResolver = await startResolver({
+      projectRoot: settings.projectRoot,
+      databaseUrl: options.real.databaseUrl,
+      redisUrl: settings.redisUrl,
+      name: 'resolver (paired)',
+      extraEnv: RESOLVER_BENCH_ENV,
+    });
     options.onServer?.(realResolver);
     const realRequests = options.real.requests.map((r) => ({ ...r }));
     await checkOnce(realResolver.port, realRequests);

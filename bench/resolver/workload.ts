@@ -92,6 +92,22 @@ export function resolveJsonRequests(mix: readonly ResolveItem[]): BenchRequest[]
   }));
 }
 
+/**
+ * The JSON requests whose answer had an entity tag, each sent again with If-None-Match of the tag it got, as
+ * a CDN or browser cache revalidates what it holds: each is answered 304 (call after checking them once).
+ */
+export function notModifiedRequests(checked: readonly BenchRequest[]): BenchRequest[] {
+  return checked
+    .filter((request) => request.etag !== undefined)
+    .map((request) => ({
+      kind: request.kind,
+      method: request.method,
+      path: request.path,
+      headers: { ...request.headers, 'If-None-Match': request.etag! },
+      intendedStatus: 304,
+    }));
+}
+
 export function redirectRequests(mix: readonly ResolveItem[]): BenchRequest[] {
   return mix.map((item) => ({
     kind: item.kind,
