@@ -68,9 +68,17 @@ function balancerVariables(config: Readonly<Config>): Record<string, string> {
 
 function instancesOf(config: Readonly<Config>): Omit<Instance, 'current'>[] {
   const base = config.CLUSTER_BACKEND_PORT;
-  // Behind the balancer, on loopback only: X-Forwarded-For can come from nobody else.
+  // Behind the balancer, on loopback only: the balancer appends the one X-Forwarded-For entry to believe
+  // (the right-most; what a client wrote before it is not). Each resolver allows its share of the
+  // resolver's per-client limits, which are counted in each process's memory; the registry's are shared
+  // through Redis.
   const area = (port: number, portSetting: 'RESOLVER_PORT' | 'REGISTRY_PORT') => ({
-    env: environmentWith({ HOST: '127.0.0.1', [portSetting]: String(port), TRUST_PROXY: 'true' }),
+    env: environmentWith({
+      HOST: '127.0.0.1',
+      [portSetting]: String(port),
+      TRUST_PROXY: '1',
+      ...(portSetting === 'RESOLVER_PORT' ? { RESOLVER_INSTANCES: '2' } : {}),
+    }),
   });
   return [
     { kind: 'resolver', name: 'resolver-1', ...area(base, 'RESOLVER_PORT') },
