@@ -22,15 +22,24 @@ function advertise(ctx: Context, limiter: FamilyLimiter, outcome: RateLimitOutco
 
 /**
  * Counts each request against its family's limit (rate-limiter.ts) before its route sees it; over the
- * limit, the request is answered 429 by the error translator. A curator's request (the curator token) is
- * never counted. With `advertise`, every counted answer tells the client its quota (RateLimit-Policy and
+ * limit, the request is answered 429 by the error translator. A curator's request (the curator token, or
+ * `curatorRequest`) is never counted. With `advertise`, every counted answer tells the client its quota (RateLimit-Policy and
  * RateLimit); otherwise only refusals do.
  */
-export function limitRequests(limits: RateLimits, familyOf: FamilyOfRequest, options: { advertise: boolean }): Middleware {
+export function limitRequests(
+  limits: RateLimits,
+  familyOf: FamilyOfRequest,
+  options: {
+    advertise: boolean;
+    /** Another way a request shows it is a curator's (a signed-in curator desk session). */
+    curatorRequest?: (ctx: Context) => Promise<boolean>;
+  },
+): Middleware {
   return async function rateLimit(ctx, next) {
     const family = familyOf(ctx.method, ctx.path);
     const limiter = family === null ? undefined : limits.families[family];
     if (!limiter || limits.exempt(ctx.get('Authorization') || undefined)) return next();
+    if (options.curatorRequest && (await options.curatorRequest(ctx))) return next();
     const client = ctx.ip;
     const outcome = await limiter.take(client);
     if (!outcome.allowed) throw limiter.error(outcome);

@@ -47,7 +47,7 @@ import { htmlErrorPage } from '../web/error-page.js';
 import type { Site } from '../web/site.js';
 import { StaticAssets } from '../web/static-assets.js';
 import { SubmissionService } from './registration/submission/submission.service.js';
-import { SignInThrottle } from './curator-desk/desk-auth.js';
+import { isSignedInAtDesk, SignInThrottle } from './curator-desk/desk-auth.js';
 import { createDeskKit } from './curator-desk/desk-kit.js';
 import { deskRegistryRoutes } from './curator-desk/desk-registry.routes.js';
 import { DeskSessions } from './curator-desk/desk-sessions.service.js';
@@ -115,7 +115,9 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     storeWarnedAt = Date.now();
     deps.logger.warn({ err: error }, 'rate limit store failed; counting in memory meanwhile');
   });
-  app.use(limitRequests(limits, registryFamilyOf, { advertise: true }));
+  // The curator desk: sessions in Postgres; sign-in with CURATOR_TOKEN and/or OpenID Connect.
+  const deskSessions = new DeskSessions(db, config.CURATOR_SESSION_HOURS);
+  app.use(limitRequests(limits, registryFamilyOf, { advertise: true, curatorRequest: (ctx) => isSignedInAtDesk(ctx, deskSessions) }));
   const notifications = {
     publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
     publicResolverUrl: config.PUBLIC_RESOLVER_URL,
@@ -136,8 +138,6 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   const maintenance = new MaintenanceService(db, validator);
   const curation = createCurationActions(db, { notifications, validator });
   const userAgent = `curie-resolver-registry/1.0 (+${config.PUBLIC_REGISTRY_URL})`;
-  // The curator desk: sessions in Postgres; sign-in with CURATOR_TOKEN and/or OpenID Connect.
-  const deskSessions = new DeskSessions(db, config.CURATOR_SESSION_HOURS);
   const oidc =
     config.OIDC_ISSUER === ''
       ? undefined

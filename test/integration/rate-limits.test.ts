@@ -145,6 +145,34 @@ describe('rate limits', () => {
       expect((await get(app, '/restApi/namespaces', '192.0.2.99')).status).toBe(200);
     });
 
+    it('never limits a curator signed in at the desk, while the same address without the session is limited', async () => {
+      const app = registry({ RATE_LIMIT_BROWSE: '2' });
+      const client = '192.0.2.7';
+      const html = 'text/html';
+      const form = await get(app, '/curation/sign-in', client).set('Accept', html);
+      expect(form.status).toBe(200);
+      const formCookie = ((form.headers['set-cookie'] as unknown as string[]) ?? []).find((c) => c.startsWith('registry_csrf='))!.split(';')[0]!;
+      const csrf = /name="csrf" value="([^"]+)"/.exec(form.text)![1]!;
+      const signedIn = await request(app)
+        .post('/curation/sign-in')
+        .set('X-Forwarded-For', client)
+        .set('Accept', html)
+        .set('Cookie', formCookie)
+        .type('form')
+        .send({ csrf, token: CURATOR_TOKEN, next: '/curation' });
+      expect(signedIn.status).toBe(303);
+      const session = ((signedIn.headers['set-cookie'] as unknown as string[]) ?? []).find((c) => c.startsWith('registry_curator='))!.split(';')[0]!;
+      for (let i = 0; i < 4; i++) {
+        const desk = await get(app, '/curation', client).set('Accept', html).set('Cookie', session);
+        expect(desk.status).toBe(200);
+        expect(desk.headers.ratelimit).toBeUndefined();
+      }
+      expect((await get(app, '/curation/sign-in', client).set('Accept', html)).status).toBe(200);
+      expectRefusal(await get(app, '/curation/sign-in', client).set('Accept', html), 'browse', 2);
+      // A cookie that names no session is no exemption.
+      expectRefusal(await get(app, '/curation', client).set('Accept', html).set('Cookie', 'registry_curator=forged'), 'browse', 2);
+    });
+
     it('shares one count between two registry processes', async () => {
       const env = { RATE_LIMIT_BROWSE: '4' };
       const first = registry(env);

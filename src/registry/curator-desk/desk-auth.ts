@@ -52,13 +52,29 @@ export function takeSignInCookie(ctx: Context): string | undefined {
   return state;
 }
 
+/** The desk session the cookie names, read once per request into ctx.state. */
+async function readDeskSession(ctx: Context, sessions: DeskSessions): Promise<SessionLookup> {
+  const state = ctx.state as DeskState;
+  state.desk ??= await sessions.find(sessionCookie(ctx));
+  return state.desk;
+}
+
 /** Reads the desk session the cookie names into ctx.state (once per request). */
 export function loadDeskSession(sessions: DeskSessions): Middleware {
   return async function deskSession(ctx, next) {
-    const state = ctx.state as DeskState;
-    state.desk ??= await sessions.find(sessionCookie(ctx));
+    await readDeskSession(ctx, sessions);
     await next();
   };
+}
+
+/**
+ * Whether a request is a signed-in curator's at the desk (the rate limits never count curators). Only
+ * requests under the desk's path carry the cookie, so no other request costs a session lookup.
+ */
+export async function isSignedInAtDesk(ctx: Context, sessions: DeskSessions): Promise<boolean> {
+  if (ctx.path !== DESK_PATH && !ctx.path.startsWith(`${DESK_PATH}/`)) return false;
+  if (sessionCookie(ctx) === undefined) return false;
+  return (await readDeskSession(ctx, sessions)).state === 'signed-in';
 }
 
 export function deskLookup(ctx: Context): SessionLookup {
