@@ -1,11 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, describeConfig, environmentWith, loadConfig, type Config } from './config.js';
+import { environmentWith, type Config } from './config.js';
 import { forkPart, stopParts, type ChildPart, type PartKind } from './bootstrap/child-part.js';
-import { prepareDatabase } from './bootstrap/prepare-database.js';
-import { StartupError } from './bootstrap/process-runner.js';
-import { printHelp, wantsHelp } from './lib/cli-help.js';
+import { failStartup as fail, prepareDatabaseOrFail, startupConfig } from './bootstrap/startup.js';
 import { projectRoot } from './lib/project-root.js';
 
 /**
@@ -31,11 +29,6 @@ interface Instance {
   name: string;
   env: NodeJS.ProcessEnv;
   current: ChildPart;
-}
-
-function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(1);
 }
 
 function findHaproxy(searchPath: string | undefined): string | undefined {
@@ -91,30 +84,15 @@ function instancesOf(config: Readonly<Config>): Omit<Instance, 'current'>[] {
 }
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  if (wantsHelp(args)) {
-    printHelp(USAGE, describeConfig());
-    return;
-  }
-  if (args.length) fail(`unexpected argument ${JSON.stringify(args[0])}\n${USAGE}`);
-  let config: Readonly<Config>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message);
-    throw error;
-  }
+  const config = startupConfig(USAGE);
+  if (!config) return;
   const haproxy = findHaproxy(environmentWith({}).PATH);
   if (!haproxy) fail('HAProxy is not installed: `sudo apt-get install haproxy` (Debian, Ubuntu), or put haproxy on PATH.');
   const cfg = path.join(projectRoot(), 'deploy', 'haproxy', 'haproxy.cfg');
   const balancerEnv = environmentWith(balancerVariables(config));
   const checked = spawnSync(haproxy, ['-c', '-q', '-f', cfg], { env: balancerEnv, encoding: 'utf8' });
   if (checked.status !== 0) fail(`HAProxy refuses ${cfg}:\n${checked.stderr || checked.stdout}`);
-  try {
-    await prepareDatabase(config);
-  } catch (error) {
-    fail(error instanceof StartupError ? error.message : `Start failed: ${(error as Error).stack ?? String(error)}`);
-  }
+  await prepareDatabaseOrFail(config);
 
   let stopping = false;
   // Started once the instances are ready; stopAll may run before that.

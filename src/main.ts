@@ -1,8 +1,5 @@
-import { ConfigError, describeConfig, loadConfig, type Config } from './config.js';
-import { forkPart, type PartKind } from './bootstrap/child-part.js';
-import { prepareDatabase } from './bootstrap/prepare-database.js';
-import { printHelp, wantsHelp } from './lib/cli-help.js';
-import { StartupError } from './bootstrap/process-runner.js';
+import { forkPart, stopParts, type PartKind } from './bootstrap/child-part.js';
+import { prepareDatabaseOrFail, startupConfig } from './bootstrap/startup.js';
 
 /**
  * `npm start`: prepares the database (create, migrate, seed when empty), checks Redis, then runs the
@@ -11,11 +8,6 @@ import { StartupError } from './bootstrap/process-runner.js';
  */
 const parts: PartKind[] = ['resolver', 'registry', 'worker'];
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(1);
-}
-
 const USAGE = [
   'Usage: npm start   (node dist/src/cli.js start; the Docker image\'s default command)',
   'Creates the database when missing, migrates it, loads the sample registry when the registry is empty,',
@@ -23,48 +15,19 @@ const USAGE = [
 ].join('\n');
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  if (wantsHelp(args)) {
-    printHelp(USAGE, describeConfig());
-    return;
-  }
-  if (args.length) fail(`unexpected argument ${JSON.stringify(args[0])}\n${USAGE}`);
-  let config: Readonly<Config>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message);
-    throw error;
-  }
-  try {
-    await prepareDatabase(config);
-  } catch (error) {
-    fail(error instanceof StartupError ? error.message : `Start failed: ${(error as Error).stack ?? String(error)}`);
-  }
+  const config = startupConfig(USAGE);
+  if (!config) return;
+  await prepareDatabaseOrFail(config);
 
   const children = parts.map((part) => forkPart(part, part));
   let stopping = false;
   const stopAll = (exitCode: number) => {
     if (stopping) return;
     stopping = true;
-    const alive = children.filter((c) => c.child.exitCode === null && c.child.signalCode === null);
-    const force = setTimeout(() => {
-      for (const c of alive) c.child.kill('SIGKILL');
-      process.exit(1);
-    }, config.SHUTDOWN_TIMEOUT_MS + 2000);
-    force.unref();
-    Promise.all(
-      alive.map(
-        (c) =>
-          new Promise<void>((resolve) => {
-            c.child.once('exit', () => resolve());
-            c.child.kill('SIGTERM');
-          }),
-      ),
-    ).then(() => {
+    void stopParts(children, config.SHUTDOWN_TIMEOUT_MS + 2000).then(() => {
       process.stdout.write('stopped\n');
       process.exit(exitCode);
-    }, () => process.exit(1));
+    });
   };
   process.on('SIGINT', () => stopAll(0));
   process.on('SIGTERM', () => stopAll(0));

@@ -10,11 +10,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { unique } from '../factories/registration.factory.js';
 import { startBothAreas, type BothAreas } from '../support/areas.js';
-import { chromiumBrowser, launchChromium, openLoopbackPage, saveScreenshot, seriousAxeViolations, weighPage, type LoopbackPage } from '../support/browser.js';
+import { chromiumBrowser, launchChromium, openLoopbackPage, visitPage, type LoopbackPage } from '../support/browser.js';
 import { describeRequiring } from '../support/requirements.js';
 import { waitFor } from '../support/wait.js';
 
-const BUDGET_BYTES = 30 * 1024;
 const LONG = 120_000;
 const DESCRIPTION = 'A collection of example records, described at length for the curators of the registry.';
 
@@ -42,20 +41,7 @@ describeRequiring([chromiumBrowser()], 'the curator desk in a browser', () => {
     await areas?.close();
   });
 
-  /** Loads a page by an action, then checks its status, weight and axe, and photographs it. */
-  async function visit(page: Page, name: string, action: () => Promise<unknown>, expectedStatus = 200): Promise<void> {
-    const weigh = weighPage(page);
-    const [response] = await Promise.all([page.waitForEvent('response', (r) => r.request().isNavigationRequest() && r.status() !== 303), action()]);
-    await page.waitForLoadState('load');
-    expect(response.status()).toBe(expectedStatus);
-    expect(await page.title()).toMatch(/\S/);
-    const weight = await weigh();
-    expect(weight.script).toBeLessThanOrEqual(BUDGET_BYTES);
-    expect(weight.style).toBeLessThanOrEqual(BUDGET_BYTES);
-    expect(weight.style).toBeGreaterThan(0);
-    expect(await seriousAxeViolations(page)).toEqual([]);
-    await saveScreenshot(page, name);
-  }
+  const visit = (on: Page, name: string, action: () => Promise<unknown>, status = 200) => visitPage(on, name, action, { status });
 
   const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
 

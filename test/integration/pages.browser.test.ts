@@ -6,12 +6,11 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { startBothAreas, type BothAreas } from '../support/areas.js';
-import { chromiumBrowser, launchChromium, openLoopbackPage, saveScreenshot, seriousAxeViolations, weighPage, type LoopbackPage } from '../support/browser.js';
+import { chromiumBrowser, launchChromium, openLoopbackPage, saveScreenshot, visitPage, type LoopbackPage } from '../support/browser.js';
 import { startSites, type Sites } from '../support/fixture-sites.js';
 import { describeRequiring } from '../support/requirements.js';
 import { waitFor } from '../support/wait.js';
 
-const BUDGET_BYTES = 30 * 1024;
 
 describeRequiring([chromiumBrowser()], 'the registry pages in a browser', () => {
   let areas: BothAreas;
@@ -50,23 +49,7 @@ describeRequiring([chromiumBrowser()], 'the registry pages in a browser', () => 
     expect(tab.refused).toEqual([]);
   });
 
-  /**
-   * Loads a page by an action, then checks it: status, weight, axe (only where scripts run: axe-core's run
-   * waits on timers, which a page without JavaScript never fires); and photographs it.
-   */
-  async function visit(name: string, action: () => Promise<unknown>, expectedStatus = 200, scripts = true): Promise<void> {
-    const weigh = weighPage(page);
-    const [response] = await Promise.all([page.waitForEvent('response', (r) => r.request().isNavigationRequest()), action()]);
-    await page.waitForLoadState('load');
-    expect(response.status()).toBe(expectedStatus);
-    expect(await page.title()).toMatch(/\S/);
-    const weight = await weigh();
-    expect(weight.script).toBeLessThanOrEqual(BUDGET_BYTES);
-    expect(weight.style).toBeLessThanOrEqual(BUDGET_BYTES);
-    expect(weight.style).toBeGreaterThan(0);
-    if (scripts) expect(await seriousAxeViolations(page)).toEqual([]);
-    await saveScreenshot(page, name);
-  }
+  const visit = (name: string, action: () => Promise<unknown>, status = 200, scripts = true) => visitPage(page, name, action, { status, scripts });
 
   it('goes from the home page through the search to a namespace and its sample at the provider', async () => {
     await visit('home', () => page.goto(`${registry}/`));

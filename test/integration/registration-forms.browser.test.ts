@@ -10,12 +10,11 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { unique } from '../factories/registration.factory.js';
 import { startStack, type AreaStack } from '../support/areas.js';
-import { chromiumBrowser, launchChromium, openLoopbackPage, saveScreenshot, seriousAxeViolations, weighPage, type LoopbackPage } from '../support/browser.js';
+import { chromiumBrowser, launchChromium, openLoopbackPage, saveScreenshot, seriousAxeViolations, visitPage, type LoopbackPage } from '../support/browser.js';
 import { startRawServer, type RawServer } from '../support/raw-http.js';
 import { describeRequiring } from '../support/requirements.js';
 import { regexpChecks } from '../support/stand-in-checks.js';
 
-const BUDGET_BYTES = 30 * 1024;
 const LONG = 90_000;
 const CURATOR_TOKEN = randomBytes(24).toString('hex');
 const DESCRIPTION = 'A collection of example records, described at length for the curators of the registry.';
@@ -50,19 +49,7 @@ describeRequiring([chromiumBrowser()], 'the request forms in a browser', () => {
     expect(tab.refused).toEqual([]);
   });
 
-  /** Loads a page by an action, then checks its status, weight and (with scripts) axe, and photographs it. */
-  async function visit(name: string, action: () => Promise<unknown>, expectedStatus = 200, scripts = true): Promise<void> {
-    const weigh = weighPage(page);
-    const [response] = await Promise.all([page.waitForEvent('response', (r) => r.request().isNavigationRequest() && r.status() !== 303), action()]);
-    await page.waitForLoadState('load');
-    expect(response.status()).toBe(expectedStatus);
-    expect(await page.title()).toMatch(/\S/);
-    const weight = await weigh();
-    expect(weight.script).toBeLessThanOrEqual(BUDGET_BYTES);
-    expect(weight.style).toBeLessThanOrEqual(BUDGET_BYTES);
-    if (scripts) expect(await seriousAxeViolations(page)).toEqual([]);
-    await saveScreenshot(page, name);
-  }
+  const visit = (name: string, action: () => Promise<unknown>, status = 200, scripts = true) => visitPage(page, name, action, { status, scripts });
 
   const message = (field: string) => page.locator(`#f-${field}-msg`);
   /** A form field by its whole label ("Name (required)" is not "Provider name (required)"). */

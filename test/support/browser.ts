@@ -126,3 +126,32 @@ export function weighPage(page: Page): () => Promise<PageWeight> {
     return external.reduce((sum, w) => ({ script: sum.script + w.script, style: sum.style + w.style }), inline);
   };
 }
+
+/** What every page a person sees must meet: at most 30 KB of JavaScript and 30 KB of CSS. */
+export const PAGE_BUDGET_BYTES = 30 * 1024;
+
+/**
+ * Loads a page by an action (a goto, a click, a key press) and checks what a visitor gets: the status of
+ * the page the navigation ends on (a 303 after a form post is followed), a title, a stylesheet, the weight
+ * budget, axe-core without a serious or critical violation; then photographs it as test/artifacts/<name>.png.
+ * Axe runs only where scripts do (`scripts: false` for a context without JavaScript): its run waits on
+ * timers, which such a page never fires.
+ */
+export async function visitPage(
+  page: Page,
+  name: string,
+  action: () => Promise<unknown>,
+  { status = 200, scripts = true }: { status?: number; scripts?: boolean } = {},
+): Promise<void> {
+  const weigh = weighPage(page);
+  const [response] = await Promise.all([page.waitForEvent('response', (r) => r.request().isNavigationRequest() && r.status() !== 303), action()]);
+  await page.waitForLoadState('load');
+  expect(response.status()).toBe(status);
+  expect(await page.title()).toMatch(/\S/);
+  const weight = await weigh();
+  expect(weight.script).toBeLessThanOrEqual(PAGE_BUDGET_BYTES);
+  expect(weight.style).toBeLessThanOrEqual(PAGE_BUDGET_BYTES);
+  expect(weight.style).toBeGreaterThan(0);
+  if (scripts) expect(await seriousAxeViolations(page)).toEqual([]);
+  await saveScreenshot(page, name);
+}
