@@ -7,7 +7,9 @@
 import type { RequestFailure } from '../registration/submission/checked-validation.js';
 import type { RequestKind } from '../registration/submission/registration-records.js';
 
-export type FieldInput = 'text' | 'url' | 'email' | 'textarea' | 'checkbox' | 'country';
+import type { FieldInput } from '../../web/form-field.js';
+
+export type { FieldInput };
 
 export interface FormField {
   /** The form field's name: the payload's key, but for the requester's two (requester.name, requester.email). */

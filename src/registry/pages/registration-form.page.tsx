@@ -2,6 +2,7 @@ import { countries } from '../../../migrations/data/iso-3166-1.js';
 import { CSRF_FIELD } from '../../web/csrf.js';
 import { Layout } from '../../web/layout.js';
 import type { Site } from '../../web/site.js';
+import { FormField as FormFieldView } from '../../web/form-field.js';
 import type { FieldGroup, FormField, FormValues, RequestForm } from './registration-fields.js';
 
 /** The request forms' script: live validation, the ROR lookup, the namespace suggestions. */
@@ -39,84 +40,36 @@ function hintOf(field: FormField, minDescriptionLength: number): string | undefi
 }
 
 function Field({ field, props }: { field: FormField; props: RegistrationFormProps }) {
-  const id = fieldId(field.name);
-  const hint = hintOf(field, props.minDescriptionLength);
-  const value = props.values[field.name] ?? '';
-  const error = props.errors[field.name];
   const note = props.note?.field === field.name ? props.note : undefined;
-  const hintId = hint ? `${id}-hint` : undefined;
-  const messageId = `${id}-msg`;
-  const describedBy = [hintId, messageId].filter(Boolean).join(' ');
-  const label = (
-    <label for={id}>
-      {field.label}
-      {field.required ? <span class="req"> (required)</span> : null}
-    </label>
-  );
-  const hintText = hint ? (
-    <p class="hint" id={hintId}>
-      {hint}
-    </p>
-  ) : null;
-
-  if (field.input === 'checkbox') {
-    return (
-      <div class="form-field checkbox">
-        <input type="checkbox" id={id} name={field.name} value="on" checked={value === 'on'} aria-describedby={hintId} />
-        {label}
-        {hintText}
-      </div>
-    );
-  }
-
-  const checks = {
-    'data-validate': field.validate,
-    'data-with': field.with && field.with.length > 0 ? field.with.join(' ') : undefined,
-    'data-needs': field.needs && field.needs.length > 0 ? field.needs.join(' ') : undefined,
-  };
-  const common = {
-    id,
-    name: field.name,
-    required: field.required,
-    'aria-describedby': describedBy,
-    'aria-invalid': error ? ('true' as const) : undefined,
-    autocomplete: field.autocomplete,
-    ...checks,
-  };
-  const message = error ?? note?.text ?? '';
-  const control =
-    field.input === 'textarea' ? (
-      <textarea rows={field.name === 'additionalInformation' || field.name === 'references' ? 3 : 4} {...common}>
-        {value}
-      </textarea>
-    ) : (
-      <input
-        type={field.input === 'url' ? 'url' : field.input === 'email' ? 'email' : 'text'}
-        list={field.input === 'country' ? COUNTRY_LIST : undefined}
-        value={value}
-        spellcheck={field.input === 'text' && field.validate !== 'validateName' ? false : undefined}
-        data-suggest-prefix={field.enhance === 'prefix-suggest' ? '' : undefined}
-        {...common}
-      />
-    );
   return (
-    <div class={`form-field${error ? ' has-error' : ''}`}>
-      {label}
-      {hintText}
-      <p class={`field-message${error || note?.problem ? ' problem' : ''}`} id={messageId} aria-live="polite">
-        {message}
-      </p>
-      {field.enhance === 'ror-lookup' ? (
-        <div class="with-action">
-          {control}
+    <FormFieldView
+      id={fieldId(field.name)}
+      name={field.name}
+      label={field.label}
+      input={field.input}
+      required={field.required}
+      hint={hintOf(field, props.minDescriptionLength)}
+      value={props.values[field.name] ?? ''}
+      error={props.errors[field.name]}
+      note={note}
+      rows={field.name === 'additionalInformation' || field.name === 'references' ? 3 : 4}
+      countryList={COUNTRY_LIST}
+      spellcheck={field.input === 'text' && field.validate !== 'validateName' ? false : undefined}
+      attributes={{
+        autocomplete: field.autocomplete,
+        'data-validate': field.validate,
+        'data-with': field.with && field.with.length > 0 ? field.with.join(' ') : undefined,
+        'data-needs': field.needs && field.needs.length > 0 ? field.needs.join(' ') : undefined,
+        'data-suggest-prefix': field.enhance === 'prefix-suggest' ? '' : undefined,
+      }}
+      action={
+        field.enhance === 'ror-lookup' ? (
           <button type="submit" class="secondary" name="action" value="ror-lookup" formnovalidate data-ror-lookup="">
             Look up
           </button>
-        </div>
-      ) : (
-        control
-      )}
-    </div>
+        ) : undefined
+      }
+    />
   );
 }
 

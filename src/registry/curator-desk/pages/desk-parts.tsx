@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { countries } from '../../../../migrations/data/iso-3166-1.js';
 import type { CurationEventRow } from '../../../db/tables.js';
+import { FormField } from '../../../web/form-field.js';
 import { Layout } from '../../../web/layout.js';
 import type { Site } from '../../../web/site.js';
 import type { Curator } from '../../curation/curator-auth.js';
@@ -119,57 +120,19 @@ export function CountryList() {
 
 /** A labelled field of a desk form, with its hint and its message (next to it, announced when it changes). */
 export function DeskInput({ field, value, error, idPrefix }: { field: DeskField; value: string; error: string | undefined; idPrefix: string }) {
-  const id = `${idPrefix}-${field.name}`;
-  const hintId = field.hint ? `${id}-hint` : undefined;
-  const messageId = `${id}-msg`;
-  const label = (
-    <label for={id}>
-      {field.label}
-      {field.required ? <span class="req"> (required)</span> : null}
-    </label>
-  );
-  const hint = field.hint ? (
-    <p class="hint" id={hintId}>
-      {field.hint}
-    </p>
-  ) : null;
-  if (field.input === 'checkbox') {
-    return (
-      <div class="form-field checkbox">
-        <input type="checkbox" id={id} name={field.name} value="on" checked={value === 'on'} aria-describedby={hintId} />
-        {label}
-        {hint}
-      </div>
-    );
-  }
-  const common = {
-    id,
-    name: field.name,
-    required: field.required,
-    'aria-describedby': [hintId, messageId].filter(Boolean).join(' '),
-    'aria-invalid': error ? ('true' as const) : undefined,
-  };
   return (
-    <div class={`form-field${error ? ' has-error' : ''}`}>
-      {label}
-      {hint}
-      <p class={`field-message${error ? ' problem' : ''}`} id={messageId} aria-live="polite">
-        {error ?? ''}
-      </p>
-      {field.input === 'textarea' ? (
-        <textarea rows={4} {...common}>
-          {value}
-        </textarea>
-      ) : (
-        <input
-          type={field.input === 'url' ? 'url' : 'text'}
-          list={field.input === 'country' ? COUNTRY_LIST : undefined}
-          value={value}
-          spellcheck={false}
-          {...common}
-        />
-      )}
-    </div>
+    <FormField
+      id={`${idPrefix}-${field.name}`}
+      name={field.name}
+      label={field.label}
+      input={field.input}
+      required={field.required}
+      hint={field.hint}
+      value={value}
+      error={error}
+      countryList={COUNTRY_LIST}
+      spellcheck={false}
+    />
   );
 }
 
