@@ -31,6 +31,20 @@ const configSchema = {
       default: 'redis://127.0.0.1:6379',
       description: 'Redis connection URL (queues and usage counters only; no registry data).',
     },
+    REDIS_SENTINELS: {
+      type: 'string',
+      pattern: '^([^,:\\s]+:[0-9]{1,5}(,[^,:\\s]+:[0-9]{1,5})*)?$',
+      maxLength: 2000,
+      default: '',
+      description: 'Redis Sentinel: the Sentinels as host:port,host:port. When set, every connection asks them for the current primary named REDIS_SENTINEL_NAME and follows its failovers; REDIS_URL then gives only the database number and the password. Empty: REDIS_URL is the server.',
+    },
+    REDIS_SENTINEL_NAME: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9_.-]+$',
+      maxLength: 100,
+      default: 'mymaster',
+      description: 'The primary\'s name the Sentinels watch (their `sentinel monitor <name> …`); used only with REDIS_SENTINELS.',
+    },
     HOST: {
       type: 'string',
       minLength: 1,
@@ -500,6 +514,8 @@ export interface Config {
   DATABASE_URL: string;
   DATABASE_READ_URL: string;
   REDIS_URL: string;
+  REDIS_SENTINELS: string;
+  REDIS_SENTINEL_NAME: string;
   HOST: string;
   RESOLVER_PORT: number;
   REGISTRY_PORT: number;

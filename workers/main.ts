@@ -13,14 +13,14 @@ const USAGE =
 
 await runPart('worker', USAGE, async (config, logger) => {
   const db = await connectPostgres(config, { max: 4 });
-  const connection = createWorkerRedis(config.REDIS_URL);
+  const connection = createWorkerRedis(config);
   connection.on('error', (error) => logger.warn({ err: error }, 'Redis connection error; BullMQ will retry'));
   try {
     await pingRedis(connection, 5000);
   } catch (error) {
     connection.disconnect();
     await db.destroy();
-    throw new StartupError(redisUnreachableMessage(config.REDIS_URL, error));
+    throw new StartupError(redisUnreachableMessage(config, error));
   }
   // Schedules before workers: a worker that is seen taking jobs has every schedule in place (the jobs a
   // schedule makes meanwhile wait in their queue).

@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { createDb, type Db } from '../db/knex.js';
 import { primaryReads, replicaReads, type ReadDb } from '../db/read-db.js';
 import type { Logger } from '../lib/logger.js';
-import { createProducerRedis, pingRedis, redisUnreachableMessage } from '../queue/connections.js';
+import { createProducerRedis, pingRedis, redisUnreachableMessage, type RedisTarget } from '../queue/connections.js';
 import { pingPostgres, postgresFailureMessage } from '../db/postgres-failure.js';
 import { StartupError } from './process-runner.js';
 
@@ -45,8 +45,8 @@ export async function closeReads(reads: ReadDb): Promise<void> {
   if (reads.separate) await reads.db.destroy();
 }
 
-export async function connectRedis(config: Pick<Config, 'REDIS_URL'>): Promise<Redis> {
-  const redis = createProducerRedis(config.REDIS_URL);
+export async function connectRedis(config: RedisTarget): Promise<Redis> {
+  const redis = createProducerRedis(config);
   // Without a listener ioredis prints every reconnection failure as an unhandled error event.
   redis.on('error', () => undefined);
   try {
@@ -65,7 +65,7 @@ export async function connectRedis(config: Pick<Config, 'REDIS_URL'>): Promise<R
     await pingRedis(redis);
   } catch (error) {
     redis.disconnect();
-    throw new StartupError(redisUnreachableMessage(config.REDIS_URL, error));
+    throw new StartupError(redisUnreachableMessage(config, error));
   }
   return redis;
 }

@@ -1,0 +1,79 @@
+/**
+ * REDIS_SENTINELS: the queues on a Redis watched by Sentinel, through a failover. A real worker process and
+ * a producer find the primary through the Sentinel (REDIS_URL names a port where nothing listens, so any
+ * job done proves the Sentinel path); the primary is killed, the Sentinel promotes the replica, and the same
+ * worker and producer go on with the next job without a restart or a changed setting.
+ */
+import { QueueEvents, type Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { createWorkerRedis, type RedisTarget } from '../../src/queue/connections.js';
+import { DATASET_QUEUE, type DatasetBuildJob, type DatasetBuildOutcome } from '../../src/queue/dataset.queue.js';
+import { createQueue } from '../../src/queue/queues.js';
+import { startStack, type AreaStack } from '../support/areas.js';
+import { stopProcess, type Spawned } from '../support/processes.js';
+import { startOwnSentinelSet, type OwnSentinelSet } from '../support/redis-server.js';
+import { describeRequiring, redisServerBinary } from '../support/requirements.js';
+import { spawnWorker } from '../support/service-processes.js';
+import { waitFor } from '../support/wait.js';
+
+describeRequiring([redisServerBinary()], 'the queues through Redis Sentinel', () => {
+  let t: AreaStack;
+  let set: OwnSentinelSet;
+  let target: RedisTarget;
+  let worker: Spawned;
+  let producer: Redis;
+  let queue: Queue<DatasetBuildJob>;
+
+  beforeAll(async () => {
+    t = await startStack('redis_sentinel');
+    set = await startOwnSentinelSet();
+    // Port 1: nothing listens there. With REDIS_SENTINELS set, only the database number comes from it.
+    target = { REDIS_URL: 'redis://127.0.0.1:1/0', REDIS_SENTINELS: set.sentinels, REDIS_SENTINEL_NAME: set.name };
+    worker = spawnWorker(t, { REDIS_URL: target.REDIS_URL, REDIS_SENTINELS: set.sentinels, REDIS_SENTINEL_NAME: set.name });
+    producer = createWorkerRedis(target);
+    producer.on('error', () => undefined);
+    queue = createQueue(DATASET_QUEUE, producer, t.config.QUEUE_PREFIX) as Queue<DatasetBuildJob>;
+    // While the primary is down the queue reports each failed reconnection; the test waits it out.
+    queue.on('error', () => undefined);
+    await waitFor(async () => (await queue.getWorkersCount()) > 0, { timeoutMs: 30_000, what: 'the worker taking dataset jobs through the Sentinel' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await stopProcess(worker);
+    await queue?.close();
+    producer?.disconnect();
+    await set?.destroy();
+    await t?.close();
+  });
+
+  /** Adds a build job and waits for the worker's answer, listening through a Sentinel connection of its own. */
+  async function build(reason: string): Promise<DatasetBuildOutcome> {
+    const connection = createWorkerRedis(target);
+    connection.on('error', () => undefined);
+    const events = new QueueEvents(DATASET_QUEUE, { connection, prefix: t.config.QUEUE_PREFIX });
+    try {
+      await events.waitUntilReady();
+      // Any reason text is built from and recorded (checkDatasetBuildJob): the test names its two builds.
+      const job = await queue.add('manual', { reason: reason as DatasetBuildJob['reason'] });
+      return (await job.waitUntilFinished(events, 30_000)) as DatasetBuildOutcome;
+    } finally {
+      await events.close();
+      connection.disconnect();
+    }
+  }
+
+  it('runs jobs on the primary the Sentinel names, and on the replica it promotes when that primary dies', async () => {
+    const before = await build('before-failover');
+    expect(before.namespaceCount).toBeGreaterThan(0);
+    const replicaPort = Number(new URL(set.replica.url).port);
+
+    await set.primary.stop('SIGKILL');
+    await waitFor(async () => (await set.primaryPort()) === replicaPort, { timeoutMs: 20_000, what: 'the Sentinel promoting the replica' });
+
+    const after = await build('after-failover');
+    expect(after.registryVersion).toBe(before.registryVersion);
+    const reasons = (await t.db('datasetBuilds').orderBy('id').pluck('reason')) as string[];
+    expect(reasons).toEqual(expect.arrayContaining(['before-failover', 'after-failover']));
+    expect(worker.child.exitCode).toBeNull();
+  }, 60_000);
+});
