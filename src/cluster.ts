@@ -59,27 +59,33 @@ function balancerVariables(config: Readonly<Config>): Record<string, string> {
   };
 }
 
+/** The n-th instance's metrics port (0, 1): the setting's port and the one after it, so that two instances never share one; 0 stays 0. */
+const metricsPortOf = (port: number, n: number): string => String(port === 0 ? 0 : port + n);
+
 function instancesOf(config: Readonly<Config>): Omit<Instance, 'current'>[] {
   const base = config.CLUSTER_BACKEND_PORT;
   // Behind the balancer, on loopback only: the balancer appends the one X-Forwarded-For entry to believe
   // (the right-most; what a client wrote before it is not). Each resolver allows its share of the
   // resolver's per-client limits, which are counted in each process's memory; the registry's are shared
   // through Redis.
-  const area = (port: number, portSetting: 'RESOLVER_PORT' | 'REGISTRY_PORT') => ({
+  const area = (port: number, portSetting: 'RESOLVER_PORT' | 'REGISTRY_PORT', n: number) => ({
     env: environmentWith({
       HOST: '127.0.0.1',
       [portSetting]: String(port),
       TRUST_PROXY: '1',
-      ...(portSetting === 'RESOLVER_PORT' ? { RESOLVER_INSTANCES: '2' } : {}),
+      ...(portSetting === 'RESOLVER_PORT'
+        ? { RESOLVER_INSTANCES: '2', RESOLVER_METRICS_PORT: metricsPortOf(config.RESOLVER_METRICS_PORT, n) }
+        : { REGISTRY_METRICS_PORT: metricsPortOf(config.REGISTRY_METRICS_PORT, n) }),
     }),
   });
+  const worker = (n: number) => ({ env: environmentWith({ WORKER_METRICS_PORT: metricsPortOf(config.WORKER_METRICS_PORT, n) }) });
   return [
-    { kind: 'resolver', name: 'resolver-1', ...area(base, 'RESOLVER_PORT') },
-    { kind: 'resolver', name: 'resolver-2', ...area(base + 1, 'RESOLVER_PORT') },
-    { kind: 'registry', name: 'registry-1', ...area(base + 2, 'REGISTRY_PORT') },
-    { kind: 'registry', name: 'registry-2', ...area(base + 3, 'REGISTRY_PORT') },
-    { kind: 'worker', name: 'worker-1', env: environmentWith({}) },
-    { kind: 'worker', name: 'worker-2', env: environmentWith({}) },
+    { kind: 'resolver', name: 'resolver-1', ...area(base, 'RESOLVER_PORT', 0) },
+    { kind: 'resolver', name: 'resolver-2', ...area(base + 1, 'RESOLVER_PORT', 1) },
+    { kind: 'registry', name: 'registry-1', ...area(base + 2, 'REGISTRY_PORT', 0) },
+    { kind: 'registry', name: 'registry-2', ...area(base + 3, 'REGISTRY_PORT', 1) },
+    { kind: 'worker', name: 'worker-1', ...worker(0) },
+    { kind: 'worker', name: 'worker-2', ...worker(1) },
   ];
 }
 

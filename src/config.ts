@@ -66,6 +66,35 @@ const configSchema = {
       default: 8081,
       description: 'Port of the registry area (browse, dataset, registration, statistics).',
     },
+    RESOLVER_METRICS_PORT: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 65535,
+      default: 0,
+      description: 'Port of a listener of its own for the resolver\'s Prometheus /metrics (on HOST), e.g. one only the monitoring network reaches (npm run start:cluster gives its second resolver the port after it). 0: /metrics is served on RESOLVER_PORT.',
+    },
+    REGISTRY_METRICS_PORT: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 65535,
+      default: 0,
+      description: 'Port of a listener of its own for the registry area\'s Prometheus /metrics (on HOST; npm run start:cluster gives its second registry area the port after it). 0: /metrics is served on REGISTRY_PORT.',
+    },
+    WORKER_METRICS_PORT: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 65535,
+      default: 0,
+      description: 'Port of the worker process\'s Prometheus /metrics listener (on HOST): queue depths, job outcomes, dataset builds, URL and link checks (npm run start:cluster gives its second worker the port after it). 0: the worker serves no metrics.',
+    },
+    METRICS_TOKEN: {
+      type: 'string',
+      // A space could never be matched by `Authorization: Bearer <token>`: the metrics could never be read.
+      pattern: '^(\\S{16,})?$',
+      maxLength: 1000,
+      default: '',
+      description: 'Bearer token /metrics asks for (Authorization: Bearer <token>) on every part, whichever port serves it; without it a scrape is answered 401. At least 16 characters without whitespace. Empty: /metrics is open to whoever reaches its port.',
+    },
     PUBLIC_RESOLVER_URL: {
       type: 'string',
       pattern: '^https?://[^/?#]+(/[^?#]*)?$',
@@ -519,6 +548,10 @@ export interface Config {
   HOST: string;
   RESOLVER_PORT: number;
   REGISTRY_PORT: number;
+  RESOLVER_METRICS_PORT: number;
+  REGISTRY_METRICS_PORT: number;
+  WORKER_METRICS_PORT: number;
+  METRICS_TOKEN: string;
   PUBLIC_RESOLVER_URL: string;
   PUBLIC_REGISTRY_URL: string;
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -637,6 +670,7 @@ function describeProblem(error: ErrorObject, env: Record<string, unknown>): stri
     // A secret: never echoed into logs, whatever is wrong with it.
     return 'CURATOR_TOKEN must be at least 32 characters without whitespace (or empty to turn curation off)';
   }
+  if (name === 'METRICS_TOKEN') return 'METRICS_TOKEN must be at least 16 characters without whitespace (or empty to leave /metrics open)';
   if (error.keyword === 'pattern' && name === 'CURATOR_NAME') return `CURATOR_NAME=${shown} must be a name (not blank, no leading or trailing space)`;
   if (name === 'OIDC_CLIENT_SECRET') return 'OIDC_CLIENT_SECRET is too long';
   if (error.keyword === 'pattern' && name === 'OIDC_ISSUER') {

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../src/config.js';
 import type { Db } from '../src/db/knex.js';
 import type { Logger } from '../src/lib/logger.js';
+import type { WorkerMetrics } from '../src/metrics/worker-metrics.js';
 import type { JobData, JobResult, QueueName } from '../src/queue/queues.js';
 
 export interface WorkerDeps {
@@ -12,6 +13,8 @@ export interface WorkerDeps {
   connection: Redis;
   /** The family's own logger. */
   logger: Logger;
+  /** Counts what every Worker's jobs come to; absent when the process serves no metrics (WORKER_METRICS_PORT=0). */
+  metrics?: WorkerMetrics;
 }
 
 /** One job family: wires its Worker(s). Their schedules are one list, in schedules.ts. */
@@ -26,7 +29,8 @@ export type Processor<N extends QueueName> = (job: Job<JobData<N>, JobResult<N>>
 /**
  * A Worker of `queue` on the process's shared connection and prefix, with the listeners every Worker needs:
  * 'error' (unhandled, it would crash the process; BullMQ reconnects by itself) and 'failed' (an attempt
- * threw: BullMQ retries it with back-off, unless it was the last attempt or an UnrecoverableError).
+ * threw: BullMQ retries it with back-off, unless it was the last attempt or an UnrecoverableError), and the
+ * process's job metrics.
  */
 export function startWorker<N extends QueueName>(
   deps: WorkerDeps,
@@ -40,6 +44,7 @@ export function startWorker<N extends QueueName>(
   worker.on('failed', (job, error) =>
     logger.warn({ err: error, queue, jobId: job?.id, data: job?.data, attemptsMade: job?.attemptsMade }, 'job failed'),
   );
+  deps.metrics?.watch(queue, worker);
   return worker;
 }
 

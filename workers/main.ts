@@ -2,6 +2,9 @@ import type { Worker } from 'bullmq';
 import { connectPostgres } from '../src/bootstrap/connect.js';
 import { runPart, StartupError } from '../src/bootstrap/process-runner.js';
 import { createWorkerRedis, pingRedis, redisUnreachableMessage } from '../src/queue/connections.js';
+import { serveMetrics } from '../src/metrics/metrics-server.js';
+import { createProcessRegistry } from '../src/metrics/process-registry.js';
+import { WorkerMetrics } from '../src/metrics/worker-metrics.js';
 import { jobFamilies } from './job-families.js';
 import { ScheduleKeeper } from './schedule-keeper.js';
 import { jobSchedules } from './schedules.js';
@@ -32,16 +35,27 @@ await runPart('worker', USAGE, async (config, logger) => {
     logger: logger.child({ part: 'schedules' }),
   });
   await schedules.start();
+  const metrics =
+    config.WORKER_METRICS_PORT === 0
+      ? undefined
+      : new WorkerMetrics(createProcessRegistry(), { connection, prefix: config.QUEUE_PREFIX, datasetDir: config.DATASET_DIR, logger });
   const workers: Worker[] = [];
   for (const family of jobFamilies) {
-    workers.push(...(await family.start({ config, db, connection, logger: logger.child({ family: family.name }) })));
+    workers.push(...(await family.start({ config, db, connection, logger: logger.child({ family: family.name }), metrics })));
   }
+  const metricsServer = metrics
+    ? await serveMetrics(metrics.registry, { host: config.HOST, port: config.WORKER_METRICS_PORT, token: config.METRICS_TOKEN, logger })
+    : undefined;
+  const families = jobFamilies.map((f) => f.name).join(', ') || 'none yet';
+  const metricsAt = metricsServer ? `; metrics on ${config.HOST}:${metricsServer.port}` : '';
   return {
-    description: `worker running ${jobFamilies.length} job families: ${jobFamilies.map((f) => f.name).join(', ') || 'none yet'}`,
+    description: `worker running ${jobFamilies.length} job families: ${families}${metricsAt}`,
     stop: async () => {
+      await metricsServer?.close();
       await schedules.stop();
       // close() waits for the jobs in progress to finish; the force-exit timer bounds it.
       await Promise.all(workers.map((w) => w.close()));
+      await metrics?.close();
       connection.disconnect();
       await db.destroy();
     },

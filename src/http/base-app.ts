@@ -7,9 +7,11 @@ import { openCors, PUBLIC_CORS, type TrustedCors } from './cors.js';
 import { errorTranslator, type ErrorPageRenderer } from './error-translator.js';
 import { healthEndpoints, healthMethodsAt, type DependencyCheck, type ReadinessPolicy } from './health.js';
 import { guardRequestPath } from './input-guard.js';
+import { measureRequests, metricsEndpoint, type AreaMetrics } from './metrics-middleware.js';
+import { METRICS_PATH } from '../metrics/scrape.js';
 import { noSniff } from './no-sniff.js';
 import { requestContext } from './request-context.js';
-import { answerUnservedMethods, type ServedMethods } from './unserved-methods.js';
+import { answerUnservedMethods, HEAD_AND_GET, type ServedMethods } from './unserved-methods.js';
 
 export interface BaseAppOptions {
   logger: Logger;
@@ -31,6 +33,8 @@ export interface BaseAppOptions {
   errorPage?: ErrorPageRenderer;
   /** Who the client is (TRUST_PROXY, client-address.ts), as ctx.ip; Koa's own reading of the peer without. */
   clientAddress?: ClientAddress;
+  /** Request counts and latencies, and /metrics unless it has a port of its own. */
+  metrics?: AreaMetrics;
 }
 
 /** A Koa application whose request handler first offers each request to a front handler. */
@@ -48,21 +52,26 @@ class FrontedKoa extends Koa {
 }
 
 /**
- * What both areas share: nosniff, request ids, the error envelope, 405 with Allow, CORS, the health
- * endpoints and the input guard on every path (input-guard.ts).
+ * What both areas share: request metrics, nosniff, request ids, the error envelope, 405 with Allow, CORS,
+ * the health endpoints, /metrics and the input guard on every path (input-guard.ts).
  */
 export function createBaseApp(options: BaseAppOptions): Koa {
   const app = options.front ? new FrontedKoa(options.front) : new Koa();
   // Errors are logged once, by the error translator, with the request id; Koa's own printing is off.
   app.silent = true;
   if (options.clientAddress) app.use(setClientAddress(options.clientAddress));
+  const metrics = options.metrics;
+  if (metrics) app.use(measureRequests(metrics.meter, metrics.familyOf));
   app.use(noSniff());
   app.use(requestContext(options.logger, options.logSampleRate));
   app.use(errorTranslator(options.logger, options.errorPage));
   const areaMethodsAt = options.servedMethods;
-  app.use(answerUnservedMethods(areaMethodsAt ? (path) => healthMethodsAt(path) ?? areaMethodsAt(path) : healthMethodsAt));
+  const metricsHere = metrics?.onAreaPort === true;
+  const sharedMethodsAt = (path: string) => healthMethodsAt(path) ?? (metricsHere && path === METRICS_PATH ? HEAD_AND_GET : undefined);
+  app.use(answerUnservedMethods((path) => sharedMethodsAt(path) ?? areaMethodsAt?.(path)));
   app.use(openCors({ ...PUBLIC_CORS, methods: options.corsMethods ?? ['GET', 'HEAD', 'OPTIONS'], trusted: options.trustedCors }));
   app.use(healthEndpoints(options.checks, options.readinessPolicy));
+  if (metrics?.onAreaPort) app.use(metricsEndpoint(metrics.registry, metrics.token));
   app.use(guardRequestPath());
   return app;
 }

@@ -16,9 +16,14 @@ export function bearerTokenOf(authorization: string | undefined): string | undef
   return authorization ? BEARER.exec(authorization)?.[1] : undefined;
 }
 
+/** Whether an Authorization header value carries `token` as its bearer token (never an empty one). */
+export function carriesBearerToken(authorization: string | undefined, token: string): boolean {
+  if (token === '' || !authorization) return false;
+  const given = bearerTokenOf(authorization);
+  return given !== undefined && isCuratorToken(given, token);
+}
+
 /** Whether an Authorization header value carries the curator token (never with curation off). */
 export function carriesCuratorToken(authorization: string | undefined, curatorToken: string): boolean {
-  if (curatorToken === '' || !authorization) return false;
-  const given = bearerTokenOf(authorization);
-  return given !== undefined && isCuratorToken(given, curatorToken);
+  return carriesBearerToken(authorization, curatorToken);
 }

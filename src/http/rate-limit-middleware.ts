@@ -1,11 +1,10 @@
 import type { Context, Middleware } from 'koa';
 import type { FamilyLimiter, RateLimitFamily, RateLimitOutcome, RateLimits } from './rate-limiter.js';
 import { ratelimitField } from './error-translator.js';
+import { METRICS_PATH } from '../metrics/scrape.js';
 
 /** The route family a request counts against, or null for one never limited (health checks, /metrics). */
 export type FamilyOfRequest = (method: string, path: string) => RateLimitFamily | null;
-
-export const METRICS_PATH = '/metrics';
 
 /** Never limited, whichever area: what monitors and the balancer ask, however often. */
 export function isUnlimitedPath(path: string): boolean {

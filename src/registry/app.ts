@@ -57,6 +57,10 @@ import { DeskService } from './curator-desk/desk.service.js';
 import { OidcSignIn } from './curator-desk/oidc-sign-in.service.js';
 import { splitList } from '../config.js';
 import { registryFamilyOf, registryRateLimits } from './registry-rate-limits.js';
+import { Registry } from 'prom-client';
+import { meteredFamilyOf } from '../http/metrics-middleware.js';
+import { HttpMeter } from '../metrics/http-meter.js';
+import { REGISTRY_FAMILIES } from '../metrics/route-families.js';
 
 export interface RegistryAppDeps {
   config: Readonly<Config>;
@@ -75,6 +79,8 @@ export interface RegistryAppDeps {
    * rest-api/registry-version.ts). Without it the caches keep values a few seconds at most.
    */
   registryVersions?: RegistryVersionSource;
+  /** The process's metrics registry (main.ts, with the process metrics); one of the app's own without. */
+  metrics?: Registry;
 }
 
 /**
@@ -88,6 +94,9 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
     assets: new StaticAssets(),
   };
+  const metrics = deps.metrics ?? new Registry();
+  const meter = new HttpMeter(REGISTRY_FAMILIES);
+  meter.register(metrics);
   const app = createBaseApp({
     logger: deps.logger,
     logSampleRate: config.LOG_REQUEST_SAMPLE_RATE,
@@ -105,6 +114,13 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     errorPage: htmlErrorPage(site),
     // Rate limits and the fair sharing of regex checks key by ctx.ip, which behind proxies is X-Forwarded-For's.
     clientAddress: clientAddressFromSetting(config.TRUST_PROXY),
+    metrics: {
+      registry: metrics,
+      meter,
+      familyOf: meteredFamilyOf(registryFamilyOf),
+      token: config.METRICS_TOKEN,
+      onAreaPort: config.REGISTRY_METRICS_PORT === 0,
+    },
   });
   // X-Forwarded-Proto (ctx.secure, for the form cookies) and -Host behind a proxy.
   app.proxy = trustsProxies(config.TRUST_PROXY);

@@ -5,6 +5,8 @@ import { createRegistryApp } from './app.js';
 import { createRegexTester } from './registration/regex/regex-tester.js';
 import { createQueuedUrlCheck } from './registration/url-check/queued-url-check.js';
 import { RegistryVersionSource } from './rest-api/registry-version.js';
+import { serveMetrics } from '../metrics/metrics-server.js';
+import { createProcessRegistry } from '../metrics/process-registry.js';
 
 // `npm run start:registry`: the registry area alone, for operators who scale it separately.
 const USAGE =
@@ -34,8 +36,10 @@ await runPart('registry', USAGE, async (config, logger) => {
   // Browse answers stay cached until a registry change is announced (NOTIFY at commit).
   const registryVersions = new RegistryVersionSource(reads.db, { databaseUrl: config.DATABASE_URL, logger, reads });
   await registryVersions.start();
+  const metrics = createProcessRegistry();
   const app = createRegistryApp({
     config,
+    metrics,
     db,
     reads,
     redis,
@@ -44,10 +48,16 @@ await runPart('registry', USAGE, async (config, logger) => {
     registryVersions,
   });
   const server = await listen(app, config.REGISTRY_PORT, config);
+  const metricsServer =
+    config.REGISTRY_METRICS_PORT === 0
+      ? undefined
+      : await serveMetrics(metrics, { host: config.HOST, port: config.REGISTRY_METRICS_PORT, token: config.METRICS_TOKEN, logger });
+  const metricsAt = metricsServer ? `, metrics on ${config.HOST}:${metricsServer.port}` : '';
   return {
-    description: `registry area on ${config.PUBLIC_REGISTRY_URL} (listening on ${config.HOST}:${server.port})`,
+    description: `registry area on ${config.PUBLIC_REGISTRY_URL} (listening on ${config.HOST}:${server.port}${metricsAt})`,
     stop: async () => {
       await server.close();
+      await metricsServer?.close();
       await urlChecks.close();
       await regex.close();
       await registryVersions.stop();

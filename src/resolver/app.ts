@@ -9,6 +9,9 @@ import type { ReadinessPolicy } from '../http/health.js';
 import { pingPostgres } from '../db/postgres-failure.js';
 import { pingRedis } from '../queue/connections.js';
 import type { Logger } from '../lib/logger.js';
+import { meteredFamilyOf } from '../http/metrics-middleware.js';
+import { Registry } from 'prom-client';
+import { ResolverMetrics } from '../metrics/resolver-metrics.js';
 import { batchRoutes } from './batch.routes.js';
 import { createFrontHandler, resolverMethodsAt } from './front-handler.js';
 import { HeavyWork } from './heavy-work.js';
@@ -28,6 +31,11 @@ export interface ResolverAppDeps {
   registry: SnapshotSource;
   /** Usage counting; absent when USAGE_COUNTING is off. */
   usage?: UsageRecorder;
+  /**
+   * The process's metrics (main.ts: its registry with the process metrics, and the snapshot store's lag
+   * observer); a registry of the app's own without.
+   */
+  metrics?: ResolverMetrics;
 }
 
 /**
@@ -55,6 +63,8 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
     onError: (error) => deps.logger.error({ err: error }, 'heavy request work failed'),
   });
   const clientAddress = clientAddressFromSetting(config.TRUST_PROXY);
+  const metrics = deps.metrics ?? new ResolverMetrics(new Registry());
+  metrics.watch(registry, usage);
   const limits = resolverRateLimits(config, (error) => deps.logger.error({ err: error }, 'rate limit counter failed; request let through'));
   const reverse = reverseLookups({
     registry,
@@ -74,6 +84,13 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
     readinessPolicy: resolverReadiness(registry),
     servedMethods: resolverMethodsAt,
     clientAddress,
+    metrics: {
+      registry: metrics.registry,
+      meter: metrics.meter,
+      familyOf: meteredFamilyOf(resolverFamilyOf),
+      token: config.METRICS_TOKEN,
+      onAreaPort: config.RESOLVER_METRICS_PORT === 0,
+    },
     front: createFrontHandler({
       snapshot,
       failingProviders: () => registry.failingProviders,
@@ -91,6 +108,7 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
         deployment: [config.PUBLIC_RESOLVER_URL, config.PUBLIC_REGISTRY_URL],
       }),
       rankingTag: () => registry.rankingTag,
+      meter: metrics.meter,
     }),
   });
   // X-Forwarded-Proto and -Host; the client address is clientAddress's (ctx.ip).

@@ -7,11 +7,12 @@ import { asciiLocation } from '../http/ascii-location.js';
 import { addBareHeader, failBare, JSON_CONTENT_TYPE, sendBare, sendBareEmpty, sendErrorAnswer, startBareRequest } from '../http/bare-request.js';
 import type { ClientAddress } from '../http/client-address.js';
 import { OPEN_CORS_HEADERS } from '../http/cors.js';
-import { METRICS_PATH } from '../http/rate-limit-middleware.js';
 import { sendRateLimited, type FamilyLimiter, type RateLimits } from '../http/rate-limiter.js';
 import { AccessLog } from '../http/request-context.js';
 import { HEAD_AND_GET } from '../http/unserved-methods.js';
 import type { Logger } from '../lib/logger.js';
+import type { HttpMeter } from '../metrics/http-meter.js';
+import { METRICS_PATH } from '../metrics/scrape.js';
 import type { HeavyWork } from './heavy-work.js';
 import { renderResolutionFailed } from './landing-page.js';
 import type { ResolutionCaching } from './resolution-caching.js';
@@ -41,6 +42,8 @@ export interface FrontDeps {
   caching: ResolutionCaching;
   /** Moves when the providers are ranked again without a new snapshot version (SnapshotSource.rankingTag). */
   rankingTag?: () => string | undefined;
+  /** Counts the requests answered here (families resolution, reverse and batch); none without. */
+  meter?: HttpMeter;
 }
 
 /** Answers a request itself and returns true, or returns false to hand it to the Koa application. */
@@ -119,6 +122,10 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
   const access = new AccessLog(logger, deps.logSampleRate);
   const resolutionLimit = limits.families.resolution;
   const reverseLimit = limits.families.reverse;
+  const meter = deps.meter;
+  const resolutionFamily = meter?.familyIndex('resolution') ?? 0;
+  const reverseFamily = meter?.familyIndex('reverse') ?? 0;
+  const batchFamily = meter?.familyIndex('batch') ?? 0;
 
   function addHeaders(res: ServerResponse, headers: readonly string[]): void {
     for (let i = 0; i < headers.length; i += 2) addBareHeader(res, headers[i]!, headers[i + 1]!);
@@ -180,10 +187,10 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
     }
   }
 
-  /** The family limit this request counts against; none for a curator, /metrics (or with the family unlimited). */
-  function limitOf(req: IncomingMessage, path: string, endpoint: ReverseLookupEndpoint | null): FamilyLimiter | undefined {
+  /** The family limit this request counts against; none for a curator (or with the family unlimited). */
+  function limitOf(req: IncomingMessage, endpoint: ReverseLookupEndpoint | null): FamilyLimiter | undefined {
     const limit = endpoint ? reverseLimit : resolutionLimit;
-    if (!limit || path === METRICS_PATH) return undefined;
+    if (!limit) return undefined;
     const authorization = req.headers.authorization;
     return authorization && limits.exempt(authorization) ? undefined : limit;
   }
@@ -206,19 +213,22 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
       } else if ((path === '/resolve/batch' || path === '/reverse/batch') && heavy.atCap(clientAddress(req))) refuseHeavy = true;
       else return false;
     } else if (method === 'GET' || method === 'HEAD') {
-      if (path === '/') return false;
+      // /metrics is Koa's (metrics-middleware.ts): never a compact identifier, never limited.
+      if (path === '/' || path === METRICS_PATH) return false;
       for (const other of KOA_PATHS) if (path.startsWith(other)) return false;
     } else {
       return false;
     }
 
-    const requestId = startBareRequest(req, res, access);
+    // Only the batches' refusals are answered here (their other answers are Koa's, counted there).
+    const family = endpoint ? reverseFamily : refuseHeavy ? batchFamily : resolutionFamily;
+    const requestId = startBareRequest(req, res, access, meter, family);
     if (refuseHeavy) {
       sendErrorAnswer(res, heavy.refusalAnswer);
       return true;
     }
     const query = q === -1 ? '' : url.slice(q + 1);
-    const limit = limitOf(req, path, endpoint);
+    const limit = limitOf(req, endpoint);
     if (limit) {
       // In this process's memory (rate-limiter.ts): counted at once; the answer follows a microtask later.
       limit.run(

@@ -5,6 +5,9 @@ import { createResolverApp } from './app.js';
 import { SnapshotStore } from './snapshot-store.js';
 import { usageHashKey } from '../db/service-settings.js';
 import { UsageRecorder } from '../statistics/usage-recorder.js';
+import { serveMetrics } from '../metrics/metrics-server.js';
+import { createProcessRegistry } from '../metrics/process-registry.js';
+import { ResolverMetrics } from '../metrics/resolver-metrics.js';
 
 // `npm run start:resolver`: the resolver area alone, for operators who scale it separately.
 const USAGE =
@@ -16,7 +19,15 @@ await runPart('resolver', USAGE, async (config, logger) => {
   // The snapshot loads are the resolver's only bulk reads: from the replica when there is one.
   const reads = await connectReads(config, db, logger, { max: 2 });
   const redis = await connectRedis(config);
-  const registry = new SnapshotStore({ db, reads, databaseUrl: config.DATABASE_URL, logger, checkIntervalMs: config.SNAPSHOT_CHECK_INTERVAL_MS });
+  const metrics = new ResolverMetrics(createProcessRegistry());
+  const registry = new SnapshotStore({
+    db,
+    reads,
+    databaseUrl: config.DATABASE_URL,
+    logger,
+    checkIntervalMs: config.SNAPSHOT_CHECK_INTERVAL_MS,
+    onChangeApplied: metrics.changeApplied,
+  });
   const started = performance.now();
   await registry.start();
   logger.info(
@@ -25,12 +36,18 @@ await runPart('resolver', USAGE, async (config, logger) => {
   );
   const usage = config.USAGE_COUNTING ? new UsageRecorder(redis, await usageHashKey(db), logger, config.USAGE_FLUSH_INTERVAL_MS) : undefined;
   usage?.start();
-  const app = createResolverApp({ config, db, redis, logger, registry, usage });
+  const app = createResolverApp({ config, db, redis, logger, registry, usage, metrics });
   const server = await listen(app, config.RESOLVER_PORT, config);
+  const metricsServer =
+    config.RESOLVER_METRICS_PORT === 0
+      ? undefined
+      : await serveMetrics(metrics.registry, { host: config.HOST, port: config.RESOLVER_METRICS_PORT, token: config.METRICS_TOKEN, logger });
+  const metricsAt = metricsServer ? `, metrics on ${config.HOST}:${metricsServer.port}` : '';
   return {
-    description: `resolver area on ${config.PUBLIC_RESOLVER_URL} (listening on ${config.HOST}:${server.port})`,
+    description: `resolver area on ${config.PUBLIC_RESOLVER_URL} (listening on ${config.HOST}:${server.port}${metricsAt})`,
     stop: async () => {
       await server.close();
+      await metricsServer?.close();
       await usage?.stop();
       await registry.stop();
       await closeReads(reads);

@@ -16,4 +16,6 @@ export interface SnapshotSource {
    * entity tags (resolution-caching.ts). Absent: no measurements.
    */
   readonly rankingTag?: string;
+  /** When the snapshot held was put in place (Date.now()), for its age in the metrics. Absent: unknown. */
+  readonly appliedAt?: number;
 }

@@ -22,6 +22,11 @@ export interface SnapshotStoreOptions {
   checkIntervalMs: number;
   /** How often the link-check measurements are read again without a notification; 5 minutes by default. */
   measurementIntervalMs?: number;
+  /**
+   * Told, in seconds, how long after a registry change notification the snapshot was brought up to date
+   * (the change-notification lag of the metrics): from the first notification a refresh covers to its end.
+   */
+  onChangeApplied?: (lagSeconds: number) => void;
 }
 
 /**
@@ -84,6 +89,9 @@ export class SnapshotStore {
   private ranking = rankingTagOf(new Map());
   private readonly changeHandlers: ((snapshot: RegistrySnapshot) => void)[] = [];
   private checks: Promise<LuiPatternCheckSummary> = Promise.resolve({ checked: 0, flagged: 0, ms: 0 });
+  private applied = 0;
+  /** performance.now() of the first registry change notification no refresh has covered yet. */
+  private notifiedAt: number | null = null;
 
   private readonly readDb: Db;
 
@@ -110,6 +118,10 @@ export class SnapshotStore {
     return this.ranking;
   }
 
+  get appliedAt(): number {
+    return this.applied;
+  }
+
   /** Settles when the ReDoS checks of the current snapshot's new LUI patterns are done (never rejects). */
   get patternChecks(): Promise<LuiPatternCheckSummary> {
     return this.checks;
@@ -122,6 +134,7 @@ export class SnapshotStore {
   async start(): Promise<void> {
     await this.readMeasurements();
     this.loaded = await loadRegistry(this.readDb, this.measurements);
+    this.applied = Date.now();
     // Not awaited: until a pattern's verdict arrives it is matched in linear time (lui-pattern-checks.ts).
     this.checks = checkSnapshotPatterns(this.loaded.snapshot, this.options.logger);
     this.listener = new RegistryChangeListener({
@@ -129,9 +142,12 @@ export class SnapshotStore {
       logger: this.options.logger,
       channels: [REGISTRY_CHANGES_CHANNEL, LINK_CHECKS_CHANNEL],
       debounceMs: 0,
-      onChange: (_why, channels) => {
+      onChange: (why, channels) => {
         // A registry change reads the measurements too: a new resource may already have checks.
-        if (channels.has(REGISTRY_CHANGES_CHANNEL)) void this.refreshSoon();
+        if (channels.has(REGISTRY_CHANGES_CHANNEL)) {
+          if (why === 'notification') this.notifiedAt ??= performance.now();
+          void this.refreshSoon();
+        }
         else if (channels.has(LINK_CHECKS_CHANNEL)) void this.refreshMeasurementsSoon();
       },
     });
@@ -172,11 +188,14 @@ export class SnapshotStore {
         const { registry, measurements } = this.pending;
         this.pending.registry = false;
         this.pending.measurements = false;
+        // Every change notified before this point is committed, so the registry read below includes it.
+        const notifiedAt = registry ? this.notifiedAt : null;
+        if (registry) this.notifiedAt = null;
         // A replica shows what the notification announced only once it has replayed that far.
         await this.catchUp();
         // Measurements first, so that the namespaces a registry refresh reads are ranked from the new ones.
         if (measurements) await this.refreshMeasurements();
-        if (registry) await this.refreshOnce();
+        if (registry) this.settleChange(notifiedAt, await this.refreshOnce());
       }
       this.refreshing = null;
     })();
@@ -213,17 +232,28 @@ export class SnapshotStore {
     if (await this.readMeasurements()) rankSnapshot(this.loaded.snapshot, this.measurements);
   }
 
-  private async refreshOnce(): Promise<void> {
+  /** After a registry refresh: its lag since the notification it covered, or, when it failed, the notification kept for the next. */
+  private settleChange(notifiedAt: number | null, refreshed: boolean): void {
+    if (notifiedAt === null) return;
+    if (refreshed) this.options.onChangeApplied?.((performance.now() - notifiedAt) / 1000);
+    else this.notifiedAt ??= notifiedAt;
+  }
+
+  /** Brings the snapshot up to date; false when Postgres could not be read (the last snapshot keeps serving). */
+  private async refreshOnce(): Promise<boolean> {
     try {
       const next = await refreshRegistry(this.readDb, this.loaded, this.measurements);
       this.lastError = null;
-      if (next === this.loaded) return;
+      if (next === this.loaded) return true;
       this.loaded = next;
+      this.applied = Date.now();
       this.checks = checkSnapshotPatterns(next.snapshot, this.options.logger);
       for (const handler of this.changeHandlers) handler(next.snapshot);
+      return true;
     } catch (error) {
       this.lastError = `cannot refresh the registry snapshot from Postgres: ${(error as Error).message}`;
       this.options.logger.warn({ err: error }, 'snapshot refresh failed; serving the last snapshot');
+      return false;
     }
   }
 }

@@ -89,6 +89,8 @@ export class UsageRecorder {
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private readonly flushCommand: FlushCommand;
+  private flushed = Date.now();
+  private failures = 0;
 
   constructor(
     private readonly redis: Redis,
@@ -102,6 +104,19 @@ export class UsageRecorder {
     }
     this.flushCommand = (...args) => (redis as unknown as { usageFlush: FlushCommand }).usageFlush(...args);
     redis.on('ready', this.forgetSent);
+  }
+
+  /**
+   * When every count made before it was in Redis (Date.now() of the last flush that sent everything, or of
+   * the start): the oldest count not yet flushed is at most this old (the usage-flush lag of the metrics).
+   */
+  get flushedAt(): number {
+    return this.flushed;
+  }
+
+  /** Flushes Redis refused since the start (their counts were dropped). */
+  get failedFlushes(): number {
+    return this.failures;
   }
 
   start(): void {
@@ -167,12 +182,16 @@ export class UsageRecorder {
   };
 
   private async flushPending(): Promise<void> {
+    const started = Date.now();
     const touched = this.touched;
     const prefixes = this.touchedPrefixes;
     this.touched = [];
     this.touchedPrefixes = [];
     this.visitorCount = 0;
-    if (touched.length === 0) return;
+    if (touched.length === 0) {
+      this.flushed = started;
+      return;
+    }
     // A flush crossing midnight counts the whole interval on the new day, which is within the one-interval
     // precision of these figures.
     const day = utcDay(this.now());
@@ -213,7 +232,9 @@ export class UsageRecorder {
     if (inCall > 0) calls.push(this.flushCommand(...args));
     try {
       await Promise.all(calls);
+      this.flushed = started;
     } catch (error) {
+      this.failures++;
       // Usage figures are approximate by nature: a flush Redis refuses is dropped, not retried forever,
       // and what this process believed Redis held is forgotten so that the next flush sends it again.
       this.forgetSent();

@@ -134,9 +134,9 @@ describe('the import graph of src/ and workers/', () => {
     expect(queries).toEqual([]);
   });
 
-  test('workers import only src/queue, src/dataset, src/link-check, src/db, src/lib, src/bootstrap, the configuration and their own folder', () => {
+  test('workers import only src/queue, src/dataset, src/link-check, src/db, src/lib, src/bootstrap, src/metrics, the configuration and their own folder', () => {
     const allowed = [
-      'src/queue/', 'src/dataset/', 'src/db/', 'src/lib/', 'src/bootstrap/', 'src/core/', 'src/statistics/', 'src/notifications/', 'src/link-check/',
+      'src/queue/', 'src/dataset/', 'src/db/', 'src/lib/', 'src/bootstrap/', 'src/core/', 'src/statistics/', 'src/notifications/', 'src/link-check/', 'src/metrics/',
       'workers/',
     ];
     const reaching = importsOf((file) => file.startsWith('workers/')).filter(
