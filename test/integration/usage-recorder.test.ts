@@ -1,7 +1,11 @@
+import { Redis } from 'ioredis';
+import { Registry } from 'prom-client';
 import { createLogger } from '../../src/lib/logger.js';
+import { ResolverMetrics } from '../../src/metrics/resolver-metrics.js';
 import { createProducerRedis } from '../../src/queue/connections.js';
 import { usageKeys } from '../../src/statistics/usage-keys.js';
 import { UsageRecorder } from '../../src/statistics/usage-recorder.js';
+import { ScrapedMetrics } from '../support/prometheus-text.js';
 import { TEST_REDIS_URL } from '../support/test-database.js';
 
 // Days of a random month of the 1980s, so that runs sharing the machine's Redis never meet (the
@@ -83,5 +87,34 @@ describe('usage recorder', () => {
     usage.record('taxonomy', '10.1.1.1', 'pipeline/1.0');
     await usage.flush();
     expect(await day(DAY1)).toEqual({ visits: { taxonomy: '1' }, prefixes: ['taxonomy'], taxonomyVisitors: 1 });
+  });
+
+  it('tells the metrics how long its counts have waited for Redis, and how many flushes Redis refused', async () => {
+    const scrape = async (recorder: UsageRecorder) => {
+      const metrics = new ResolverMetrics(new Registry());
+      metrics.watch({ snapshot: { version: 1 }, staleReason: null }, recorder);
+      return ScrapedMetrics.parse(await metrics.registry.metrics());
+    };
+    usage.record('taxonomy', '10.1.1.1', 'pipeline/1.0');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await scrape(usage)).value('curie_usage_flush_lag_seconds')).toBeGreaterThanOrEqual(0.3);
+    await usage.flush();
+    const flushed = await scrape(usage);
+    expect(flushed.value('curie_usage_flush_lag_seconds')).toBeLessThan(0.3);
+    expect(flushed.value('curie_usage_flush_failures_total')).toBe(0);
+
+    // Never connected, and no offline queue: every command is refused at once, as while Redis is away.
+    const away = new Redis(TEST_REDIS_URL, { lazyConnect: true, enableOfflineQueue: false });
+    const stranded = new UsageRecorder(away, 'test-key', logger, 60_000, () => clock);
+    try {
+      stranded.record('taxonomy', '10.1.1.1', 'pipeline/1.0');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await stranded.flush();
+      const refused = await scrape(stranded);
+      expect(refused.value('curie_usage_flush_failures_total')).toBe(1);
+      expect(refused.value('curie_usage_flush_lag_seconds')).toBeGreaterThanOrEqual(0.3);
+    } finally {
+      away.disconnect();
+    }
   });
 });
