@@ -12,6 +12,7 @@ import type { Redis } from 'ioredis';
 import request from 'supertest';
 import { createWorkerRedis } from '../../src/queue/connections.js';
 import { createQueue, queueNames } from '../../src/queue/queues.js';
+import { LINK_CHECK_JOB_NAME } from '../../src/queue/link-check.queue.js';
 import { URL_CHECK_JOB_NAME } from '../../src/queue/url-check.queue.js';
 import { startStack, type AreaStack } from '../support/areas.js';
 import { freePort, stopProcess, type Spawned } from '../support/processes.js';
@@ -214,6 +215,26 @@ describe('/metrics of the resolver, registry and worker processes', () => {
       expect(after.value('curie_url_checks_total', { verdict: 'ok' }) - before.value('curie_url_checks_total', { verdict: 'ok' })).toBe(1);
     } finally {
       await urlChecks.close();
+    }
+  });
+
+  it('counts link checks by outcome', async () => {
+    const linkChecks = createQueue(queueNames.linkCheck, connection, t.config.QUEUE_PREFIX);
+    const skipped = { outcome: 'skipped' };
+    try {
+      const before = await scrape(workerMetrics, bearer);
+      // No URL to check: stored as skipped without a request (and nothing stored, the resource being unknown).
+      await linkChecks.add(LINK_CHECK_JOB_NAME, { runId: 'metrics-test', resourceId: 2_000_000_000, urlKind: 'sample', url: null, skipReason: 'test', isProtected: false });
+      const after = await scrapeUntil(
+        workerMetrics,
+        (m) => m.value('curie_link_checks_total', skipped) > before.value('curie_link_checks_total', skipped),
+        'the link check finishing',
+        bearer,
+      );
+      expect(after.family('curie_link_checks_total')?.type).toBe('COUNTER');
+      expect(after.value('curie_link_checks_total', skipped) - before.value('curie_link_checks_total', skipped)).toBe(1);
+    } finally {
+      await linkChecks.close();
     }
   });
 
