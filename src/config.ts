@@ -184,6 +184,11 @@ const configSchema = {
       default: 4,
       description: 'Heavy resolver requests (POST /resolve/batch, POST /reverse/batch, long similarity lookups) one client address may have under way at once; more answer 429 with Retry-After. Heavy work is done in slices shared fairly between clients, so single resolutions stay fast meanwhile. Behind a reverse proxy set TRUST_PROXY, or every client counts as the proxy.',
     },
+    RESOLVER_MCP: {
+      type: 'boolean',
+      default: true,
+      description: 'Serve the MCP server (Model Context Protocol, Streamable HTTP, stateless) at POST /mcp on the resolver area: the tools resolve, resolveBest, convert, getSimilar, searchRegistry and describeNamespace, and three prompts. Its requests count against RATE_LIMIT_RESOLUTION, each message of a JSON-RPC batch as one. Off: /mcp answers 404.',
+    },
     RATE_LIMITS: {
       type: 'boolean',
       default: true,
@@ -201,7 +206,7 @@ const configSchema = {
       minimum: 0,
       maximum: 100000000,
       default: 6000,
-      description: 'Resolver: resolutions (GET /{compactId}, JSON or redirect; MIR ids and landing pages) per client address per minute. 0: unlimited.',
+      description: 'Resolver: resolutions (GET /{compactId}, JSON or redirect; MIR ids and landing pages; MCP messages to POST /mcp) per client address per minute. 0: unlimited.',
     },
     RATE_LIMIT_REVERSE: {
       type: 'integer',
@@ -565,6 +570,7 @@ export interface Config {
   USAGE_FLUSH_INTERVAL_MS: number;
   TRUST_PROXY: string;
   RESOLVER_HEAVY_REQUESTS_PER_CLIENT: number;
+  RESOLVER_MCP: boolean;
   RATE_LIMITS: boolean;
   RESOLVER_INSTANCES: number;
   RATE_LIMIT_RESOLUTION: number;

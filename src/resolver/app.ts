@@ -16,6 +16,9 @@ import { batchRoutes } from './batch.routes.js';
 import { createFrontHandler, resolverMethodsAt } from './front-handler.js';
 import { HeavyWork } from './heavy-work.js';
 import { insightRoutes } from './insight.routes.js';
+import { mcpRoutes } from './mcp.routes.js';
+import { createMcpTools } from './mcp-tools.js';
+import { readNamespaceDescription } from '../db/namespace-description.js';
 import { registryLinksRoutes } from './registry-links.routes.js';
 import { ResolutionCaching } from './resolution-caching.js';
 import { resolverFamilyOf, resolverRateLimits } from './resolver-rate-limits.js';
@@ -119,5 +122,21 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
   app.use(registryLinksRoutes({ snapshot, publicRegistryUrl: config.PUBLIC_REGISTRY_URL }));
   app.use(reverse.wrongMethod);
   useRouters(app, [reverse.router, batchRoutes({ registry, ...urls, count, heavy, logger: deps.logger }), insightRoutes({ registry })]);
+  if (config.RESOLVER_MCP) {
+    const tools = createMcpTools({
+      registry,
+      ...urls,
+      reverseIndex: reverse.index,
+      heavy,
+      count,
+      // The one read of the MCP tools outside the snapshot; without Postgres a namespace is described without it.
+      readDescription: (namespace) =>
+        readNamespaceDescription(deps.db, namespace.id).catch((error: unknown) => {
+          deps.logger.warn({ err: error }, 'namespace description unreadable; described without it');
+          return null;
+        }),
+    });
+    useRouters(app, [mcpRoutes({ tools, logger: deps.logger })]);
+  }
   return app;
 }

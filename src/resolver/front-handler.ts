@@ -50,6 +50,8 @@ export interface FrontDeps {
 export type FrontHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 export const DEPRECATED_LANDING = '/deactivatedLanding/';
+/** The MCP server's endpoint (mcp.routes.ts): never a compact identifier, although it reads like a prefix. */
+export const MCP_PATH = '/mcp';
 export const PROTECTED_LANDING = '/protectedLanding/';
 
 /** Paths of the resolver area's other endpoints: never read as compact identifiers. */
@@ -63,7 +65,7 @@ const PAGE_PATHS = ['/resolveMirId/', DEPRECATED_LANDING, PROTECTED_LANDING];
  * or middleware say for themselves (health, reverse lookups, batches).
  */
 export function resolverMethodsAt(path: string): readonly string[] | undefined {
-  if (path === '/') return undefined;
+  if (path === '/' || path === MCP_PATH) return undefined;
   for (const page of PAGE_PATHS) if (path.startsWith(page)) return HEAD_AND_GET;
   for (const other of KOA_PATHS) if (path.startsWith(other)) return undefined;
   return HEAD_AND_GET;
@@ -214,7 +216,7 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
       else return false;
     } else if (method === 'GET' || method === 'HEAD') {
       // /metrics is Koa's (metrics-middleware.ts): never a compact identifier, never limited.
-      if (path === '/' || path === METRICS_PATH) return false;
+      if (path === '/' || path === METRICS_PATH || path === MCP_PATH) return false;
       for (const other of KOA_PATHS) if (path.startsWith(other)) return false;
     } else {
       return false;

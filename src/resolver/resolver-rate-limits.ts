@@ -6,7 +6,8 @@ import { memoryRateLimits, type RateLimitFamily, type RateLimits } from '../http
  * The resolver's route families. The front handler counts the single resolutions and reverse lookups itself
  * (front-handler.ts); the Koa application counts the rest with this: batches (weighted by their items, see
  * batch.routes.ts), the insight API (the whole registry in one answer, as the dataset), and MIR ids,
- * landing pages and whatever else as resolutions.
+ * landing pages, MCP messages (POST /mcp, each message of a JSON-RPC batch, see mcp.routes.ts) and whatever
+ * else as resolutions.
  */
 export function resolverFamilyOf(method: string, path: string): RateLimitFamily | null {
   if (isUnlimitedPath(path)) return null;

@@ -139,7 +139,7 @@ function urlOf(item: unknown): string | null {
 
 // A similarity lookup is done in slices of this much work (edit-distance steps, see NearestSearch), about a
 // millisecond: every provider URL of the registry, as it is or slightly altered, needs one slice at most.
-const SIMILARITY_SLICE_WORK = 200_000;
+export const SIMILARITY_SLICE_WORK = 200_000;
 // URL and accession together longer than this (provider URLs are under 200 characters) make a lookup heavy
 // from the start; a shorter one becomes heavy when its first slice does not finish it.
 const LONG_SIMILARITY_CHARS = 400;
@@ -165,6 +165,8 @@ export interface ReverseLookups {
   wrongMethod: Middleware;
   /** POST /reverse/batch. */
   router: Router;
+  /** The index of the current snapshot, for the other lookups of the area (the MCP tools). */
+  index: () => ReverseIndex;
 }
 
 export function reverseLookups(deps: ReverseDeps): ReverseLookups {
@@ -261,5 +263,5 @@ export function reverseLookups(deps: ReverseDeps): ReverseLookups {
     if (!SINGLE_LOOKUPS.has(ctx.path) || ctx.method === 'OPTIONS') return next();
     throw new HttpError(405, `Method ${ctx.method} is not allowed on ${ctx.path}; use POST`, { Allow: 'POST' });
   };
-  return { answer, wrongMethod, router };
+  return { answer, wrongMethod, router, index: () => indexes.current() };
 }

@@ -9,6 +9,7 @@ describe('the route families of the rate limits', () => {
     expect(resolverFamilyOf('POST', '/resolve/batch')).toBe('batch');
     expect(resolverFamilyOf('POST', '/reverse/batch')).toBe('batch');
     expect(resolverFamilyOf('GET', '/insightApi/get_all_home_urls')).toBe('dataset');
+    expect(resolverFamilyOf('POST', '/mcp')).toBe('resolution');
     expect(resolverFamilyOf('GET', '/health/live')).toBeNull();
     expect(resolverFamilyOf('GET', '/metrics')).toBeNull();
   });
