@@ -291,6 +291,24 @@ describe('the HTTP endpoint', () => {
     expect((await postMcp(JSON.stringify({ hello: 'world' }))).status).toBe(400);
   });
 
+  it('counts each message of a JSON-RPC batch against the resolution limit', async () => {
+    const { koa } = await r.resolverApp({ env: { RATE_LIMITS: 'true', RATE_LIMIT_RESOLUTION: '5' } });
+    const limited = await startRawServer(koa.callback());
+    const pings = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'ping' })));
+    const send = (body: string) =>
+      limited.send({ method: 'POST', path: '/mcp', headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT }, body });
+    try {
+      const first = await send(pings(3));
+      expect(first.status).toBe(200);
+      expect(JSON.parse(first.text)).toEqual([1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, result: {} })));
+      const second = await send(pings(3));
+      expect(second.status).toBe(429);
+      expect(second.headers['retry-after']).toBeDefined();
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('is not served with RESOLVER_MCP=false', async () => {
     const { koa } = await r.resolverApp({ env: { RESOLVER_MCP: 'false' } });
     const off = await startRawServer(koa.callback());
