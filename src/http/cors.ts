@@ -32,7 +32,8 @@ export function parseOrigins(setting: string): string[] {
 export const PUBLIC_CORS: Omit<CorsOptions, 'methods'> = {
   // Authorization is not among them: the only bearer is the curator token, and a page on another origin
   // has no business sending it (a preflight asking for it fails, so the browser never sends the token).
-  allowHeaders: ['Content-Type', 'Accept', 'X-Request-Id', 'If-None-Match', 'If-Modified-Since', 'Idempotency-Key'],
+  // Mcp-Protocol-Version: what an MCP client in a page sends with every message after the first (POST /mcp).
+  allowHeaders: ['Content-Type', 'Accept', 'X-Request-Id', 'If-None-Match', 'If-Modified-Since', 'Idempotency-Key', 'Mcp-Protocol-Version'],
   exposeHeaders: ['X-Request-Id', 'ETag', 'Last-Modified', 'Retry-After', 'Location', 'RateLimit', 'RateLimit-Policy'],
   maxAgeSeconds: 86400,
 };

@@ -271,6 +271,19 @@ describe('the HTTP endpoint', () => {
     }
   });
 
+  it('lets a page on another origin send MCP messages (CORS preflight)', async () => {
+    const res = await server.send({
+      method: 'OPTIONS',
+      path: '/mcp',
+      headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,mcp-protocol-version' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-methods']?.split(',')).toContain('POST');
+    const allowed = (res.headers['access-control-allow-headers'] ?? '').toLowerCase().split(',');
+    expect(allowed).toEqual(expect.arrayContaining(['content-type', 'mcp-protocol-version']));
+  });
+
   it('answers a request in JSON without a session', async () => {
     const res = await postMcp(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'resolveBest', arguments: { curie: 'taxonomy:9606' } } }), {
       'Mcp-Protocol-Version': '2025-06-18',
