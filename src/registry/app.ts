@@ -61,6 +61,7 @@ import { Registry } from 'prom-client';
 import { meteredFamilyOf } from '../http/metrics-middleware.js';
 import { HttpMeter } from '../metrics/http-meter.js';
 import { REGISTRY_FAMILIES } from '../metrics/route-families.js';
+import { adminQueuesRedirect, queueBoardMiddleware } from './queue-board/queue-board.routes.js';
 
 export interface RegistryAppDeps {
   config: Readonly<Config>;
@@ -170,7 +171,20 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
         );
   const deskKit = createDeskKit({ site, sessions: deskSessions, tokenSignIn: config.CURATOR_TOKEN !== '', oidcProvider: oidc?.providerName });
   const desk = new DeskService({ db, curation, maintenance, search, validator, publicRegistryUrl: config.PUBLIC_REGISTRY_URL });
+  // The queue board (bull-board) under the desk's path, behind its sign-in or the curator token.
+  for (const middleware of queueBoardMiddleware({
+    redis: deps.redis,
+    queuePrefix: config.QUEUE_PREFIX,
+    curatorToken: config.CURATOR_TOKEN,
+    signInEnabled: config.CURATOR_TOKEN !== '' || oidc !== undefined,
+    publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
+    sessions: deskSessions,
+    logger: deps.logger,
+  })) {
+    app.use(middleware);
+  }
   useRouters(app, [
+    adminQueuesRedirect(),
     site.assets.routes(),
     // Ahead of /registry/{prefix}, whose paths these share.
     searchRoutes({

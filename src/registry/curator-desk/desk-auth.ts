@@ -68,8 +68,9 @@ export function loadDeskSession(sessions: DeskSessions): Middleware {
 }
 
 /**
- * Whether a request is a signed-in curator's at the desk (the rate limits never count curators). Only
- * requests under the desk's path carry the cookie, so no other request costs a session lookup.
+ * Whether a request is a signed-in curator's at the desk (the rate limits never count curators; the queue
+ * board, under the desk's path, lets them in). Only requests under the desk's path carry the cookie, so no
+ * other request costs a session lookup.
  */
 export async function isSignedInAtDesk(ctx: Context, sessions: DeskSessions): Promise<boolean> {
   if (ctx.path !== DESK_PATH && !ctx.path.startsWith(`${DESK_PATH}/`)) return false;
@@ -108,14 +109,16 @@ export function requireSignedIn(refuse: (ctx: Context, expired: boolean) => void
     const lookup = deskLookup(ctx);
     if (lookup.state === 'signed-in') return next();
     const expired = lookup.state === 'expired';
-    if (ctx.method === 'GET' || ctx.method === 'HEAD') {
-      const next = encodeURIComponent(ctx.path + (ctx.querystring ? `?${ctx.querystring}` : ''));
-      ctx.status = 303;
-      ctx.redirect(`${DESK_PATH}/sign-in?next=${next}${expired ? '&expired=1' : ''}`);
-      return;
-    }
+    if (ctx.method === 'GET' || ctx.method === 'HEAD') return sendToSignIn(ctx, expired);
     refuse(ctx, expired);
   };
+}
+
+/** Sends a page asked without a session to the sign-in (303), with its own address to come back to. */
+export function sendToSignIn(ctx: Context, expired: boolean): void {
+  const next = encodeURIComponent(ctx.path + (ctx.querystring ? `?${ctx.querystring}` : ''));
+  ctx.status = 303;
+  ctx.redirect(`${DESK_PATH}/sign-in?next=${next}${expired ? '&expired=1' : ''}`);
 }
 
 /**

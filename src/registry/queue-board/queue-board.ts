@@ -1,0 +1,78 @@
+/**
+ * The queue dashboard: bull-board (@bull-board/api with its Koa adapter, pinned to one version together)
+ * over every queue of the service, as the workers' BullMQ keys hold them under QUEUE_PREFIX. It only reads
+ * and acts on Redis; who may see it and which of its actions are allowed is queue-board-access.ts's.
+ */
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { KoaAdapter } from '@bull-board/koa';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Middleware } from 'koa';
+import type { Logger } from '../../lib/logger.js';
+import { createQueue, queueNames, type QueueName } from '../../queue/queues.js';
+import { allowListedActions } from './queue-board-access.js';
+
+/**
+ * What each queue is for, as the board shows it under its name. A Record of every QueueName: a new queue
+ * does not compile until it is described here, so the board always shows every queue.
+ */
+export const QUEUE_DESCRIPTIONS: Readonly<Record<QueueName, string>> = {
+  [queueNames.dataset]: 'Builds the resolver dataset files: nightly, after each registry change, and before the first download',
+  [queueNames.usageRollup]: 'Rolls the resolver usage counters up from Redis into the statistics in Postgres (nightly)',
+  [queueNames.urlCheck]: 'Fetches the URLs of registration requests for their live checks (the registry area never fetches them)',
+  [queueNames.notifications]: 'Sends the due e-mails of the notification outbox',
+  [queueNames.housekeeping]: 'Deletes what is kept only for a while: stored Idempotency-Key answers, link-check history (hourly)',
+  [queueNames.linkCheckPlan]: 'Plans each run of the resource link checks',
+  [queueNames.linkCheck]: 'Checks one URL of one resource per job, for a link-check run',
+};
+
+export interface QueueBoardDeps {
+  /** The area's producer connection: the board's reads and actions are short commands, never blocking ones. */
+  redis: Redis;
+  /** QUEUE_PREFIX: the workers' own, so the board shows their queues. */
+  prefix: string;
+  /** Where the board is mounted; its page's links and its API are under it. */
+  basePath: string;
+  /** The curator desk's address, linked from the board's menu. */
+  deskPath: string;
+  logger: Logger;
+}
+
+/**
+ * The board as Koa middleware answering under `basePath` (and handing anything it does not serve on). It
+ * is built on its first request: the registry area's other requests, and every test that builds the area,
+ * then open no queue at all.
+ */
+export function createQueueBoard(deps: QueueBoardDeps): Middleware {
+  let board: Middleware | undefined;
+  return function queueBoard(ctx, next) {
+    board ??= buildBoard(deps);
+    return board(ctx, next);
+  };
+}
+
+function buildBoard(deps: QueueBoardDeps): Middleware {
+  const queues = (Object.values(queueNames) as QueueName[]).map((name) => {
+    const queue = createQueue(name, deps.redis, deps.prefix);
+    // Connection trouble is the area's Redis connection's; the board's request that meets it answers it.
+    queue.on('error', (error) => deps.logger.debug({ err: error, queue: name }, 'queue board: queue error'));
+    return new BullMQAdapter(queue as Queue, { description: QUEUE_DESCRIPTIONS[name], allowRetries: true, readOnlyMode: false });
+  });
+  const adapter = new KoaAdapter();
+  adapter.setBasePath(deps.basePath);
+  createBullBoard({
+    queues,
+    serverAdapter: adapter,
+    options: {
+      handlerHooks: { before: allowListedActions },
+      uiConfig: {
+        boardTitle: 'Registry queues',
+        // The board's documentation link leads off the registry; the desk's link leads back to it.
+        hideDocsLink: true,
+        miscLinks: [{ text: 'Curator desk', url: deps.deskPath }],
+      },
+    },
+  });
+  return adapter.registerPlugin();
+}
