@@ -13,9 +13,12 @@ COPY src src
 COPY workers workers
 COPY migrations migrations
 COPY seeds seeds
-# recheck-jar (23 MB) is recheck's backend for machines with Java; the image has none and uses recheck's
-# native binary (or its pure-JavaScript fallback where there is no binary for the platform).
-RUN npx tsc -p tsconfig.json && npm prune --omit=dev --no-audit --no-fund && rm -rf node_modules/recheck-jar
+COPY scripts/prune-dev-optional.mjs scripts/
+# npm prune --omit=dev keeps dev dependencies that production packages name as optional peers (TypeScript,
+# valibot's); prune-dev-optional.mjs removes them (no compiler in the image). recheck-jar (23 MB) is
+# recheck's backend for machines with Java; the image has none and uses recheck's native binary (or its
+# pure-JavaScript fallback where there is no binary for the platform).
+RUN npx tsc -p tsconfig.json && npm prune --omit=dev --no-audit --no-fund && node scripts/prune-dev-optional.mjs && rm -rf node_modules/recheck-jar
 
 FROM node:${NODE_VERSION}-slim AS runtime
 WORKDIR /app

@@ -5,6 +5,7 @@
  * code owned by root, and runs the image's entrypoint as an unprivileged user, as `USER node` would.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -74,12 +75,15 @@ function readRuntimeStage(): RuntimeStage {
   return stage;
 }
 
-/** What `npm ci && tsc && npm prune --omit=dev` leaves in the build stage's /app. */
+const PRUNE_SCRIPT = 'scripts/prune-dev-optional.mjs';
+
+/** What `npm ci && tsc && npm prune --omit=dev && node scripts/prune-dev-optional.mjs` leaves in the build stage's /app. */
 function makeBuildOutput(dir: string): void {
   mkdirSync(dir);
   for (const file of ['package.json', 'package-lock.json']) cpSync(path.join(ROOT, file), path.join(dir, file));
   // From the npm cache the preceding `npm ci` filled: this sends nothing over the network.
   execFileSync('npm', ['ci', '--omit=dev', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'pipe' });
+  execFileSync(process.execPath, [path.join(ROOT, PRUNE_SCRIPT), dir], { stdio: 'pipe' });
   cpSync(path.join(ROOT, 'dist'), path.join(dir, 'dist'), { recursive: true });
   cpSync(path.join(ROOT, 'seeds'), path.join(dir, 'seeds'), { recursive: true });
 }
@@ -104,6 +108,7 @@ describeRequiring([asRoot], 'the Docker image layout', () => {
   let t: TestDatabase;
   let env: Record<string, string>;
   const prefix = `test-docker-${process.pid}`;
+  const curatorToken = randomBytes(24).toString('hex');
   const running: ChildProcess[] = [];
 
   /** Runs a command in the laid-out image as the unprivileged user, with only the image's environment. */
@@ -149,6 +154,7 @@ describeRequiring([asRoot], 'the Docker image layout', () => {
       REGISTRY_PORT: String(registryPort),
       PUBLIC_REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
       LOG_LEVEL: 'warn',
+      CURATOR_TOKEN: curatorToken,
     };
   }, 120000);
 
@@ -163,7 +169,14 @@ describeRequiring([asRoot], 'the Docker image layout', () => {
 
   it('runs as an unprivileged user that owns only its declared data volume, with no compiler in the image', () => {
     expect(stage.user).toBe('node');
-    expect(existsSync(path.join(app, 'node_modules', 'typescript'))).toBe(false);
+    // The build stage prunes as makeBuildOutput does.
+    expect(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8')).toMatch(/npm prune --omit=dev[^\n]*&& node scripts\/prune-dev-optional\.mjs/);
+    // TypeScript is a dev dependency that valibot (@bull-board/api's) names as an optional peer, which npm
+    // keeps with --omit=dev; so are handlebars and @babel/core (the Koa adapter's template engines').
+    for (const devOnly of ['typescript', 'handlebars', '@babel/core', '.bin/tsc']) expect(existsSync(path.join(app, 'node_modules', devOnly))).toBe(false);
+    // The optional packages the service runs with stay: the queue board, and recheck's native binary.
+    expect(existsSync(path.join(app, 'node_modules', '@bull-board', 'ui', 'dist', 'index.ejs'))).toBe(true);
+    if (process.platform === 'linux' && process.arch === 'x64') expect(existsSync(path.join(app, 'node_modules', 'recheck-linux-x64'))).toBe(true);
     expect(statSync(path.join(app, 'dist')).uid).toBe(0);
     expect(stage.volumes.length).toBeGreaterThan(0);
     for (const volume of stage.volumes) {
@@ -198,6 +211,16 @@ describeRequiring([asRoot], 'the Docker image layout', () => {
     const body = (await answer.json()) as { payload: { namespaces: unknown[] } };
     expect(body.payload.namespaces).toHaveLength(sample.length);
     expect(readdirSync(path.join(app, 'var', 'dataset')).length).toBeGreaterThan(0);
+
+    // The queue board renders and lists the queues with the production packages only.
+    const board = `http://127.0.0.1:${env.REGISTRY_PORT}/curation/queues`;
+    const asCurator = { headers: { Authorization: `Bearer ${curatorToken}` }, signal: AbortSignal.timeout(10000) };
+    const page = await fetch(board, asCurator);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<base href="/curation/queues/" />');
+    const queues = await fetch(`${board}/api/queues`, asCurator);
+    expect(queues.status).toBe(200);
+    expect(((await queues.json()) as { queues: unknown[] }).queues.length).toBeGreaterThan(0);
 
     const health = await runToEnd([...stage.healthcheck, 'start']);
     expect(health.code).toBe(0);
