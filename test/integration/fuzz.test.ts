@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import type { Router } from '@koa/router';
 import type Koa from 'koa';
+import { queueNames } from '../../src/queue/queues.js';
 import { REGISTRATION_TABLES } from '../../src/registry/registration/submission/registration-records.js';
 import { prefixRegistration, resourceRegistration } from '../factories/registration.factory.js';
 import { seededRandom } from '../factories/reverse-snapshot.factory.js';
@@ -68,6 +69,12 @@ const OUTSIDE_ROUTERS: Route[] = [
   { area: 'resolver', method: 'GET', path: '/resolveMirId/:mirId' },
   { area: 'resolver', method: 'GET', path: '/deactivatedLanding/:compactId' },
   { area: 'resolver', method: 'GET', path: '/protectedLanding/:compactId' },
+  // The queue board (bull-board, mounted as a Koa application of its own): its page, its API and its actions.
+  { area: 'registry', method: 'GET', path: '/curation/queues/queue/:queueName' },
+  { area: 'registry', method: 'GET', path: '/curation/queues/api/queues' },
+  { area: 'registry', method: 'GET', path: '/curation/queues/api/queues/:queueName/:jobId' },
+  { area: 'registry', method: 'PUT', path: '/curation/queues/api/queues/:queueName/:jobId/retry' },
+  { area: 'registry', method: 'PUT', path: '/curation/queues/api/queues/:queueName/clean/:queueStatus' },
 ];
 
 const NAMESPACES = JSON.parse(readFileSync(SAMPLE_REGISTRY, 'utf8')) as { prefix: string; sampleId: string }[];
@@ -228,6 +235,10 @@ function generateRequests(routes: Route[], total: number, g: Generator): FuzzReq
         return pick(['MIR:00000022', 'MIR:00100010', 'MIR:99999999']);
       case 'compactId':
         return `${ns.prefix}:${encodeURI(ns.sampleId)}`;
+      case 'queueName':
+        return pick(Object.values(queueNames));
+      case 'queueStatus':
+        return pick(['failed', 'completed', 'delayed', 'wait', 'nosuch']);
       default:
         return String(1 + Math.floor(g.random() * 40));
     }
@@ -368,7 +379,7 @@ function generateRequests(routes: Route[], total: number, g: Generator): FuzzReq
     if (hasBody) {
       headers['Content-Type'] = chance(0.95) ? 'application/json' : pick(['text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded']);
     }
-    if (route.path.includes('RegistrationRequest') || route.path.includes('Session') || route.path.startsWith('/restApi/')) {
+    if (route.path.includes('RegistrationRequest') || route.path.includes('Session') || route.path.startsWith('/restApi/') || route.path.startsWith('/curation/queues/')) {
       headers.Authorization = chance(0.8) ? `Bearer ${g.curatorToken}` : pick(['Bearer wrong', 'Basic eDp5', 'Bearer \u00e9\u00e9', 'Bearer ']);
     }
     if (route.path.endsWith('/registerPrefix') || route.path.endsWith('/registerResource')) {

@@ -10,7 +10,7 @@
  * sign-in with the way back, and its exemption from the rate limits without changing the desk at all.
  */
 import { Router } from '@koa/router';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Logger } from '../../lib/logger.js';
 import { DESK_PATH } from '../curator-desk/desk-auth.js';
 import type { DeskSessions } from '../curator-desk/desk-sessions.service.js';
@@ -52,10 +52,14 @@ export function queueBoardMiddleware(deps: QueueBoardRouteDeps): Middleware[] {
  */
 export function adminQueuesRedirect(): Router {
   const router = new Router();
-  router.all([ADMIN_QUEUES_PATH, `${ADMIN_QUEUES_PATH}/{*rest}`], (ctx) => {
+  const paths = [ADMIN_QUEUES_PATH, `${ADMIN_QUEUES_PATH}/{*rest}`];
+  const redirect = (ctx: Context) => {
     const rest = pathInBoard(ctx.path, ADMIN_QUEUES_PATH) ?? '/';
     ctx.status = 308;
     ctx.redirect(`${QUEUE_BOARD_PATH}${rest === '/' ? '' : rest}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
-  });
+  };
+  // The methods bull-board's page and API use (HEAD with GET); not router.all, which would also claim
+  // CONNECT, TRACE and the rest for these paths.
+  router.get(paths, redirect).put(paths, redirect).post(paths, redirect).patch(paths, redirect);
   return router;
 }
