@@ -1,7 +1,8 @@
 /**
  * The queue board in real Chromium, on loopback: a curator asks for /admin/queues, is sent to the desk's
  * sign-in, signs in with the curator token and lands on the board, which lists every queue of the service;
- * a job a real worker failed is retried from the board's page and completes. The Content-Security-Policy
+ * a job a real worker failed is retried from the board's page and completes; the desk's menu leads to the
+ * board as well. The Content-Security-Policy
  * and nosniff let every file of the board load (the only thing refused is the font service bull-board's page
  * asks for). Photographed into test/artifacts/.
  *
@@ -103,6 +104,11 @@ describeRequiring([chromiumBrowser()], 'the queue board in a browser', () => {
     await page.getByText('No failed jobs in this queue.').waitFor({ timeout: 15_000 });
     await page.getByRole('button', { name: 'Confirm', exact: true }).waitFor({ state: 'hidden' });
     await saveScreenshot(page, 'queue-board-retried');
+
+    // The desk's menu leads to the board too.
+    await page.goto(`${registry}/curation`);
+    await Promise.all([page.waitForURL(`${registry}/curation/queues`), page.getByRole('navigation', { name: 'Curator desk' }).getByRole('link', { name: 'Queues' }).click()]);
+    await page.getByRole('link', { name: QUEUE, exact: true }).first().waitFor({ timeout: 15_000 });
 
     // Nothing the board needs was refused: only the font service its page asks for.
     const refusals = consoleErrors.filter((text) => /Content Security Policy|MIME type|Failed to load/i.test(text));

@@ -14,10 +14,9 @@ import type { Context, Middleware } from 'koa';
 import type { Logger } from '../../lib/logger.js';
 import { DESK_PATH } from '../curator-desk/desk-auth.js';
 import type { DeskSessions } from '../curator-desk/desk-sessions.service.js';
-import { guardQueueBoard, pathInBoard } from './queue-board-access.js';
+import { guardQueueBoard, pathInBoard, QUEUE_BOARD_PATH } from './queue-board-access.js';
 import { createQueueBoard, type QueueBoardDeps } from './queue-board.js';
 
-export const QUEUE_BOARD_PATH = `${DESK_PATH}/queues`;
 /** The address issue 14 gives the board; it redirects to QUEUE_BOARD_PATH. */
 export const ADMIN_QUEUES_PATH = '/admin/queues';
 

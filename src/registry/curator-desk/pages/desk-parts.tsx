@@ -5,6 +5,7 @@ import { FormField } from '../../../web/form-field.js';
 import { Layout } from '../../../web/layout.js';
 import type { Site } from '../../../web/site.js';
 import type { Curator } from '../../curation/curator-auth.js';
+import { QUEUE_BOARD_PATH } from '../../queue-board/queue-board-access.js';
 import { DESK_CSRF_FIELD, DESK_PATH } from '../desk-auth.js';
 import type { DeskField } from '../desk-forms.js';
 
@@ -54,6 +55,9 @@ export function DeskFrame({ desk, title, section = 'none', children }: { desk: D
               <a href={`${DESK_PATH}/registry`} aria-current={current('registry')}>
                 Registry maintenance
               </a>
+            </li>
+            <li>
+              <a href={QUEUE_BOARD_PATH}>Queues</a>
             </li>
           </ul>
         </nav>
