@@ -5,15 +5,16 @@
  * anything else (the board's API, its files, its actions) is answered 401.
  *
  * Actions: bull-board offers every action BullMQ has. The board lets curators retry, clean and promote
- * jobs (bull-board's own before-hook refuses the rest); the others (adding a job or editing its data, emptying or obliterating a queue, pausing, changing a
- * schedule or a concurrency) would put payloads no producer made into the workers, or stop what the
- * workers' own start-up sets, and are refused with 403.
+ * jobs; the others (adding a job or editing its data, emptying or obliterating a queue, pausing, changing a
+ * schedule or a concurrency) would put payloads no producer made into the workers, or undo what the
+ * workers' own start-up sets, and are refused with 403 by bull-board's own before-hook (allowListedActions).
  *
- * Cross-site requests: the desk's cookie is SameSite=Strict, so no other site's page or form can make the
- * browser send it; the board's actions are PUT, which no HTML form sends and which a page on another origin
- * could send only after a CORS preflight, which the registry never grants with credentials. So the board's
- * actions need no token of their own as the desk's forms do (bull-board's page could not send one); an
- * Origin, when the browser sends one, must still be the registry's own.
+ * Cross-site requests (CSRF): the desk's cookie is SameSite=Strict, so no other site's page or form can
+ * make the browser send it; the allowed actions are PUT, which no HTML form sends and which a page on
+ * another origin could send only after a CORS preflight, which the registry never grants with credentials.
+ * That is why the board's actions carry no CSRF token of their own as the desk's forms do (bull-board's page
+ * could not send one). An Origin, when the browser sends one, must still be the registry's own: a sibling
+ * subdomain is "same site" for SameSite, not the same origin.
  */
 import type { BeforeHook } from '@bull-board/api/typings/app';
 import type { Context, Middleware } from 'koa';
