@@ -627,6 +627,11 @@ export interface Config {
 export type ConfigKey = keyof Config;
 export const configKeys = Object.keys(configSchema.properties) as ConfigKey[];
 
+/** A setting's default, for code that runs without the settings (a script building the dataset). */
+export function settingDefault<K extends ConfigKey>(name: K): Config[K] {
+  return (configSchema.properties[name] as { default: unknown }).default as Config[K];
+}
+
 /** Descriptions for the README and `--help` output, straight from the schema. */
 export function describeConfig(): { name: string; default: unknown; description: string }[] {
   return Object.entries(configSchema.properties).map(([name, p]) => ({

@@ -1,17 +1,15 @@
-import { createHash, randomBytes, type Hash } from 'node:crypto';
-import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { finished, pipeline } from 'node:stream/promises';
-import type { Writable } from 'node:stream';
-import { createGzip, type Gzip } from 'node:zlib';
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 import { selectResourcesWithInstitution } from '../db/registry-reads.js';
+import { settingDefault } from '../config.js';
+import { DatasetFileWriter, fsyncFile, removeQuietly } from './dataset-file-writer.js';
 import {
   DATASET_FORMAT_VERSION,
   MANIFEST_FILE,
+  manifestFiles,
   manifestFilesIntact,
   readManifest,
   type DatasetManifest,
@@ -27,6 +25,9 @@ import {
   type DatasetNamespaceRow,
   type DatasetResourceRow,
 } from './dataset.presenter.js';
+import { readExportSynonyms, type ReadSynonyms } from './export-synonyms.js';
+import type { ExportUrls } from './export-uris.js';
+import { DatasetExportWriters } from './export-writers.js';
 
 export interface BuildDatasetOptions {
   db: Db;
@@ -47,6 +48,10 @@ export interface BuildDatasetOptions {
    * than STALE_TEMP_MS are taken for dead.
    */
   exclusive?: boolean;
+  /** The public URLs the exports' URIs are made of; the settings' defaults when absent. */
+  urls?: ExportUrls;
+  /** Where the exports get prefix synonyms from (export-synonyms.ts). */
+  readSynonyms?: ReadSynonyms;
 }
 
 export interface BuildDatasetResult {
@@ -67,7 +72,7 @@ const DEFAULT_GZIP_LEVEL = 6;
 // A temporary file nobody has written to for this long belongs to a build that died.
 const STALE_TEMP_MS = 60_000;
 const TEMP_FILE = /^\.dataset-[0-9a-f]+-.+\.tmp$/;
-const BUILD_FILE = /^dataset-[0-9a-f]+(-rewritten)?\.json(\.gz)?$/;
+const BUILD_FILE = /^(dataset-[0-9a-f]+(-rewritten)?\.json|export-[0-9a-f]+-[a-z.]+)(\.gz)?$/;
 
 // The version, the log size and every row come from one snapshot: a build never mixes two registry states.
 const readOptions: Knex.TransactionConfig = { isolationLevel: 'repeatable read', readOnly: true };
@@ -85,77 +90,21 @@ async function readState(trx: Knex.Transaction): Promise<RegistryState> {
 
 const NAMESPACE_COLUMNS = [...NAMESPACE_FIELDS_BEFORE_RESOURCES, ...NAMESPACE_FIELDS_AFTER_RESOURCES].map((column) => `n.${column}`);
 
-function readNamespacePage(trx: Knex.Transaction, afterId: number, limit: number): Promise<DatasetNamespaceRow[]> {
-  return trx('namespaces as n')
+/** Namespaces (`n`) as the dataset and the exports present them, for the caller to filter and order. */
+export function selectDatasetNamespaces(db: Knex): Knex.QueryBuilder<DatasetNamespaceRow, DatasetNamespaceRow[]> {
+  return db('namespaces as n')
     .leftJoin('namespaces as s', 's.id', 'n.successorId')
-    .where('n.id', '>', afterId)
-    .orderBy('n.id')
-    .limit(limit)
     .select<DatasetNamespaceRow[]>(...NAMESPACE_COLUMNS, 's.prefix as successorPrefix');
+}
+
+function readNamespacePage(trx: Knex.Transaction, afterId: number, limit: number): Promise<DatasetNamespaceRow[]> {
+  return selectDatasetNamespaces(trx).where('n.id', '>', afterId).orderBy('n.id').limit(limit);
 }
 
 function readResources(trx: Knex.Transaction, fromId: number, toId: number): Promise<DatasetResourceRow[]> {
   return selectResourcesWithInstitution(trx)
     .whereBetween('r.namespaceId', [fromId, toId])
     .orderBy([{ column: 'r.namespaceId' }, { column: 'r.id' }]);
-}
-
-async function writeTo(target: Writable, chunk: Buffer): Promise<void> {
-  if (!target.write(chunk)) await once(target, 'drain');
-}
-
-/** One variant being written: the JSON file, its gzip sibling and the hash of the JSON bytes. */
-class VariantWriter {
-  readonly tempFile: string;
-  readonly tempGzipFile: string;
-  private readonly file: WriteStream;
-  private readonly gzip: Gzip;
-  private readonly fileDone: Promise<void>;
-  private readonly gzipDone: Promise<void>;
-  private readonly hash: Hash = createHash('sha256');
-  private failure: Error | null = null;
-  size = 0;
-
-  constructor(dir: string, token: string, readonly name: string, gzipLevel: number) {
-    this.tempFile = path.join(dir, `.dataset-${token}-${name}.json.tmp`);
-    this.tempGzipFile = path.join(dir, `.dataset-${token}-${name}.json.gz.tmp`);
-    this.file = createWriteStream(this.tempFile, { flags: 'wx' });
-    this.gzip = createGzip({ level: gzipLevel });
-    this.fileDone = finished(this.file);
-    this.gzipDone = pipeline(this.gzip, createWriteStream(this.tempGzipFile, { flags: 'wx' }));
-    // A write error (a full disk) is remembered and fails the next write or finish(), never passes unseen.
-    for (const done of [this.fileDone, this.gzipDone]) done.catch((error: Error) => (this.failure ??= error));
-  }
-
-  async write(text: string): Promise<void> {
-    if (this.failure) throw this.failure;
-    const chunk = Buffer.from(text, 'utf8');
-    this.hash.update(chunk);
-    this.size += chunk.length;
-    await Promise.all([writeTo(this.file, chunk), writeTo(this.gzip, chunk)]);
-  }
-
-  async finish(): Promise<{ sha256: string }> {
-    this.file.end();
-    this.gzip.end();
-    await Promise.all([this.fileDone, this.gzipDone]);
-    if (this.failure) throw this.failure;
-    return { sha256: this.hash.digest('hex') };
-  }
-
-  destroy(): void {
-    this.file.destroy();
-    this.gzip.destroy();
-  }
-}
-
-async function fsyncFile(file: string): Promise<void> {
-  const handle = await open(file, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
 
 /** Makes the renames in `dir` durable (a crash right after must not bring the old names back). */
@@ -168,10 +117,6 @@ async function fsyncDir(dir: string): Promise<void> {
   } finally {
     await handle.close();
   }
-}
-
-async function removeQuietly(file: string): Promise<void> {
-  await unlink(file).catch(() => undefined);
 }
 
 /**
@@ -195,7 +140,7 @@ async function removeOldFiles(dir: string, keep: (DatasetManifest | null)[], exc
   const kept = new Set<string>([MANIFEST_FILE]);
   for (const manifest of keep) {
     if (!manifest) continue;
-    for (const files of Object.values(manifest.variants)) kept.add(files.file).add(files.gzipFile);
+    for (const files of manifestFiles(manifest)) kept.add(files.file).add(files.gzipFile);
   }
   for (const name of await readdir(dir)) {
     if (BUILD_FILE.test(name) && !kept.has(name)) await removeQuietly(path.join(dir, name));
@@ -203,9 +148,11 @@ async function removeOldFiles(dir: string, keep: (DatasetManifest | null)[], exc
   await removeDeadTemporaries(dir, exclusive);
 }
 
-function sameRegistry(manifest: DatasetManifest, state: RegistryState): boolean {
+function sameRegistry(manifest: DatasetManifest, state: RegistryState, urls: ExportUrls): boolean {
   return (
     manifest.formatVersion === DATASET_FORMAT_VERSION &&
+    manifest.exports?.publicResolverUrl === urls.publicResolverUrl &&
+    manifest.exports.publicRegistryUrl === urls.publicRegistryUrl &&
     manifest.databaseId === state.databaseId &&
     manifest.registryVersion === state.registryVersion &&
     manifest.changeCount === state.changeCount
@@ -223,7 +170,8 @@ async function writeManifest(dir: string, token: string, manifest: DatasetManife
 /**
  * Builds the resolver dataset from one consistent snapshot of the registry into `dir`: every namespace and
  * resource (deprecated ones included), namespaces by id and resources by id, in the reference's field order,
- * once as stored and once with `rewriteForEmbeddedPrefixes=true`, each also gzipped.
+ * once as stored and once with `rewriteForEmbeddedPrefixes=true`, each also gzipped; and from the same rows the
+ * registry exports (export-formats.ts), published with the dataset by the same manifest.
  *
  * Namespaces are read a page at a time and written as they come, so memory does not grow with the registry.
  * Everything is written to temporary files first; only a complete build is renamed into place and made
@@ -237,25 +185,29 @@ export async function buildDataset(options: BuildDatasetOptions): Promise<BuildD
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   const gzipLevel = options.gzipLevel ?? DEFAULT_GZIP_LEVEL;
   const exclusive = options.exclusive ?? false;
+  const urls = options.urls ?? { publicResolverUrl: settingDefault('PUBLIC_RESOLVER_URL'), publicRegistryUrl: settingDefault('PUBLIC_REGISTRY_URL') };
   await mkdir(dir, { recursive: true });
   // First, so that a build that finds nothing to do (skipped) still clears what a killed one left behind.
   await removeDeadTemporaries(dir, exclusive);
   const previous = await readManifest(dir).catch(() => null);
 
   const token = randomBytes(8).toString('hex');
-  const writers: Record<DatasetVariant, VariantWriter | null> = { plain: null, rewritten: null };
+  const writers: Record<DatasetVariant, DatasetFileWriter | null> = { plain: null, rewritten: null };
+  let exports: DatasetExportWriters | null = null;
   try {
     const built = await db.transaction(async (trx) => {
       const state = await readState(trx);
-      if (!options.force && previous && sameRegistry(previous, state) && (await manifestFilesIntact(dir, previous))) {
+      if (!options.force && previous && sameRegistry(previous, state, urls) && (await manifestFilesIntact(dir, previous))) {
         return null;
       }
-      const plain = (writers.plain = new VariantWriter(dir, token, 'plain', gzipLevel));
-      const rewritten = (writers.rewritten = new VariantWriter(dir, token, 'rewritten', gzipLevel));
+      const plain = (writers.plain = new DatasetFileWriter(dir, token, 'plain.json', gzipLevel));
+      const rewritten = (writers.rewritten = new DatasetFileWriter(dir, token, 'rewritten.json', gzipLevel));
+      const synonyms = await (options.readSynonyms ?? readExportSynonyms)(trx);
+      const exportWriters = (exports = new DatasetExportWriters(dir, token, gzipLevel, urls, synonyms));
       let namespaceCount = 0;
       let resourceCount = 0;
       let rewrittenResourceCount = 0;
-      await Promise.all([plain.write(DATASET_HEAD), rewritten.write(DATASET_HEAD)]);
+      await Promise.all([plain.write(DATASET_HEAD), rewritten.write(DATASET_HEAD), exportWriters.start()]);
       for (let afterId = 0; ; ) {
         const namespaces = await readNamespacePage(trx, afterId, pageSize);
         if (namespaces.length === 0) break;
@@ -279,41 +231,29 @@ export async function buildDataset(options: BuildDatasetOptions): Promise<BuildD
           rewrittenResourceCount += json.rewrittenResources;
         }
         resourceCount += resources.length;
-        await Promise.all([plain.write(plainText), rewritten.write(rewrittenText)]);
+        await Promise.all([
+          plain.write(plainText),
+          rewritten.write(rewrittenText),
+          exportWriters.addPage(namespaces, (id) => byNamespace.get(id) ?? []),
+        ]);
         afterId = last;
         await options.onProgress?.(namespaceCount);
       }
       await Promise.all([plain.write(DATASET_TAIL), rewritten.write(DATASET_TAIL)]);
-      const [plainHash, rewrittenHash] = await Promise.all([plain.finish(), rewritten.finish()]);
-      return { state, namespaceCount, resourceCount, rewrittenResourceCount, plainHash, rewrittenHash };
+      await Promise.all([plain.finish(), rewritten.finish(), exportWriters.finish()]);
+      return { state, namespaceCount, resourceCount, rewrittenResourceCount };
     }, readOptions);
 
     if (!built) return { status: 'skipped', manifest: previous as DatasetManifest };
 
-    const plain = writers.plain!;
-    const rewritten = writers.rewritten!;
-    const variants = {} as Record<DatasetVariant, DatasetVariantFiles>;
-    for (const [variant, writer, hash] of [
-      ['plain', plain, built.plainHash],
-      ['rewritten', rewritten, built.rewrittenHash],
-    ] as const) {
-      const base = variant === 'plain' ? `dataset-${token}` : `dataset-${token}-rewritten`;
-      const files: DatasetVariantFiles = {
-        file: `${base}.json`,
-        gzipFile: `${base}.json.gz`,
-        size: writer.size,
-        gzipSize: (await stat(writer.tempGzipFile)).size,
-        sha256: hash.sha256,
-      };
-      await fsyncFile(writer.tempFile);
-      await fsyncFile(writer.tempGzipFile);
-      await rename(writer.tempFile, path.join(dir, files.file));
-      await rename(writer.tempGzipFile, path.join(dir, files.gzipFile));
-      variants[variant] = files;
-    }
+    const variants: Record<DatasetVariant, DatasetVariantFiles> = {
+      plain: await writers.plain!.publish(`dataset-${token}.json`),
+      rewritten: await writers.rewritten!.publish(`dataset-${token}-rewritten.json`),
+    };
+    const builtAt = new Date().toISOString();
+    const exported = await exports!.publish(token, previous?.exports, builtAt);
     await fsyncDir(dir);
 
-    const builtAt = new Date().toISOString();
     const unchanged =
       previous?.variants.plain.sha256 === variants.plain.sha256 && previous.variants.rewritten.sha256 === variants.rewritten.sha256;
     const manifest: DatasetManifest = {
@@ -328,18 +268,15 @@ export async function buildDataset(options: BuildDatasetOptions): Promise<BuildD
       resourceCount: built.resourceCount,
       rewrittenResourceCount: built.rewrittenResourceCount,
       variants,
+      exports: exported,
     };
     // Last: until this rename, readers keep getting the previous build.
     await writeManifest(dir, token, manifest);
     await removeOldFiles(dir, [manifest, previous], exclusive);
     return { status: 'built', manifest };
   } catch (error) {
-    for (const writer of Object.values(writers)) {
-      if (!writer) continue;
-      writer.destroy();
-      await removeQuietly(writer.tempFile);
-      await removeQuietly(writer.tempGzipFile);
-    }
+    for (const writer of Object.values(writers)) await writer?.discard();
+    await (exports as DatasetExportWriters | null)?.discard();
     throw error;
   }
 }

@@ -1,6 +1,7 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import type { ExportFormat } from './export-formats.js';
 
 /**
  * The prebuilt dataset on disk, shared by the build (worker process) and the route (registry area):
@@ -8,6 +9,7 @@ import type { Readable } from 'node:stream';
  *   manifest.json                       which build is current: file names, sizes, ETags, registry version
  *   dataset-<token>.json[.gz]           payload as stored
  *   dataset-<token>-rewritten.json[.gz] payload with rewriteForEmbeddedPrefixes=true
+ *   export-<token>-<format>[.gz]        the registry exports (export-formats.ts), from the same snapshot
  *
  * Every build writes its files under a new token and switches to them by renaming manifest.json into place,
  * the one atomic step: a reader sees the old build or the new one, never a mix of a new file and an old
@@ -17,7 +19,7 @@ import type { Readable } from 'node:stream';
 export const MANIFEST_FILE = 'manifest.json';
 
 /** Bumped when the written format changes, so that the next build rewrites an unchanged registry. */
-export const DATASET_FORMAT_VERSION = 1;
+export const DATASET_FORMAT_VERSION = 2;
 
 export type DatasetVariant = 'plain' | 'rewritten';
 
@@ -47,6 +49,22 @@ export interface DatasetManifest {
   resourceCount: number;
   rewrittenResourceCount: number;
   variants: Record<DatasetVariant, DatasetVariantFiles>;
+  /** Absent in a manifest written before the exports existed (format version 1). */
+  exports?: DatasetExports;
+}
+
+/** The exports of a build: their files, and the public URLs their URIs were made with. */
+export interface DatasetExports {
+  publicResolverUrl: string;
+  publicRegistryUrl: string;
+  /** builtAt of the first build that produced these exact exports (their Last-Modified). */
+  lastModified: string;
+  files: Record<ExportFormat, DatasetVariantFiles>;
+}
+
+/** Every file pair the manifest names: the dataset's variants and the exports. */
+export function manifestFiles(manifest: DatasetManifest): DatasetVariantFiles[] {
+  return [...Object.values(manifest.variants), ...Object.values(manifest.exports?.files ?? {})];
 }
 
 /** Strong ETags: the gzip body is another representation, so it gets a tag of its own (as Apache does). */
@@ -69,7 +87,7 @@ export async function readManifest(dir: string): Promise<DatasetManifest | null>
 /** True when every file the manifest names is present with the recorded size. */
 export async function manifestFilesIntact(dir: string, manifest: DatasetManifest): Promise<boolean> {
   try {
-    for (const files of Object.values(manifest.variants)) {
+    for (const files of manifestFiles(manifest)) {
       if ((await stat(path.join(dir, files.file))).size !== files.size) return false;
       if ((await stat(path.join(dir, files.gzipFile))).size !== files.gzipSize) return false;
     }
@@ -105,7 +123,7 @@ export class DatasetFiles {
   constructor(
     readonly dir: string,
     private readonly checkEveryMs = 1000,
-    /** Files up to this size are held in memory (at most four per build). */
+    /** Files up to this size are held in memory (at most four dataset files and 16 export files per build). */
     private readonly memoryLimitBytes = 16 * 1024 * 1024,
   ) {}
 
@@ -164,11 +182,17 @@ export class DatasetFiles {
    * The body of a variant in the wanted coding, or null when there is no build. When a newer build has
    * already removed the file of the cached manifest, the manifest is read again once.
    */
-  async open(variant: DatasetVariant, gzip: boolean): Promise<OpenedDataset | null> {
+  open(variant: DatasetVariant, gzip: boolean): Promise<OpenedDataset | null> {
+    return this.openSelected((manifest) => manifest.variants[variant], gzip);
+  }
+
+  /** The body of the file pair `select` picks from the current manifest, as open() (null also when it picks none). */
+  async openSelected(select: (manifest: DatasetManifest) => DatasetVariantFiles | undefined, gzip: boolean): Promise<OpenedDataset | null> {
     for (let attempt = 0; ; attempt++) {
       const manifest = await this.current();
       if (!manifest) return null;
-      const files = manifest.variants[variant];
+      const files = select(manifest);
+      if (!files) return null;
       const size = gzip ? files.gzipSize : files.size;
       try {
         return { manifest, files, size, body: await this.read(gzip ? files.gzipFile : files.file, size) };

@@ -14,6 +14,8 @@ import { healthApiRoutes } from './health-api/health-api.routes.js';
 import { createHealthApiService } from './health-api/health-api.service.js';
 import { namespacePageRoutes } from './namespace-page/namespace-page.routes.js';
 import { createNamespacePageService } from './namespace-page/namespace-page.service.js';
+import { namespaceRdfRoutes } from './namespace-page/namespace-rdf.routes.js';
+import { createNamespaceRdfService } from './namespace-page/namespace-rdf.service.js';
 import { RestApiCaches, RestApiData } from './rest-api/page-query.js';
 import { RegistryVersionSource } from './rest-api/registry-version.js';
 import { personRoutes } from './rest-api/persons.routes.js';
@@ -192,6 +194,11 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
       ebiDataset: createEbiDatasetReader(db),
       publicResolverUrl: config.PUBLIC_RESOLVER_URL,
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
+    }),
+    // Ahead of the page and the HAL redirect on /registry/{prefix}: RDF for a client that asks for it.
+    namespaceRdfRoutes({
+      namespaces: createNamespaceRdfService(db),
+      urls: { publicResolverUrl: config.PUBLIC_RESOLVER_URL, publicRegistryUrl: config.PUBLIC_REGISTRY_URL },
     }),
     pagesRoutes({
       site,

@@ -21,3 +21,16 @@ export function prefersHtml(req: IncomingMessage): boolean {
   }
   return verdict;
 }
+
+const RDF_TYPES = ['text/turtle', 'application/n-triples', 'application/ld+json'] as const;
+export type RdfMediaType = (typeof RDF_TYPES)[number];
+// JSON and HTML are offered first, so that `*\/*`, a browser's Accept and a JSON client keep today's answers.
+const OFFERED = ['application/json', 'text/html', ...RDF_TYPES];
+
+/** The RDF type the client's Accept names and prefers over JSON and HTML, or null (most clients, at once). */
+export function preferredRdfType(req: IncomingMessage): RdfMediaType | null {
+  const accept = req.headers.accept;
+  if (!accept || !/turtle|n-triples|ld\+json/i.test(accept)) return null;
+  const type = accepts(req).type(OFFERED);
+  return typeof type === 'string' && (RDF_TYPES as readonly string[]).includes(type) ? (type as RdfMediaType) : null;
+}

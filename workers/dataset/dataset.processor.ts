@@ -2,6 +2,7 @@ import type { Job } from 'bullmq';
 import type { Db } from '../../src/db/knex.js';
 import type { Logger } from '../../src/lib/logger.js';
 import { runRecordedBuild } from '../../src/dataset/dataset-builds.js';
+import type { ExportUrls } from '../../src/dataset/export-uris.js';
 import { checkDatasetBuildJob, type DatasetBuildJob, type DatasetBuildOutcome } from '../../src/queue/dataset.queue.js';
 import { refuseUnprocessable } from '../job-family.js';
 
@@ -9,6 +10,8 @@ export interface DatasetProcessorDeps {
   db: Db;
   /** DATASET_DIR. */
   dir: string;
+  /** PUBLIC_RESOLVER_URL and PUBLIC_REGISTRY_URL, which the exports' URIs are made of (their defaults when absent). */
+  urls?: ExportUrls;
   logger?: Logger;
 }
 
@@ -26,6 +29,7 @@ export async function processDatasetBuild(
   const result = await runRecordedBuild(deps.db, {
     db: deps.db,
     dir: deps.dir,
+    urls: deps.urls,
     reason: job.data.reason,
     // Progress is for watching a long build; it must never hold the build up while Redis is away.
     onProgress: (done) => void job.updateProgress?.({ namespaces: done }).catch(() => undefined),

@@ -19,6 +19,7 @@ export const datasetBuildFamily: JobFamily = {
   start: async (deps) => {
     const { config, db, connection, logger } = deps;
     const queue = createQueue(queueNames.dataset, connection, config.QUEUE_PREFIX);
+    const urls = { publicResolverUrl: config.PUBLIC_RESOLVER_URL, publicRegistryUrl: config.PUBLIC_REGISTRY_URL };
     queue.on('error', (error) => logger.warn({ err: error }, 'dataset queue error'));
 
     // While Redis is away an add waits (worker connection); asks meanwhile fold into one more add after it,
@@ -49,7 +50,7 @@ export const datasetBuildFamily: JobFamily = {
     });
     await listener.start();
 
-    const worker = startWorker(deps, queueNames.dataset, (job) => processDatasetBuild({ db, dir: config.DATASET_DIR, logger }, job), {
+    const worker = startWorker(deps, queueNames.dataset, (job) => processDatasetBuild({ db, dir: config.DATASET_DIR, urls, logger }, job), {
       concurrency: 1,
       // A dead worker's build is noticed after about a lock duration and handed to another worker.
       lockDuration: config.WORKER_LOCK_DURATION_MS,

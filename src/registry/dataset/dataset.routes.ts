@@ -3,14 +3,15 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../lib/logger.js';
-import { DatasetFiles, etagOf, type DatasetVariant } from '../../dataset/dataset-files.js';
-import { isNotModified } from '../../http/conditional-get.js';
+import { DatasetFiles, type DatasetVariant } from '../../dataset/dataset-files.js';
 import { requestDatasetBuild, type DatasetBuildJob } from '../../queue/dataset.queue.js';
 import { createQueue, queueNames } from '../../queue/queues.js';
 import { DatasetService } from './dataset.service.js';
+import { exportRoutes } from './export.routes.js';
+import { sendPrebuilt } from './prebuilt-answer.js';
 
 export interface DatasetRouteDeps {
-  config: Pick<Readonly<Config>, 'DATASET_DIR' | 'DATASET_FIRST_BUILD_WAIT_MS' | 'QUEUE_PREFIX'>;
+  config: Pick<Readonly<Config>, 'DATASET_DIR' | 'DATASET_FIRST_BUILD_WAIT_MS' | 'QUEUE_PREFIX' | 'PUBLIC_REGISTRY_URL'>;
   /** The area's fail-fast producer connection: BullMQ only needs a blocking-safe one for workers. */
   redis: Redis;
   logger: Logger;
@@ -50,25 +51,9 @@ export function datasetRoutes(deps: DatasetRouteDeps): Router {
   router.get('/resolutionApi/getResolverDataset', async (ctx) => {
     const variant: DatasetVariant = wantsRewrite(ctx.query.rewriteForEmbeddedPrefixes) ? 'rewritten' : 'plain';
     const gzip = ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
-    const { manifest, files: variantFiles, body, size } = await service.open(variant, gzip);
-    const lastModified = new Date(manifest.lastModified);
-    ctx.vary('Accept-Encoding');
-    ctx.set('ETag', etagOf(variantFiles, gzip));
-    ctx.set('Last-Modified', lastModified.toUTCString());
-    ctx.set('Cache-Control', 'public, max-age=60');
-    // Either coding's tag names the same content, so either revalidates.
-    const etags = [etagOf(variantFiles, false), etagOf(variantFiles, true)];
-    if (isNotModified(ctx.get('If-None-Match'), ctx.get('If-Modified-Since'), etags, lastModified)) {
-      if (!Buffer.isBuffer(body)) body.destroy();
-      ctx.status = 304;
-      return;
-    }
-    ctx.status = 200;
-    // Koa destroys a stream (closing the file) when the response ends or the client goes away.
-    ctx.body = body;
-    ctx.set('Content-Type', 'application/json');
-    if (gzip) ctx.set('Content-Encoding', 'gzip');
-    ctx.length = size;
+    const opened = await service.open(variant, gzip);
+    sendPrebuilt(ctx, opened, { gzip, contentType: 'application/json', lastModified: new Date(opened.manifest.lastModified) });
   });
+  router.use(exportRoutes({ service, publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL }).routes());
   return router;
 }

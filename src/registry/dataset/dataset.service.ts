@@ -1,6 +1,7 @@
 import { HttpError } from '../../http/http-error.js';
 import type { Logger } from '../../lib/logger.js';
-import type { DatasetFiles, DatasetVariant, OpenedDataset } from '../../dataset/dataset-files.js';
+import type { DatasetFiles, DatasetManifest, DatasetVariant, DatasetVariantFiles, OpenedDataset } from '../../dataset/dataset-files.js';
+import type { ExportFormat } from '../../dataset/export-formats.js';
 
 export interface DatasetServiceOptions {
   files: DatasetFiles;
@@ -39,9 +40,26 @@ export class DatasetService {
 
   constructor(private readonly options: DatasetServiceOptions) {}
 
-  async open(variant: DatasetVariant, gzip: boolean): Promise<OpenedDataset> {
+  open(variant: DatasetVariant, gzip: boolean): Promise<OpenedDataset> {
+    return this.openSelected((manifest) => manifest.variants[variant], gzip, 'The dataset is being built; retry shortly');
+  }
+
+  /**
+   * An export of the current build. A build from before the exports existed has none: the build the worker
+   * makes when it starts with this version writes them, and this waits for it as for a first build.
+   */
+  openExport(format: ExportFormat, gzip: boolean): Promise<OpenedDataset> {
+    return this.openSelected((manifest) => manifest.exports?.files[format], gzip, 'The registry exports are being built; retry shortly');
+  }
+
+  /** The current manifest without waiting for a build (null before the first). */
+  currentManifest(): Promise<DatasetManifest | null> {
+    return this.options.files.current();
+  }
+
+  private async openSelected(select: (manifest: DatasetManifest) => DatasetVariantFiles | undefined, gzip: boolean, waitMessage: string): Promise<OpenedDataset> {
     const { files } = this.options;
-    const opened = await files.open(variant, gzip);
+    const opened = await files.openSelected(select, gzip);
     if (opened) return opened;
 
     await this.requestFirstBuild();
@@ -51,11 +69,11 @@ export class DatasetService {
       await sleep(Math.min(pollMs, Math.max(0, deadline - Date.now())));
       // Waiting requests share one look at the disk per poll interval.
       if (await files.current(pollMs)) {
-        const built = await files.open(variant, gzip);
+        const built = await files.openSelected(select, gzip);
         if (built) return built;
       }
     }
-    throw new HttpError(503, 'The dataset is being built; retry shortly', { 'Retry-After': RETRY_AFTER_S });
+    throw new HttpError(503, waitMessage, { 'Retry-After': RETRY_AFTER_S });
   }
 
   private async requestFirstBuild(): Promise<void> {
