@@ -113,9 +113,11 @@ export class RegistryRdf {
     if (row.deprecated) add(subject, T.deprecated, TRUE);
     if (row.successorPrefix) add(subject, T.isReplacedBy, namedNode(namespacePageUrl(registry, row.successorPrefix)));
 
-    for (const resource of ns.resources) {
-      const node = namedNode(`${resourceItemBase(registry)}${resource.id}`);
-      add(subject, T.accessPattern, node);
+    // The namespace's statements first, then each resource's, so that Turtle groups each subject's in one block.
+    const nodes = ns.resources.map((resource) => namedNode(`${resourceItemBase(registry)}${resource.id}`));
+    for (const node of nodes) add(subject, T.accessPattern, node);
+    ns.resources.forEach((resource, i) => {
+      const node = nodes[i]!;
       add(node, T.type, T.AccessPattern);
       addText(node, T.identifier, resource.mirId);
       addText(node, T.title, resource.name);
@@ -127,13 +129,13 @@ export class RegistryRdf {
       if (resource.deprecated) add(node, T.deprecated, TRUE);
       const institution = namedNode(`${institutionItemBase(registry)}${resource.institutionId}`);
       add(node, T.publisher, institution);
-      if (institutionsWritten.has(resource.institutionId)) continue;
+      if (institutionsWritten.has(resource.institutionId)) return;
       institutionsWritten.add(resource.institutionId);
       add(institution, T.type, T.Organization);
       addText(institution, T.name, resource.institutionName);
       if (isWritableIri(resource.institutionHomeUrl)) add(institution, T.homepage, namedNode(resource.institutionHomeUrl));
       if (isWritableIri(resource.institutionRorId)) add(institution, T.sameAs, namedNode(resource.institutionRorId));
-    }
+    });
     return quads;
   }
 }

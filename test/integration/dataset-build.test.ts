@@ -12,7 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { importRegistry } from '../../src/importer/import-registry.js';
 import { readDataset, validateNamespaces } from '../../src/importer/read-dataset.js';
 import { buildDataset } from '../../src/dataset/build-dataset.js';
-import { DatasetFiles, readManifest, type DatasetManifest } from '../../src/dataset/dataset-files.js';
+import { DatasetFiles, manifestFiles, readManifest, type DatasetManifest } from '../../src/dataset/dataset-files.js';
 import { runRecordedBuild, recentBuilds } from '../../src/dataset/dataset-builds.js';
 import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
 import { waitFor } from '../support/wait.js';
@@ -190,7 +190,7 @@ describe('building the dataset', () => {
     await build();
     const third = await manifest();
     // The current build and the one before stay (a reader may still hold the previous manifest).
-    const kept = [second, third].flatMap((m) => Object.values(m.variants).flatMap((v) => [v.file, v.gzipFile]));
+    const kept = [second, third].flatMap((m) => manifestFiles(m).flatMap((v) => [v.file, v.gzipFile]));
     expect(readdirSync(dir).sort()).toEqual(['manifest.json', ...kept].sort());
   });
 
