@@ -53,7 +53,7 @@ export const institutionItemBase = (publicRegistryUrl: string): string => `${pub
 
 // An absolute http(s) IRI that Turtle and N-Triples can write between <> as it is (RFC 3987's excluded
 // characters and white space refused). Stored URLs are free text: one that is not is written as a literal.
-const WRITABLE_IRI = /^https?:\/\/[^\s<>"{}|\\^`\u0000-\u001f\u007f]+$/;
+const WRITABLE_IRI = /^https?:\/\/[^\s<>"{}|\\^`\p{Cc}]+$/u;
 
 export function isWritableIri(value: string | null | undefined): value is string {
   return typeof value === 'string' && value.length <= 4000 && WRITABLE_IRI.test(value);
