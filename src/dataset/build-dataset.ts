@@ -185,7 +185,10 @@ export async function buildDataset(options: BuildDatasetOptions): Promise<BuildD
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   const gzipLevel = options.gzipLevel ?? DEFAULT_GZIP_LEVEL;
   const exclusive = options.exclusive ?? false;
-  const urls = options.urls ?? { publicResolverUrl: settingDefault('PUBLIC_RESOLVER_URL'), publicRegistryUrl: settingDefault('PUBLIC_REGISTRY_URL') };
+  const urls = options.urls ?? {
+    publicResolverUrl: settingDefault('PUBLIC_RESOLVER_URL'),
+    publicRegistryUrl: settingDefault('PUBLIC_REGISTRY_URL'),
+  };
   await mkdir(dir, { recursive: true });
   // First, so that a build that finds nothing to do (skipped) still clears what a killed one left behind.
   await removeDeadTemporaries(dir, exclusive);
