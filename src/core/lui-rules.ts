@@ -1,6 +1,6 @@
 /**
  * Canonical LUIs: per-namespace rules, declared as data, that turn a LUI its namespace's pattern refuses into
- * the one form it accepts: `chebi:CHEBI:36927` → `CHEBI:36927`, `GO/6915` → `GO:0006915`, `uniprot:p0dp23`
+ * the one form it accepts: `chebi:CHEBI:36927` → `CHEBI:36927`, `go:6915` → `GO:0006915`, `uniprot:p0dp23`
  * → `P0DP23`. The rules are stored with the namespace (namespaces.lui_rules) and held in the resolver's
  * snapshot; for a namespace without stored rules, and whenever its pattern changes, they are derived from the
  * pattern here (deriveLuiRules), so no rule is code written for one namespace.
@@ -12,7 +12,7 @@
  * (lui-pattern.ts): no rule carries a regex of its own, so no rule can stall a request.
  */
 
-import { deriveCanonicalPrefix } from './compact-id-parser.js';
+import { deriveCanonicalPrefix } from './lui-prefix.js';
 import { matchesLuiPattern, MAX_TESTED_LUI_LENGTH } from './lui-pattern.js';
 
 /**
@@ -28,8 +28,8 @@ export interface LuiRules {
   stripPrefix?: boolean;
   /**
    * The spelling of the prefix the pattern requires at the start of the LUI, before its `:` (`CHEBI` for
-   * `^CHEBI:\d+$`): a LUI starting with it in another case, or with a `/` in place of the `:`
-   * (`chebi/36927`, the old path form), is given this spelling and the `:`.
+   * `^CHEBI:\d+$`): a LUI starting with it in another case and a `:` is given this spelling. The slash form
+   * (`CHEBI/36927`) is not rewritten: the reference answers it 400 and so does this resolver.
    */
   luiPrefix?: string;
   /** Fold the LUI's ASCII letters to this case: the pattern accepts letters of this case only. */
@@ -90,16 +90,12 @@ function stripRedundantPrefix(lui: string, prefix: string, luiPrefix: string | u
   if (!startsWithIgnoringCase(lui, prefix) || lui.charCodeAt(prefix.length) !== 0x3a /* ':' */) return lui;
   const rest = lui.slice(prefix.length + 1);
   if (luiPrefix === undefined) return rest;
-  return startsWithIgnoringCase(rest, luiPrefix) && isSeparator(rest.charCodeAt(luiPrefix.length)) ? rest : lui;
-}
-
-function isSeparator(code: number): boolean {
-  return code === 0x3a /* ':' */ || code === 0x2f /* '/' */;
+  return startsWithIgnoringCase(rest, luiPrefix) && rest.charCodeAt(luiPrefix.length) === 0x3a ? rest : lui;
 }
 
 function respellLuiPrefix(lui: string, luiPrefix: string): string {
-  if (!startsWithIgnoringCase(lui, luiPrefix) || !isSeparator(lui.charCodeAt(luiPrefix.length))) return lui;
-  return `${luiPrefix}:${lui.slice(luiPrefix.length + 1)}`;
+  if (!startsWithIgnoringCase(lui, luiPrefix) || lui.charCodeAt(luiPrefix.length) !== 0x3a /* ':' */) return lui;
+  return luiPrefix + lui.slice(luiPrefix.length);
 }
 
 // Only ASCII letters: a fold that changed a LUI's length (`ß` → `SS`) or touched other scripts would not be
