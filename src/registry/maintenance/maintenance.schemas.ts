@@ -149,6 +149,7 @@ function describe(error: ErrorObject | undefined, what: string): string {
 function describeType(type: string): string {
   if (type === 'boolean') return 'true or false';
   if (type.includes('number')) return 'a date such as 2024-02-12T09:35:45.473+00:00, or null';
+  if (type.includes('object')) return 'an object of rules, or null';
   if (type === 'string') return 'a text';
   return 'a text or null';
 }
