@@ -4,9 +4,12 @@
  * edit derives them again, and a resolver on the same database follows each change like any other registry
  * change (JSON answer and browser redirect).
  */
+import { readFile } from 'node:fs/promises';
 import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import { deriveLuiRules } from '../../src/core/lui-rules.js';
+import { importRegistry } from '../../src/importer/import-registry.js';
+import { validateNamespaces } from '../../src/importer/read-dataset.js';
 import { REGISTRY_URL, startBothAreas, type BothAreas } from '../support/areas.js';
 import { regexpChecks } from '../support/stand-in-checks.js';
 import { waitFor } from '../support/wait.js';
@@ -99,5 +102,20 @@ describe('canonical-LUI rules stored with the namespace', () => {
     expect(item.body).not.toHaveProperty('luiRules');
     expect(JSON.stringify(item.body)).not.toContain('zeroPad');
     expect(item.body._links.self.href).toBe(`${REGISTRY_URL}/restApi/namespaces/${DRUGBANK}`);
+  });
+
+  it("survive a re-import that leaves the pattern alone, and are derived again where it restores another", async () => {
+    const INTERPRO = 48;
+    const res = await request(app)
+      .patch(`/restApi/namespaces/${INTERPRO}`)
+      .set('Authorization', auth)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ luiRules: {} }));
+    expect(res.status).toBe(204);
+    const seed = JSON.parse(await readFile(new URL('../../seeds/sample-registry.json', import.meta.url), 'utf8')) as unknown;
+    await importRegistry(t.db, validateNamespaces(seed), {});
+    expect((await t.db('namespaces').where({ id: INTERPRO }).first('luiRules'))!.luiRules).toEqual({});
+    // The file has drugbank's first pattern, which the test above changed.
+    expect(await storedRules()).toEqual({ stripPrefix: true, fold: 'upper', zeroPad: { head: 'DB', width: 5 } });
   });
 });
