@@ -9,6 +9,7 @@
 import { DEFAULT_RECOMMENDATION, rankProvider, type ProviderRanking, type Recommendation } from './recommendation.js';
 import type { InstitutionRecord, LocationRecord, NamespaceRecord, ResourceRecord } from './registry-records.js';
 import type { SampleMeasurements } from './reliability.js';
+import { snapshotLuiRules, type LuiRules } from './lui-rules.js';
 
 export type LocationView = LocationRecord;
 
@@ -41,6 +42,11 @@ export type NamespaceEntryField =
 export interface NamespaceEntry extends Pick<NamespaceRecord<string>, NamespaceEntryField> {
   /** In dataset order (ascending resource id). */
   resources: readonly ResourceEntry[];
+  /**
+   * The namespace's canonical-LUI rules (lui-rules.ts), null when none applies; derived from the pattern by
+   * buildSnapshot when left undefined.
+   */
+  luiRules?: LuiRules | null;
 }
 
 export interface RegistrySnapshot {
@@ -82,6 +88,7 @@ export function buildSnapshot(
   const namespacesByMirId = new Map<string, NamespaceEntry>();
   for (const ns of namespaces) {
     rankNamespace(ns, measurements);
+    if (ns.luiRules === undefined) ns.luiRules = snapshotLuiRules(null, ns);
     namespacesByPrefix.set(ns.prefix.toLowerCase(), ns);
     namespacesByMirId.set(ns.mirId, ns);
     for (const r of ns.resources) namespacesByMirId.set(r.mirId, ns);

@@ -9,6 +9,7 @@
 
 import { parseCompactIdWithNamespace, type ParsedCompactId } from './compact-id-parser.js';
 import { matchesLuiPattern } from './lui-pattern.js';
+import { canonicalCompactId, canonicalLocalId } from './lui-rules.js';
 import { isEbiHostedUrl, ONLY_RESOURCE_RECOMMENDATION, type Recommendation } from './recommendation.js';
 import type { InstitutionView, LocationView, NamespaceEntry, RegistrySnapshot } from './registry-snapshot.js';
 import { buildProviderUrl } from './url-pattern.js';
@@ -45,6 +46,12 @@ export interface Resolved {
   parsedCompactIdentifier: ParsedCompactIdentifier;
   /** The snapshot entry the resources came from (absent for a namespace page); lets serialisers reuse its parts. */
   namespace: NamespaceEntry | undefined;
+  /**
+   * The compact identifier the request was resolved as when its LUI had to be canonicalised (lui-rules.ts):
+   * `CHEBI:36927` for `chebi:CHEBI:36927`; parsedCompactIdentifier and the resources carry its LUI. Absent
+   * when the LUI resolved as typed. Answered as the payload's trailing `canonicalCompactIdentifier`.
+   */
+  canonicalCompactIdentifier?: string;
 }
 
 /**
@@ -76,16 +83,24 @@ export function resolveCompactId(raw: string, snapshot: RegistrySnapshot, option
   }
 
   // CompactIdentifierResolutionService.
-  const { localId, providerCode } = parsed;
+  const { providerCode } = parsed;
+  let localId = parsed.localId;
   if (localId === null || parsed.namespace === null || namespace === null) {
     return notResolved(raw, 'not-a-compact-id', `INVALID Compact Identifier resolution request for '${raw}'`);
   }
+  let canonicalCompactIdentifier: string | undefined;
   if (!matchesLuiPattern(namespace.pattern, localId)) {
-    return notResolved(
-      raw,
-      'lui-mismatch',
-      `For namespace '${parsed.namespace}', provided local ID '${localId}' DOES NOT MATCH local IDs definition pattern '${namespace.pattern}'`,
-    );
+    // Only a refused LUI is canonicalised, so a request valid as typed costs nothing more and answers as before.
+    const canonical = canonicalLocalId(namespace, localId);
+    if (canonical === null) {
+      return notResolved(
+        raw,
+        'lui-mismatch',
+        `For namespace '${parsed.namespace}', provided local ID '${localId}' DOES NOT MATCH local IDs definition pattern '${namespace.pattern}'`,
+      );
+    }
+    localId = parsed.localId = canonical;
+    canonicalCompactIdentifier = canonicalCompactId(namespace.prefix, canonical, namespace.namespaceEmbeddedInLui);
   }
   const resources = namespace.resources;
   if (resources.length === 0) return resolvedWithoutResources('no-providers', `No providers found for Compact ID '${raw}'`);
@@ -137,7 +152,9 @@ export function resolveCompactId(raw: string, snapshot: RegistrySnapshot, option
       authHelpDescription: r.authHelpDescription,
     });
   }
-  return found(resolved, parsed, namespace);
+  const resolution = found(resolved, parsed, namespace);
+  if (canonicalCompactIdentifier !== undefined) resolution.canonicalCompactIdentifier = canonicalCompactIdentifier;
+  return resolution;
 }
 
 function found(

@@ -13,11 +13,12 @@ import {
   type NamespaceEntryField,
   type ResourceEntry,
 } from '../core/registry-snapshot.js';
+import { snapshotLuiRules } from '../core/lui-rules.js';
 import { selectResourcesWithInstitution, type ResourceWithInstitutionRow } from './registry-reads.js';
 import type { NamespaceRow } from './tables.js';
 
 /** The columns of a namespace the snapshot holds. */
-type NamespaceColumns = Pick<NamespaceRow, NamespaceEntryField>;
+type NamespaceColumns = Pick<NamespaceRow, NamespaceEntryField | 'luiRules'>;
 
 /** Rows per query when the whole registry is read. */
 const CHUNK_ROWS = 5000;
@@ -50,7 +51,7 @@ export async function readNamespaceEntries(trx: Knex, ids?: number[]): Promise<N
   const nsQuery = () =>
     trx('namespaces').select(
       'id', 'prefix', 'mirId', 'name', 'pattern', 'sampleId', 'namespaceEmbeddedInLui', 'deprecated',
-      'deprecationDate', 'renderDeprecatedLanding',
+      'deprecationDate', 'renderDeprecatedLanding', 'luiRules',
     );
   const resQuery = () => selectResourcesWithInstitution(trx);
 
@@ -133,5 +134,7 @@ function namespaceEntry(row: NamespaceColumns, resources: ResourceEntry[]): Name
     deprecationDate: formatReferenceDate(row.deprecationDate),
     renderDeprecatedLanding: row.renderDeprecatedLanding,
     resources,
+    // Precomputed here so that no request derives them; null when no rule would change anything.
+    luiRules: snapshotLuiRules(row.luiRules, row),
   };
 }

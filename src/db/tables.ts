@@ -10,6 +10,7 @@
 import type { Knex } from 'knex';
 import type { LINK_CHECK_OUTCOMES } from '../../migrations/20261124000100_create_link_checks.js';
 import type { InstitutionRecord, LocationRecord, NamespaceRecord, ResourceRecord } from '../core/registry-records.js';
+import type { LuiRules } from '../core/lui-rules.js';
 
 export interface LocationRow extends LocationRecord {
   created: Date;
@@ -32,6 +33,8 @@ export interface InstitutionRow extends InstitutionRecord {
 export interface NamespaceRow extends NamespaceRecord<Date> {
   successorId: number | null;
   contactPersonId: number | null;
+  /** Canonical-LUI rules (core/lui-rules.ts); null: derived from the pattern when the resolver loads it. */
+  luiRules: LuiRules | null;
 }
 
 export interface ResourceRow extends ResourceRecord<Date> {
@@ -317,6 +320,7 @@ declare module 'knex/types/tables.js' {
       | 'infoOnPostmortemAccess'
       | 'successorId'
       | 'contactPersonId'
+      | 'luiRules'
     >;
     resources: Table<
       ResourceRow,

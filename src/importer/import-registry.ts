@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { DatasetInstitution, DatasetNamespace, DatasetResource } from './dataset.schema.js';
 import { ImportFormatError } from './read-dataset.js';
+import { storeDerivedLuiRules } from './lui-rules-import.js';
 
 export interface KindSummary {
   created: number;
@@ -356,6 +357,14 @@ export async function importRegistry(db: Knex, namespaces: DatasetNamespace[], o
       namespaces.map((ns) => ({ key: ns.prefix.toLowerCase(), referenceId: ns.id, values: namespaceValues(ns) })),
       { create: {}, update: {} },
       progress,
+    );
+
+    await storeDerivedLuiRules(
+      trx,
+      namespaces.map((ns) => {
+        const key = ns.prefix.toLowerCase();
+        return { id: mustGet(namespaceRows.ids, key), prefix: ns.prefix, pattern: ns.pattern, before: namespaceRows.matched.get(key) };
+      }),
     );
 
     const resources = await upsertRows(

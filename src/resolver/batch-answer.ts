@@ -4,6 +4,7 @@ import { resolveCompactId } from '../core/resolve.js';
 import { ENVELOPE_JSON_HEAD } from '../http/envelope.js';
 import { MAX_ITEM_LENGTH } from './batch-request.js';
 import { HEAVY_UNIT_MS, type HeavyWork } from './heavy-work.js';
+import { payloadExtensionsJson } from './payload-extensions.js';
 import { resolutionErrorMessage, resolutionStatus } from './resolution.presenter.js';
 import { resolvedResourcesJson } from './resolve-json.js';
 
@@ -89,6 +90,6 @@ export class BatchAnswer extends Readable {
     if (countResolution && namespace) {
       countResolution(snapshot.namespacesByPrefix.get(namespace.toLowerCase())?.prefix ?? namespace);
     }
-    return `{"compactIdentifier":${JSON.stringify(item)},"status":${resolutionStatus(resolution)},"errorMessage":${JSON.stringify(resolutionErrorMessage(resolution))},"resolvedResources":${resolvedResourcesJson(resolution)},"parsedCompactIdentifier":${JSON.stringify(parsed)}}`;
+    return `{"compactIdentifier":${JSON.stringify(item)},"status":${resolutionStatus(resolution)},"errorMessage":${JSON.stringify(resolutionErrorMessage(resolution))},"resolvedResources":${resolvedResourcesJson(resolution)},"parsedCompactIdentifier":${JSON.stringify(parsed)}${resolution.kind === 'resolved' ? payloadExtensionsJson(resolution) : ''}}`;
   }
 }

@@ -1,11 +1,16 @@
 import type { ParsedCompactIdentifier, Resolution, ResolvedResource, UnresolvedReason } from '../core/resolve.js';
 import { envelope, envelopeJson, errorEnvelope, errorEnvelopeJson, type Envelope } from '../http/envelope.js';
+import { payloadExtensions, payloadExtensionsJson } from './payload-extensions.js';
 import { resolvedResourcesJson } from './resolve-json.js';
 
-/** The reference's `ResponseResolvePayload`. */
+/**
+ * The reference's `ResponseResolvePayload`, then the fields this resolver adds when they apply
+ * (payload-extensions.ts: `canonicalCompactIdentifier`, ...).
+ */
 export interface ResolvePayload {
   resolvedResources: ResolvedResource[] | null;
   parsedCompactIdentifier: ParsedCompactIdentifier | null;
+  [extension: string]: unknown;
 }
 
 export type ResolutionStatus = 200 | 400 | 404;
@@ -43,7 +48,7 @@ export function presentResolution(resolution: Resolution): ResolutionAnswer {
     return { status: STATUS_OF_REASON[resolution.reason], body: errorEnvelope(resolution.message, EMPTY_PAYLOAD) };
   }
   const { resolvedResources, parsedCompactIdentifier } = resolution;
-  return { status: 200, body: envelope({ resolvedResources, parsedCompactIdentifier }) };
+  return { status: 200, body: envelope({ resolvedResources, parsedCompactIdentifier, ...payloadExtensions(resolution) }) };
 }
 
 /**
@@ -55,6 +60,6 @@ export function resolutionJson(resolution: Resolution): string {
     return errorEnvelopeJson(resolution.message, EMPTY_PAYLOAD_JSON);
   }
   return envelopeJson(
-    `{"resolvedResources":${resolvedResourcesJson(resolution)},"parsedCompactIdentifier":${JSON.stringify(resolution.parsedCompactIdentifier)}}`,
+    `{"resolvedResources":${resolvedResourcesJson(resolution)},"parsedCompactIdentifier":${JSON.stringify(resolution.parsedCompactIdentifier)}${payloadExtensionsJson(resolution)}}`,
   );
 }

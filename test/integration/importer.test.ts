@@ -39,6 +39,8 @@ async function storedDataset(db: Db): Promise<unknown[]> {
     successor: ns.successorId === null ? null : prefixOf.get(ns.successorId),
     successorId: undefined,
     contactPersonId: undefined,
+    // Not a dataset field: the canonical-LUI rules the importer derives (lui-rules-import.ts, see lui-rules-curation.test.ts).
+    luiRules: undefined,
     resources: resources
       .filter((r) => r.namespaceId === ns.id)
       .map((r) => {

@@ -39,7 +39,20 @@ function logged(value: unknown): unknown {
 
 function same(a: unknown, b: unknown): boolean {
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  // jsonb columns (a namespace's luiRules) come back with their keys in jsonb's order, not the writer's.
+  if (isJsonObject(a) && isJsonObject(b)) return sortedJson(a) === sortedJson(b);
   return (a ?? null) === (b ?? null);
+}
+
+function isJsonObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !(value instanceof Date);
+}
+
+function sortedJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
+  if (!isJsonObject(value)) return JSON.stringify(value);
+  const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${sortedJson(item)}`).join(',')}}`;
 }
 
 /** The columns of `after` whose value differs from `before`'s, with both values. */

@@ -12,7 +12,7 @@ import { invalid } from '../../core/domain-error.js';
 
 export type EditableCollection = 'namespaces' | 'resources' | 'institutions';
 
-type FieldType = 'text' | 'boolean' | 'date';
+type FieldType = 'text' | 'boolean' | 'date' | 'rules';
 
 interface FieldSpec {
   type: FieldType;
@@ -48,6 +48,8 @@ export const EDITABLE: Readonly<Record<EditableCollection, { fields: Record<stri
       infoOnPostmortemAccess: TEXT,
       sampleId: NAME,
       namespaceEmbeddedInLui: FLAG,
+      // Canonical-LUI rules (core/lui-rules.ts): an object of rules, or null for those the pattern calls for.
+      luiRules: { type: 'rules' },
     },
     associations: {
       successor: { column: 'successorId', target: 'namespaces', nullable: true },
@@ -98,6 +100,9 @@ function fieldSchema(spec: FieldSpec): object {
       return { type: 'boolean' };
     case 'date':
       return { type: ['string', 'number', 'null'], maxLength: DATE_TEXT_MAX_LENGTH };
+    case 'rules':
+      // The rules' own reader (lui-rules.ts readLuiRules) says what is wrong inside.
+      return { type: ['object', 'null'], maxProperties: 8 };
   }
 }
 
@@ -144,13 +149,15 @@ function describe(error: ErrorObject | undefined, what: string): string {
 function describeType(type: string): string {
   if (type === 'boolean') return 'true or false';
   if (type.includes('number')) return 'a date such as 2024-02-12T09:35:45.473+00:00, or null';
+  if (type.includes('object')) return 'an object of rules, or null';
   if (type === 'string') return 'a text';
   return 'a text or null';
 }
 
 /** The changes a PATCH asks for: the given properties the collection lets a curator change, as sent. */
 export interface RecordPatch {
-  fields: Record<string, string | boolean | number | null>;
+  /** Values as sent: texts, flags, dates as text or number, and objects for rule fields (`luiRules`). */
+  fields: Record<string, string | boolean | number | object | null>;
   /** Association property -> the href given (null: unlink). */
   associations: Record<string, string | null>;
 }
@@ -165,7 +172,7 @@ export function readRecordPatch(collection: EditableCollection, body: unknown): 
   const { fields, associations } = EDITABLE[collection];
   const patch: RecordPatch = { fields: {}, associations: {} };
   for (const name of Object.keys(fields)) {
-    if (Object.hasOwn(raw, name)) patch.fields[name] = raw[name] as string | boolean | number | null;
+    if (Object.hasOwn(raw, name)) patch.fields[name] = raw[name] as string | boolean | number | object | null;
   }
   for (const name of Object.keys(associations)) {
     if (Object.hasOwn(raw, name)) patch.associations[name] = raw[name] as string | null;

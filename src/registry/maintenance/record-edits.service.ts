@@ -17,6 +17,7 @@ import { COLLECTIONS } from '../rest-api/collections.js';
 import { itemNotFound } from '../rest-api/items.service.js';
 import { changesBetween, recordCurationEvent } from './curation-log.js';
 import { checkInstitutionEdit, checkNamespaceEdit, checkResourceEdit, EditRefused, type EditChecks, type EditFailure } from './edit-validation.js';
+import { readLuiRulesValue, settleLuiRules } from './lui-rules-edit.js';
 import { EDITABLE, readDate, type AssociationSpec, type EditableCollection, type RecordPatch } from './maintenance.schemas.js';
 
 export type EditedRow = NamespaceRow | ResourceRow | InstitutionRow;
@@ -80,6 +81,7 @@ async function patchedValues(db: Knex, collection: EditableCollection, patch: Re
   for (const [property, value] of Object.entries(patch.fields)) {
     const spec = fields[property]!;
     if (spec.type === 'date') values[property] = readDate(property, value as string | number | null);
+    else if (spec.type === 'rules') values[property] = readLuiRulesValue(value);
     else if (value === null && REQUIRED_TEXT[collection].includes(property)) values[property] = '';
     else if (property === 'rorId' && typeof value === 'string' && value.trim() !== '') values[property] = canonicalRorId(value);
     else if (property === 'rorId') values[property] = null;
@@ -158,6 +160,7 @@ export async function editRecord(
   const unseen = (row: EditedRow) => options.expectedModified !== undefined && row.modified.getTime() !== options.expectedModified.getTime();
   if (unseen(before)) throw new DomainError('conflict', EDITED_MEANWHILE);
   const values = await patchedValues(db, collection, patch);
+  if (collection === 'namespaces') settleLuiRules(before as NamespaceRow, values);
   const changes = changesBetween(before as unknown as Record<string, unknown>, values);
   const changed = new Set(Object.keys(changes));
   if (changed.size === 0) return before;
