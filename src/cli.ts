@@ -36,6 +36,7 @@ const USAGE = [
   ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(9)} ${c.about}`),
   `  ${'settings'.padEnd(9)} print every setting with its default, as a .env file`,
   `  ${'healthcheck'.padEnd(9)} [command]  exit 0 when the areas of the container's command answer /health/live`,
+  `  ${'openapi'.padEnd(9)} --area resolver|registry  print the area's OpenAPI document`,
   '`<command> --help` shows the usage of one command.',
 ].join('\n');
 
@@ -52,6 +53,17 @@ async function main(): Promise<void> {
   if (name === 'settings') {
     process.stdout.write(envExample());
     return;
+  }
+  if (name === 'openapi') {
+    // Loaded only here: the document's modules are many, and the other commands need none of them.
+    const { areaOfArguments, OPENAPI_USAGE, printOpenApiDocument } = await import('./openapi/cli.js');
+    if (rest.includes('--help')) return printHelp(OPENAPI_USAGE);
+    const area = areaOfArguments(rest);
+    if (!area) {
+      process.stderr.write(`${OPENAPI_USAGE}\n`);
+      process.exit(2);
+    }
+    return printOpenApiDocument(area);
   }
   if (name === 'healthcheck') {
     const problems = await checkHealth(rest[0] ?? containerCommand());

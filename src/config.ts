@@ -241,7 +241,7 @@ const configSchema = {
       minimum: 0,
       maximum: 100000000,
       default: 1200,
-      description: 'Registry: reads (/restApi, search, pages, statistics, schema.org, the health API) per client address per minute, across every registry process (Redis). 0: unlimited.',
+      description: 'Registry: reads (/restApi, search, pages, statistics, schema.org, the health API, /openapi.json and /docs) per client address per minute, across every registry process (Redis); on each resolver, its /openapi.json and /docs (in memory, a share per RESOLVER_INSTANCES). 0: unlimited.',
     },
     RATE_LIMIT_DATASET: {
       type: 'integer',

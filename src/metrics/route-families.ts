@@ -3,5 +3,5 @@
  * families (http/rate-limiter.ts; which request falls in which is resolverFamilyOf and registryFamilyOf), plus
  * the paths no limit applies to, `health` and `metrics`.
  */
-export const RESOLVER_FAMILIES = ['resolution', 'reverse', 'batch', 'dataset', 'health', 'metrics'] as const;
+export const RESOLVER_FAMILIES = ['resolution', 'reverse', 'batch', 'dataset', 'browse', 'health', 'metrics'] as const;
 export const REGISTRY_FAMILIES = ['browse', 'dataset', 'validators', 'submissions', 'health', 'metrics'] as const;

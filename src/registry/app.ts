@@ -8,6 +8,8 @@ import { clientAddressFromSetting, trustsProxies } from '../http/client-address.
 import { limitRequests } from '../http/rate-limit-middleware.js';
 import { pingPostgres } from '../db/postgres-failure.js';
 import { pingRedis } from '../queue/connections.js';
+import { docsRoutes } from '../openapi/docs.routes.js';
+import { SERVICE_VERSION } from '../openapi/openapi-document.js';
 import type { Logger } from '../lib/logger.js';
 import { datasetRoutes } from './dataset/dataset.routes.js';
 import { healthApiRoutes } from './health-api/health-api.routes.js';
@@ -261,6 +263,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     healthApiRoutes({ health: healthApi }),
     rorRoutes({ ror }),
     ...(validator ? [validationRoutes(validator)] : []),
+    ...docsRoutes('registry', { serverUrl: config.PUBLIC_REGISTRY_URL, version: SERVICE_VERSION }),
   ]);
   return app;
 }

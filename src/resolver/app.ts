@@ -8,6 +8,8 @@ import { limitRequests } from '../http/rate-limit-middleware.js';
 import type { ReadinessPolicy } from '../http/health.js';
 import { pingPostgres } from '../db/postgres-failure.js';
 import { pingRedis } from '../queue/connections.js';
+import { docsRoutes } from '../openapi/docs.routes.js';
+import { SERVICE_VERSION } from '../openapi/openapi-document.js';
 import type { Logger } from '../lib/logger.js';
 import { meteredFamilyOf } from '../http/metrics-middleware.js';
 import { Registry } from 'prom-client';
@@ -121,7 +123,12 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
   app.use(limitRequests(limits, resolverFamilyOf, { advertise: false }));
   app.use(registryLinksRoutes({ snapshot, publicRegistryUrl: config.PUBLIC_REGISTRY_URL }));
   app.use(reverse.wrongMethod);
-  useRouters(app, [reverse.router, batchRoutes({ registry, ...urls, count, heavy, logger: deps.logger }), insightRoutes({ registry })]);
+  useRouters(app, [
+    reverse.router,
+    batchRoutes({ registry, ...urls, count, heavy, logger: deps.logger }),
+    insightRoutes({ registry }),
+    ...docsRoutes('resolver', { serverUrl: config.PUBLIC_RESOLVER_URL, version: SERVICE_VERSION }),
+  ]);
   if (config.RESOLVER_MCP) {
     const tools = createMcpTools({
       registry,

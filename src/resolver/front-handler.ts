@@ -7,6 +7,7 @@ import { asciiLocation } from '../http/ascii-location.js';
 import { addBareHeader, failBare, JSON_CONTENT_TYPE, sendBare, sendBareEmpty, sendErrorAnswer, startBareRequest } from '../http/bare-request.js';
 import type { ClientAddress } from '../http/client-address.js';
 import { OPEN_CORS_HEADERS } from '../http/cors.js';
+import { isDocsPath } from '../openapi/docs.routes.js';
 import { sendRateLimited, type FamilyLimiter, type RateLimits } from '../http/rate-limiter.js';
 import { AccessLog } from '../http/request-context.js';
 import { HEAD_AND_GET } from '../http/unserved-methods.js';
@@ -65,7 +66,7 @@ const PAGE_PATHS = ['/resolveMirId/', DEPRECATED_LANDING, PROTECTED_LANDING];
  * or middleware say for themselves (health, reverse lookups, batches).
  */
 export function resolverMethodsAt(path: string): readonly string[] | undefined {
-  if (path === '/' || path === MCP_PATH) return undefined;
+  if (path === '/' || path === MCP_PATH || isDocsPath(path)) return undefined;
   for (const page of PAGE_PATHS) if (path.startsWith(page)) return HEAD_AND_GET;
   for (const other of KOA_PATHS) if (path.startsWith(other)) return undefined;
   return HEAD_AND_GET;
@@ -216,7 +217,7 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
       else return false;
     } else if (method === 'GET' || method === 'HEAD') {
       // /metrics is Koa's (metrics-middleware.ts): never a compact identifier, never limited.
-      if (path === '/' || path === METRICS_PATH || path === MCP_PATH) return false;
+      if (path === '/' || path === METRICS_PATH || path === MCP_PATH || isDocsPath(path)) return false;
       for (const other of KOA_PATHS) if (path.startsWith(other)) return false;
     } else {
       return false;

@@ -1,18 +1,21 @@
 import type { Config } from '../config.js';
 import { isUnlimitedPath } from '../http/rate-limit-middleware.js';
+import { isDocsPath } from '../openapi/docs.routes.js';
 import { memoryRateLimits, type RateLimitFamily, type RateLimits } from '../http/rate-limiter.js';
 
 /**
  * The resolver's route families. The front handler counts the single resolutions and reverse lookups itself
  * (front-handler.ts); the Koa application counts the rest with this: batches (weighted by their items, see
- * batch.routes.ts), the insight API (the whole registry in one answer, as the dataset), and MIR ids,
- * landing pages, MCP messages (POST /mcp, each message of a JSON-RPC batch, see mcp.routes.ts) and whatever
- * else as resolutions.
+ * batch.routes.ts), the insight API (the whole registry in one answer, as the dataset), the docs page as
+ * browsing, and MIR ids, landing pages, MCP messages (POST /mcp, each message of a JSON-RPC batch, see
+ * mcp.routes.ts) and whatever else as resolutions.
  */
 export function resolverFamilyOf(method: string, path: string): RateLimitFamily | null {
   if (isUnlimitedPath(path)) return null;
   if (method === 'POST' && (path === '/resolve/batch' || path === '/reverse/batch')) return 'batch';
   if (path.startsWith('/insightApi/')) return 'dataset';
+  // The docs page and its document are browsing, limited as the registry's pages are.
+  if (isDocsPath(path)) return 'browse';
   if (path.startsWith('/reverse/')) return 'reverse';
   return 'resolution';
 }
@@ -24,7 +27,7 @@ export function resolverFamilyOf(method: string, path: string): RateLimitFamily 
 export function resolverRateLimits(config: Readonly<Config>, onError: (error: unknown) => void): RateLimits {
   return memoryRateLimits({
     config,
-    families: ['resolution', 'reverse', 'batch', 'dataset'],
+    families: ['resolution', 'reverse', 'batch', 'dataset', 'browse'],
     instances: config.RESOLVER_INSTANCES,
     onError,
   });

@@ -9,6 +9,15 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.js': 'text/javascript; charset=utf-8',
 };
 
+export interface StaticAssetsOptions {
+  /** The folder whose stylesheets and scripts are served (the project's public/ by default). */
+  dir?: string;
+  /** Or these files only: served name -> file path (a package's files, say). */
+  files?: Readonly<Record<string, string>>;
+  /** Where they are served: `${mount}/{name}` (/static by default). */
+  mount?: string;
+}
+
 interface Asset {
   body: Buffer;
   type: string;
@@ -21,18 +30,22 @@ const VERSIONED_CACHE = 'public, max-age=31536000, immutable';
 const UNVERSIONED_CACHE = 'public, max-age=300';
 
 /**
- * The stylesheet and the small scripts of the pages (the project's public/ folder), read once at start:
- * no build step, they are served as written. Pages link each with its content hash (`url()`), so a
- * browser keeps it until the file changes.
+ * The stylesheet and the small scripts of the pages (the project's public/ folder), or a package's files
+ * (the docs page's Swagger UI), read once at start: no build step, they are served as written. Pages link
+ * each with its content hash (`url()`), so a browser keeps it until the file changes.
  */
 export class StaticAssets {
   private readonly assets = new Map<string, Asset>();
+  private readonly mount: string;
 
-  constructor(dir = path.join(projectRoot(), 'public')) {
-    for (const name of readdirSync(dir)) {
+  constructor(options: StaticAssetsOptions = {}) {
+    this.mount = options.mount ?? '/static';
+    const dir = options.dir ?? path.join(projectRoot(), 'public');
+    const files = options.files ?? Object.fromEntries(readdirSync(dir).map((name) => [name, path.join(dir, name)]));
+    for (const [name, file] of Object.entries(files)) {
       const type = CONTENT_TYPES[path.extname(name)];
       if (!type) continue;
-      const body = readFileSync(path.join(dir, name));
+      const body = readFileSync(file);
       this.assets.set(name, { body, type, hash: createHash('sha256').update(body).digest('base64url').slice(0, 16) });
     }
   }
@@ -41,7 +54,7 @@ export class StaticAssets {
   url(name: string): string {
     const asset = this.assets.get(name);
     if (!asset) throw new Error(`No static asset public/${name}`);
-    return `/static/${name}?v=${asset.hash}`;
+    return `${this.mount}/${name}?v=${asset.hash}`;
   }
 
   /** The uncompressed size of an asset, in bytes (the pages' weight budget is counted in these). */
@@ -49,10 +62,10 @@ export class StaticAssets {
     return this.assets.get(name)?.body.length ?? 0;
   }
 
-  /** GET /static/{name}: the file with its ETag; 304 when the browser's copy is current. */
+  /** GET {mount}/{name}: the file with its ETag; 304 when the browser's copy is current. */
   routes(): Router {
     const router = new Router();
-    router.get('/static/:name', (ctx) => {
+    router.get(`${this.mount}/:name`, (ctx) => {
       const asset = this.assets.get(ctx.params.name ?? '');
       if (!asset) return;
       ctx.set('ETag', `"${asset.hash}"`);

@@ -21,8 +21,8 @@ export const MAX_NOTIFICATIONS = 200_000;
 /** The body limit of the notifications endpoint. */
 export const NOTIFICATIONS_BODY_LIMIT = 32 * 1024 * 1024;
 
-const ajv = new Ajv({ allowUnionTypes: true });
-const validateBody = ajv.compile({
+/** The body's JSON Schema (the OpenAPI document shows it too). */
+export const NOTIFICATIONS_SCHEMA = {
   type: ['object', 'null'],
   properties: {
     apiVersion: { type: ['string', 'number'], maxLength: 20 },
@@ -47,7 +47,10 @@ const validateBody = ajv.compile({
       },
     },
   },
-});
+};
+
+const ajv = new Ajv({ allowUnionTypes: true });
+const validateBody = ajv.compile(NOTIFICATIONS_SCHEMA);
 
 const BODY_MESSAGE =
   'The request body must be an envelope whose payload is a list of notifications: {"apiVersion": "1.0", "payload": [{"targetType": "namespace", "targetId": 1, "globalId": "...", "type": "...", "details": {}}]}';

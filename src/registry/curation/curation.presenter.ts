@@ -61,12 +61,12 @@ const PROVIDER_AND_INSTITUTION = [
 const PROTECTION = [
   'protectedUrls', 'renderProtectedLanding', 'authHelpUrl', 'authHelpDescription',
 ] as const satisfies readonly Columns<RequestRowBase>[];
-const PREFIX_REQUEST_FIELDS: readonly Columns<PrefixRequestRow>[] = [
+export const PREFIX_REQUEST_FIELDS: readonly Columns<PrefixRequestRow>[] = [
   'name', 'description', ...PROVIDER_AND_INSTITUTION, 'requestedPrefix', 'providerUrlPattern', 'sampleId', 'idRegexPattern',
   'supportingReferences', 'additionalInformation', 'requesterName', 'requesterEmail', 'namespaceEmbeddedInLui', 'created',
   ...PROTECTION,
 ];
-const RESOURCE_REQUEST_FIELDS: readonly Columns<ResourceRequestRow>[] = [
+export const RESOURCE_REQUEST_FIELDS: readonly Columns<ResourceRequestRow>[] = [
   'namespacePrefix', ...PROVIDER_AND_INSTITUTION, 'providerUrlPattern', 'sampleId', 'additionalInformation', 'requesterName',
   'requesterEmail', 'created', ...PROTECTION,
 ];

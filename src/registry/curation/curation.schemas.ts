@@ -25,7 +25,8 @@ export const AMENDED_FIELD: Record<RequestKind, string> = {
 
 const ENVELOPE_MESSAGE = 'The request body must be a session-event envelope: {"apiVersion": "1.0", "payload": {...}}';
 
-function sessionEventSchema(amendedField?: string): object {
+/** The JSON Schema of an action's body; `amendedField` for an amendment (the OpenAPI document shows these too). */
+export function sessionEventSchema(amendedField?: string): object {
   const payloadProperties: Record<string, object> = {};
   for (const field of EVENT_TEXT_FIELDS) payloadProperties[field] = { type: ['string', 'null'], maxLength: EVENT_TEXT_MAX_LENGTH };
   if (amendedField) payloadProperties[amendedField] = { type: 'object' };

@@ -106,7 +106,8 @@ function fieldSchema(spec: FieldSpec): object {
   }
 }
 
-function patchSchema(collection: EditableCollection): object {
+/** The JSON Schema of a PATCH body of the collection (the OpenAPI document shows these too). */
+export function patchSchema(collection: EditableCollection): object {
   const properties: Record<string, object> = {};
   const { fields, associations } = EDITABLE[collection];
   for (const [name, spec] of Object.entries(fields)) properties[name] = fieldSchema(spec);
@@ -124,13 +125,15 @@ const patchValidators = {
   resources: ajv.compile(patchSchema('resources')),
   institutions: ajv.compile(patchSchema('institutions')),
 };
-const validateReactivation = ajv.compile({
+/** reactivateResource's body (the OpenAPI document shows it too). */
+export const REACTIVATION_SCHEMA = {
   type: ['object', 'null'],
   properties: {
     apiVersion: { type: ['string', 'number'], maxLength: 20 },
     payload: { type: ['object', 'null'], properties: { providerUrlPattern: { type: ['string', 'null'], maxLength: 2000 } } },
   },
-});
+};
+const validateReactivation = ajv.compile(REACTIVATION_SCHEMA);
 
 function describe(error: ErrorObject | undefined, what: string): string {
   if (!error) return what;

@@ -1,0 +1,316 @@
+/**
+ * The registry's pages for people (pages/, the registration forms, the curator desk) and their files. They
+ * answer HTML; their forms post application/x-www-form-urlencoded with the page's CSRF token.
+ */
+import { DESK_PATH } from '../registry/curator-desk/desk-auth.js';
+import { formFields, REQUEST_FORMS } from '../registry/pages/registration-fields.js';
+import { CSRF_FIELD } from '../web/csrf.js';
+import { PUBLIC_RESOLVER, SAMPLE } from './examples.js';
+import { FORM_TYPE, pageAnswer, pathParam, queryParam, redirectAnswer, type OperationSpec, type RequestBodySpec } from './operation.js';
+import type { Schema } from './schema-kit.js';
+
+const PAGES = 'Pages';
+const DESK = 'Curator desk';
+
+const SEE_OTHER = (location: string) => redirectAnswer('Done: to the next page', location);
+const FORBIDDEN = pageAnswer('The form was not sent from our page (no or a wrong CSRF token): the form again');
+
+function formBody(description: string, fields: Record<string, Schema>, example: Record<string, string>): RequestBodySpec {
+  return {
+    description,
+    content: [
+      {
+        type: FORM_TYPE,
+        schema: { type: 'object', properties: { [CSRF_FIELD]: { type: 'string', description: 'The token of the page the form is on' }, ...fields } },
+        example: { [CSRF_FIELD]: 'cJ3q0sV2-example-token', ...example },
+      },
+    ],
+  };
+}
+
+const text = (description: string): Schema => ({ type: 'string', description });
+
+const requestFormOperations = Object.values(REQUEST_FORMS).flatMap((form): OperationSpec[] => {
+  const fields = Object.fromEntries(formFields(form).map((field) => [field.name, text(field.label)]));
+  return [
+    {
+      methods: ['get'],
+      path: form.path,
+      tag: PAGES,
+      summary: `${form.title}: the form`,
+      addition: 'registration forms for people',
+      parameters: form.kind === 'resource' ? [queryParam('namespacePrefix', 'The namespace to fill in', SAMPLE.prefix)] : [],
+      responses: { 200: pageAnswer('The form') },
+    },
+    {
+      methods: ['post'],
+      path: form.path,
+      tag: PAGES,
+      summary: `${form.title}: send it`,
+      description: 'The same checks as the JSON API; a refused request comes back as the form with the messages next to their fields.',
+      addition: 'registration forms for people',
+      requestBody: formBody('The form\'s fields', { ...fields, action: text('ror-lookup: fill the institution in from its ROR id instead of sending') }, {
+        providerName: 'Example provider',
+      }),
+      responses: {
+        200: pageAnswer('The institution looked up at ROR, filled in'),
+        303: SEE_OTHER('/requests/Xc1pYt0aRlC0VbQ2KQm0rX4vZ8yJm3wq5Tn7hL6dE2s?sent=1'),
+        400: pageAnswer('Refused: the form with the messages'),
+        403: FORBIDDEN,
+      },
+    },
+  ];
+});
+
+const TOKEN = pathParam('token', 'The requester\'s token', 'Xc1pYt0aRlC0VbQ2KQm0rX4vZ8yJm3wq5Tn7hL6dE2s');
+const KIND = pathParam('kind', 'The kind of request', 'prefix', { type: 'string', enum: ['prefix', 'resource'] });
+const REQUEST_ID = pathParam('id', 'The registration session\'s id', 1);
+const DESK_RESPONSES = {
+  200: pageAnswer('The page'),
+  303: redirectAnswer('Not signed in: to the sign-in page', `${DESK_PATH}/sign-in?next=${DESK_PATH}`),
+} as const;
+const DESK_FORM_RESPONSES = {
+  303: SEE_OTHER(`${DESK_PATH}/requests/prefix/1?done=comment`),
+  400: pageAnswer('Refused: the page with the message'),
+  403: FORBIDDEN,
+  409: pageAnswer('The record or request changed meanwhile: the page with the message'),
+} as const;
+
+function deskForm(path: string, summary: string, parameters: OperationSpec['parameters'], fields: Record<string, Schema>, example: Record<string, string>): OperationSpec {
+  return {
+    methods: ['post'],
+    path: `${DESK_PATH}${path}`,
+    tag: DESK,
+    summary,
+    addition: 'the curators\' pages',
+    access: 'desk',
+    parameters,
+    requestBody: formBody('The desk form\'s fields', fields, example),
+    responses: DESK_FORM_RESPONSES,
+  };
+}
+
+const RECORD_ID = (what: string, example: number) => pathParam('id', `The ${what}'s id`, example);
+
+export const PAGE_OPERATIONS: readonly OperationSpec[] = [
+  {
+    methods: ['get'],
+    path: '/',
+    tag: PAGES,
+    summary: 'The home page (for a browser; Accept preferring text/html)',
+    addition: 'pages for people',
+    responses: { 200: pageAnswer('The page: search, resolve and reverse-lookup boxes, and the registry in figures') },
+  },
+  {
+    methods: ['get'],
+    path: '/registry',
+    tag: PAGES,
+    summary: 'Search the registry (for a browser)',
+    addition: 'pages for people',
+    parameters: [queryParam('q', 'What to look for in prefixes, names and descriptions', 'taxon'), queryParam('page', 'Zero-based page', 0, { schema: { type: 'integer', minimum: 0 } })],
+    responses: { 200: pageAnswer('The matching namespaces') },
+  },
+  {
+    methods: ['get'],
+    path: '/registry/{prefix}',
+    tag: PAGES,
+    summary: 'A namespace\'s page (for a browser), or its HAL item (for any other client)',
+    description: 'A browser gets the page; any other client is redirected to the namespace\'s HAL item, where the resolver\'s links lead.',
+    parameters: [pathParam('prefix', 'The namespace\'s prefix (any case)', SAMPLE.prefix)],
+    responses: {
+      200: pageAnswer('The page: the namespace, its providers with their health, and its usage'),
+      302: redirectAnswer('Not a browser: to the namespace\'s HAL item', `/restApi/namespaces/${SAMPLE.namespaceId}`),
+      404: pageAnswer('No such namespace: the nearest prefixes'),
+    },
+  },
+  {
+    methods: ['get'],
+    path: '/resolve',
+    tag: PAGES,
+    summary: 'The home page\'s resolve box: to the resolver with the identifier',
+    addition: 'pages for people',
+    parameters: [queryParam('id', 'A compact identifier', SAMPLE.compactId)],
+    responses: { 302: redirectAnswer('To the resolver (or home without an identifier)', `${PUBLIC_RESOLVER}/${SAMPLE.compactId}`) },
+  },
+  {
+    methods: ['get'],
+    path: '/reverse-lookup',
+    tag: PAGES,
+    summary: 'The compact identifier of a provider URL (for a browser)',
+    addition: 'pages for people',
+    parameters: [queryParam('url', 'A provider URL', 'https://www.ncbi.nlm.nih.gov/Taxonomy/Browser/wwwtax.cgi?mode=Info&id=9606')],
+    responses: { 200: pageAnswer('The matches'), 400: pageAnswer('No URL given') },
+  },
+  {
+    methods: ['get'],
+    path: '/static/{name}',
+    tag: PAGES,
+    summary: 'A stylesheet or script of the pages (public/)',
+    description: 'Linked with `?v=<content hash>`: such an address never changes content and is cached for a year.',
+    addition: 'pages for people',
+    parameters: [pathParam('name', 'The file', 'registry.css')],
+    responses: {
+      200: { description: 'The file', content: [{ type: 'text/css', schema: { type: 'string' } }, { type: 'text/javascript', schema: { type: 'string' } }] },
+      304: { description: 'The copy the client has is current' },
+      404: pageAnswer('No such file'),
+    },
+  },
+  ...requestFormOperations,
+  {
+    methods: ['get'],
+    path: '/requests/{token}',
+    tag: PAGES,
+    summary: 'A request\'s status page, for its requester',
+    addition: 'pages for people',
+    parameters: [TOKEN],
+    responses: { 200: pageAnswer('The request and its public history'), 404: pageAnswer('No request has this token') },
+  },
+  {
+    methods: ['post'],
+    path: '/requests/{token}/comment',
+    tag: PAGES,
+    summary: 'Answer the curators from the status page',
+    addition: 'pages for people',
+    parameters: [TOKEN],
+    requestBody: formBody('The reply', { comment: text('The reply') }, { comment: 'The sample id resolves now.' }),
+    responses: {
+      303: SEE_OTHER('/requests/Xc1pYt0aRlC0VbQ2KQm0rX4vZ8yJm3wq5Tn7hL6dE2s?answered=1#history'),
+      400: pageAnswer('No reply: the page with the message'),
+      403: FORBIDDEN,
+      404: pageAnswer('No request has this token'),
+      409: pageAnswer('The request is closed'),
+    },
+  },
+  {
+    methods: ['get'],
+    path: `${DESK_PATH}/sign-in`,
+    tag: DESK,
+    summary: 'The curator desk\'s sign-in page',
+    addition: 'the curators\' pages',
+    parameters: [queryParam('next', 'Where to go once signed in (a desk path)', DESK_PATH)],
+    responses: { 200: pageAnswer('The sign-in form'), 303: redirectAnswer('Already signed in: on to next', DESK_PATH) },
+  },
+  {
+    methods: ['post'],
+    path: `${DESK_PATH}/sign-in`,
+    tag: DESK,
+    summary: 'Sign in with the curator token',
+    addition: 'the curators\' pages',
+    requestBody: formBody('The token', { token: text('The curator token'), next: text('Where to go once signed in') }, { token: 'the-curator-token', next: DESK_PATH }),
+    responses: {
+      303: redirectAnswer('Signed in (a session cookie): on to next', DESK_PATH),
+      401: pageAnswer('Not the curator token: the form again'),
+      403: FORBIDDEN,
+      404: pageAnswer('Token sign-in is not enabled (no CURATOR_TOKEN)'),
+      429: pageAnswer('Too many wrong tokens from this address (with Retry-After)'),
+    },
+  },
+  {
+    methods: ['post'],
+    path: `${DESK_PATH}/sign-out`,
+    tag: DESK,
+    summary: 'Sign out (ends the session)',
+    addition: 'the curators\' pages',
+    requestBody: formBody('The desk\'s form', {}, {}),
+    responses: { 303: redirectAnswer('To the sign-in page', `${DESK_PATH}/sign-in?signedOut=1`), 403: FORBIDDEN },
+  },
+  {
+    methods: ['post'],
+    path: `${DESK_PATH}/oidc/start`,
+    tag: DESK,
+    summary: 'Sign in with OpenID Connect: to the provider',
+    description: 'Only when OIDC_ISSUER is set (404 otherwise).',
+    addition: 'the curators\' pages',
+    requestBody: formBody('The sign-in page\'s form', {}, {}),
+    responses: {
+      303: redirectAnswer('To the OpenID provider', 'https://login.example.org/authorize?client_id=registry'),
+      403: FORBIDDEN,
+      404: pageAnswer('OpenID Connect sign-in is not enabled'),
+      503: pageAnswer('The OpenID provider cannot be reached (with Retry-After)'),
+    },
+  },
+  {
+    methods: ['get'],
+    path: `${DESK_PATH}/oidc/callback`,
+    tag: DESK,
+    summary: 'Where the OpenID provider sends the curator back',
+    description: 'Only when OIDC_ISSUER is set (404 otherwise).',
+    addition: 'the curators\' pages',
+    parameters: [queryParam('code', 'The provider\'s authorization code', 'abc'), queryParam('state', 'The sign-in\'s state', 'xyz')],
+    responses: {
+      200: pageAnswer('Signed in (a session cookie)'),
+      403: pageAnswer('Refused: not a curator, or a forged or stale sign-in'),
+      404: pageAnswer('OpenID Connect sign-in is not enabled'),
+      503: pageAnswer('The OpenID provider cannot be reached (with Retry-After)'),
+    },
+  },
+  { methods: ['get'], path: DESK_PATH, tag: DESK, summary: 'The open registration requests', addition: 'the curators\' pages', access: 'desk', responses: DESK_RESPONSES },
+  {
+    methods: ['get'],
+    path: `${DESK_PATH}/requests/{kind}/{id}`,
+    tag: DESK,
+    summary: 'A registration request, its history and the curators\' actions',
+    addition: 'the curators\' pages',
+    access: 'desk',
+    parameters: [KIND, REQUEST_ID],
+    responses: { ...DESK_RESPONSES, 404: pageAnswer('No such request') },
+  },
+  ...(['comment', 'reject', 'accept', 'amend'] as const).map((action) =>
+    deskForm(`/requests/{kind}/{id}/${action}`, `${action.charAt(0).toUpperCase()}${action.slice(1)} a registration request`, [KIND, REQUEST_ID], { note: text('The comment, reason or note') }, {
+      note: 'Thank you',
+    }),
+  ),
+  {
+    methods: ['get'],
+    path: `${DESK_PATH}/registry`,
+    tag: DESK,
+    summary: 'Find a namespace to maintain',
+    addition: 'the curators\' pages',
+    access: 'desk',
+    parameters: [queryParam('q', 'A prefix or name', 'taxon')],
+    responses: DESK_RESPONSES,
+  },
+  {
+    methods: ['get'],
+    path: `${DESK_PATH}/namespaces/{prefix}`,
+    tag: DESK,
+    summary: 'A namespace with its resources, to edit',
+    addition: 'the curators\' pages',
+    access: 'desk',
+    parameters: [pathParam('prefix', 'The namespace\'s prefix', SAMPLE.prefix)],
+    responses: { ...DESK_RESPONSES, 404: pageAnswer('No such namespace') },
+  },
+  ...(
+    [
+      ['resources', 'resource', SAMPLE.resourceId],
+      ['institutions', 'institution', SAMPLE.institutionId],
+    ] as const
+  ).map(
+    ([collection, what, id]): OperationSpec => ({
+      methods: ['get'],
+      path: `${DESK_PATH}/${collection}/{id}`,
+      tag: DESK,
+      summary: `A ${what}, to edit`,
+      addition: 'the curators\' pages',
+      access: 'desk',
+      parameters: [RECORD_ID(what, id)],
+      responses: { ...DESK_RESPONSES, 404: pageAnswer(`No such ${what}`) },
+    }),
+  ),
+  ...(
+    [
+      ['namespaces', 'namespace', SAMPLE.namespaceId],
+      ['resources', 'resource', SAMPLE.resourceId],
+      ['institutions', 'institution', SAMPLE.institutionId],
+    ] as const
+  ).map(([collection, what, id]) =>
+    deskForm(`/${collection}/{id}/edit`, `Edit a ${what}`, [RECORD_ID(what, id)], { name: text('And the other fields of the record') }, { name: 'Taxonomy' }),
+  ),
+  deskForm('/namespaces/{id}/successor', 'Set or clear a namespace\'s successor', [RECORD_ID('namespace', SAMPLE.namespaceId)], { successor: text('The successor\'s prefix (empty clears it)') }, {
+    successor: 'ncbigene',
+  }),
+  ...(['deactivate', 'reactivate'] as const).flatMap((change) => [
+    deskForm(`/namespaces/{id}/${change}`, `${change === 'deactivate' ? 'Deactivate' : 'Reactivate'} a namespace`, [RECORD_ID('namespace', SAMPLE.namespaceId)], {}, {}),
+    deskForm(`/resources/{id}/${change}`, `${change === 'deactivate' ? 'Deactivate' : 'Reactivate'} a resource`, [RECORD_ID('resource', SAMPLE.resourceId)], { urlPattern: text('Reactivation: the URL pattern it is served at again') }, {}),
+  ]),
+];

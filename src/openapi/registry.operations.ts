@@ -1,0 +1,18 @@
+/** The registry area's operations (registry/app.ts), feature by feature. */
+import { DOCS_OPERATIONS, HEALTH_OPERATIONS } from './common.operations.js';
+import type { OperationSpec } from './operation.js';
+import { BROWSE_OPERATIONS } from './registry-browse.operations.js';
+import { CURATION_OPERATIONS } from './registry-curation.operations.js';
+import { DATA_OPERATIONS } from './registry-data.operations.js';
+import { PAGE_OPERATIONS } from './registry-pages.operations.js';
+import { REGISTRATION_OPERATIONS } from './registry-registration.operations.js';
+
+export const REGISTRY_OPERATIONS: readonly OperationSpec[] = [
+  ...BROWSE_OPERATIONS,
+  ...DATA_OPERATIONS,
+  ...REGISTRATION_OPERATIONS,
+  ...CURATION_OPERATIONS,
+  ...PAGE_OPERATIONS,
+  ...HEALTH_OPERATIONS,
+  ...DOCS_OPERATIONS,
+];

@@ -1,0 +1,181 @@
+/**
+ * The resolver area's operations (resolver/app.ts, front-handler.ts, resolver-behaviour.md §1 to §4.2).
+ */
+import { reverseRequestSchema, RESOLVE_BATCH_SCHEMA, REVERSE_BATCH_SCHEMA } from '../resolver/request.schemas.js';
+import { DOCS_OPERATIONS, HEALTH_OPERATIONS } from './common.operations.js';
+import { PUBLIC_REGISTRY, RESOLUTION, RESOLUTION_FAILED, RESOLVED_RESOURCE, REVERSE_MATCH, SAMPLE } from './examples.js';
+import { errorAnswer, jsonAnswer, jsonBody, NO_CONTENT, pageAnswer, pathParam, queryParam, redirectAnswer, type OperationSpec } from './operation.js';
+import { ref } from './schema-kit.js';
+
+const COMPACT_ID = (example: string) =>
+  pathParam(
+    'compactId',
+    'A compact identifier: `prefix:accession`, `provider/prefix:accession` or a bare prefix. It may hold `/` (sent as is), and is percent-decoded once.',
+    example,
+  );
+
+const REVERSE_EXAMPLE = { apiVersion: '1.0', payload: { url: 'https://www.ncbi.nlm.nih.gov/gene/100010', accession: '100010' } };
+const HEAVY_REFUSAL = errorAnswer(
+  'Too many requests: the rate limit of the route family, or the client\'s cap of heavy requests under way (with Retry-After)',
+  'Too many heavy requests under way from this client; retry when one has finished',
+);
+
+export const RESOLVER_OPERATIONS: readonly OperationSpec[] = [
+  {
+    methods: ['get'],
+    path: '/{compactId}',
+    tag: 'Resolution',
+    summary: 'Resolve a compact identifier',
+    description:
+      'JSON for API clients (the reference\'s resolver API). A browser (Accept preferring text/html) or `?redirect=true` is redirected to the best provider instead, or to a landing page for deprecated namespaces and protected resources (the reference\'s satellite site). Answers carry an ETag and Cache-Control; If-None-Match with the current tag gets 304.',
+    parameters: [
+      COMPACT_ID(SAMPLE.compactId),
+      queryParam('redirect', 'true: redirect to the best provider whatever the Accept header', 'false', { schema: { type: 'string', enum: ['true', 'false'] } }),
+    ],
+    responses: {
+      200: jsonAnswer('The providers of the identifier, in the registry\'s order, each with its recommendation', ref('Resolution'), RESOLUTION),
+      302: redirectAnswer('A browser or ?redirect=true: to the provider with the highest recommendation', 'https://www.ncbi.nlm.nih.gov/Taxonomy/Browser/wwwtax.cgi?mode=Info&id=9606'),
+      304: { description: 'The ETag given in If-None-Match is current' },
+      400: jsonAnswer('Not a compact identifier, or the local id does not match the namespace\'s pattern', ref('Resolution'), RESOLUTION_FAILED),
+      404: {
+        description: 'No provider for the identifier (a page for a browser)',
+        content: [
+          {
+            type: 'application/json',
+            schema: ref('Resolution'),
+            example: { apiVersion: '1.0', errorMessage: "No namespace found for 'nosuchprefix'", payload: { resolvedResources: null, parsedCompactIdentifier: null } },
+          },
+          { type: 'text/html', schema: ref('HtmlPage') },
+        ],
+      },
+    },
+  },
+  {
+    methods: ['get'],
+    path: '/resolveMirId/{mirId}',
+    tag: 'Resolution',
+    summary: 'Go to the registry page of the namespace with this MIR id',
+    parameters: [pathParam('mirId', 'A namespace\'s or resource\'s MIR id', SAMPLE.namespaceMirId)],
+    responses: {
+      302: redirectAnswer('To the namespace\'s registry page', `${PUBLIC_REGISTRY}/registry/taxonomy`),
+      404: errorAnswer('No namespace or resource has this MIR id', "No namespace or resource has the MIR id 'MIR:99999999'"),
+    },
+  },
+  {
+    methods: ['get'],
+    path: '/deactivatedLanding/{compactId}',
+    tag: 'Resolution',
+    summary: 'The landing page of an identifier of a deprecated namespace or provider',
+    description: 'Where a browser is sent for them: the deprecation details, every provider and the namespace\'s registry page.',
+    parameters: [COMPACT_ID(SAMPLE.deprecatedCompactId)],
+    responses: { 200: pageAnswer('The page'), 404: pageAnswer('The identifier does not resolve') },
+  },
+  {
+    methods: ['get'],
+    path: '/protectedLanding/{compactId}',
+    tag: 'Resolution',
+    summary: 'The landing page of an identifier whose provider needs a sign-in',
+    parameters: [COMPACT_ID(SAMPLE.compactId)],
+    responses: { 200: pageAnswer('The page: how to get access, and every provider'), 404: pageAnswer('The identifier does not resolve') },
+  },
+  {
+    methods: ['post'],
+    path: '/resolve/batch',
+    tag: 'Resolution',
+    summary: 'Resolve many compact identifiers at once',
+    description:
+      'Each item is answered exactly as GET /{compactId} would answer it, with that call\'s status, in input order, all against one registry snapshot. The batch rate limit counts one per item.',
+    addition: 'users asked for batches',
+    requestBody: jsonBody('At most 1000 compact identifiers', RESOLVE_BATCH_SCHEMA, { apiVersion: '1.0', payload: { compactIdentifiers: ['taxonomy:9606', 'nosuchprefix:1'] } }),
+    responses: {
+      200: jsonAnswer('One result per item', ref('BatchResolutionAnswer'), {
+        apiVersion: '1.0',
+        errorMessage: null,
+        payload: {
+          results: [
+            { compactIdentifier: 'chebi:36927', status: 200, errorMessage: null, resolvedResources: [RESOLVED_RESOURCE], parsedCompactIdentifier: RESOLUTION.payload.parsedCompactIdentifier },
+            { compactIdentifier: 'nosuchprefix:1', status: 404, errorMessage: "No namespace found for 'nosuchprefix'", resolvedResources: null, parsedCompactIdentifier: null },
+          ],
+        },
+      }),
+      400: errorAnswer('Not a list of at most 1000 items', "Invalid payload: 'compactIdentifiers' must be a list"),
+      429: HEAVY_REFUSAL,
+    },
+  },
+  {
+    methods: ['post'],
+    path: '/reverse/byPrefix',
+    tag: 'Reverse lookup',
+    summary: 'The compact identifier of a provider URL, by the providers\' URL prefixes',
+    requestBody: jsonBody('The URL, and its accession when known', reverseRequestSchema('byPrefix'), REVERSE_EXAMPLE),
+    responses: {
+      200: jsonAnswer('The match', ref('ReverseByPrefixAnswer'), { apiVersion: '1.0', errorMessage: null, payload: REVERSE_MATCH }),
+      204: NO_CONTENT,
+      400: errorAnswer('No http URL in the payload', 'Invalid payload, HTTP url must be provided'),
+    },
+  },
+  {
+    methods: ['post'],
+    path: '/reverse/bySimilarity',
+    tag: 'Reverse lookup',
+    summary: 'The compact identifiers whose provider URLs are most like a URL',
+    requestBody: jsonBody('The URL, and its accession when known', reverseRequestSchema('bySimilarity'), REVERSE_EXAMPLE),
+    responses: {
+      200: jsonAnswer('At most 5 matches, best first', ref('ReverseBySimilarityAnswer'), { apiVersion: '1.0', errorMessage: null, payload: [REVERSE_MATCH] }),
+      204: NO_CONTENT,
+      400: errorAnswer('No URL in the payload', 'Invalid payload, url must be provided'),
+      429: HEAVY_REFUSAL,
+    },
+  },
+  {
+    methods: ['post'],
+    path: '/reverse/batch',
+    tag: 'Reverse lookup',
+    summary: 'Many byPrefix lookups at once',
+    description: 'One result per item in input order, each with the status and match the single byPrefix call would give.',
+    addition: 'batches of reverse lookups',
+    requestBody: jsonBody('At most 1000 byPrefix queries', REVERSE_BATCH_SCHEMA, {
+      apiVersion: '1.0',
+      payload: { requests: [{ url: 'https://www.ncbi.nlm.nih.gov/gene/100010' }, { url: 'ftp://example.org/1' }] },
+    }),
+    responses: {
+      200: jsonAnswer('One result per item', ref('ReverseBatchAnswer'), {
+        apiVersion: '1.0',
+        errorMessage: null,
+        payload: {
+          results: [
+            { url: 'https://www.ncbi.nlm.nih.gov/gene/100010', status: 200, errorMessage: null, match: REVERSE_MATCH },
+            { url: 'ftp://example.org/1', status: 400, errorMessage: 'requests[1]: Invalid payload, HTTP url must be provided', match: null },
+          ],
+        },
+      }),
+      400: errorAnswer('Not a list of at most 1000 items', "Invalid payload: 'requests' must be a list"),
+      429: HEAVY_REFUSAL,
+    },
+  },
+  ...(['get_all_sample_ids_resolved', 'get_all_home_urls'] as const).map(
+    (name): OperationSpec => ({
+      methods: ['get'],
+      path: `/insightApi/${name}`,
+      tag: 'Insight',
+      summary:
+        name === 'get_all_sample_ids_resolved'
+          ? 'Every resource of every namespace resolved with its sample id'
+          : 'The same answer as get_all_sample_ids_resolved (as in the reference)',
+      description: 'Deprecated namespaces and resources included, each with the default recommendation; parsedCompactIdentifier is null. Counted as a whole-registry download.',
+      responses: {
+        200: jsonAnswer('Every resource', ref('Resolution'), {
+          apiVersion: '1.0',
+          errorMessage: null,
+          payload: {
+            resolvedResources: [{ ...RESOLVED_RESOURCE, recommendation: { recommendationIndex: 0, recommendationExplanation: '--- default explanation ---' } }],
+            parsedCompactIdentifier: null,
+          },
+        }),
+        404: errorAnswer('The registry has no provider', 'NO PROVIDERS found in the Resolution Service data set.'),
+      },
+    }),
+  ),
+  ...HEALTH_OPERATIONS,
+  ...DOCS_OPERATIONS,
+];
