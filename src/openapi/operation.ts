@@ -80,6 +80,20 @@ export function pageAnswer(description: string): ResponseSpec {
   return { description, content: [{ type: HTML_TYPE, schema: ref('HtmlPage') }] };
 }
 
+/**
+ * An error of a page's path: the error page for a browser, the error envelope for any other client (the
+ * error translator answers both).
+ */
+export function pageErrorAnswer(description: string, errorMessage: string): ResponseSpec {
+  return {
+    description,
+    content: [
+      { type: HTML_TYPE, schema: ref('HtmlPage') },
+      { type: JSON_TYPE, schema: ref('ErrorEnvelope'), example: { apiVersion: '1.0', errorMessage, payload: null } },
+    ],
+  };
+}
+
 /** A redirect to `location`. */
 export function redirectAnswer(description: string, location: string): ResponseSpec {
   return {

@@ -8,7 +8,7 @@ import { AMENDED_FIELD, sessionEventSchema } from '../registry/curation/curation
 import { CURATION_NAMES, eventRel } from '../registry/curation/curation.presenter.js';
 import { NOTIFICATIONS_SCHEMA } from '../registry/curation-warnings/warnings.schemas.js';
 import { patchSchema, REACTIVATION_SCHEMA, type EditableCollection } from '../registry/maintenance/maintenance.schemas.js';
-import type { RequestKind } from '../registry/registration/submission/registration-records.js';
+import type { EventName, RequestKind } from '../registry/registration/submission/registration-records.js';
 import { COLLECTIONS } from '../registry/rest-api/collections.js';
 import { itemSchemaName } from './answers/hal.schemas.js';
 import { LINK, PUBLIC_REGISTRY, REFERENCE_DATE_EXAMPLE, SAMPLE } from './examples.js';
@@ -32,8 +32,15 @@ const ACTIONS = {
   accept: 'Accept the request: the namespace or resource joins the registry (closes the session)',
 } as const;
 
-const sessionId = pathParam('sessionId', 'The registration session\'s id', '1', { type: 'string', pattern: '^[0-9]{1,15}$', maxLength: 15 });
-const itemId = (what: string) => pathParam('id', `The ${what}'s id`, '1', { type: 'string', pattern: '^[0-9]{1,15}$', maxLength: 15 });
+const ID_SCHEMA = { type: 'string', pattern: '^[0-9]{1,15}$', maxLength: 15 };
+const sessionId = pathParam('sessionId', 'The registration session\'s id', '1', ID_SCHEMA);
+const itemId = (what: string) => pathParam('id', `The ${what}'s id`, '1', ID_SCHEMA);
+
+/**
+ * An event of each type, as a session that was commented on, amended and rejected (1) and another that was
+ * accepted (2) have them.
+ */
+const EVENT_EXAMPLE_IDS: Readonly<Record<EventName, string>> = { START: '1', COMMENT: '2', AMEND: '3', REJECT: '4', ACCEPT: '6' };
 
 function sessionExample(kind: RequestKind) {
   const n = CURATION_NAMES[kind];
@@ -144,7 +151,10 @@ function registrationCurationOperations({ kind, name, base, suffix }: (typeof KI
     responses: { 200: jsonAnswer(summary, ref(schema), example, HAL_TYPE), 404: NOT_FOUND },
     ...extra,
   });
-  const eventCollections = [n.events, ...(['START', 'AMEND', 'COMMENT', 'REJECT', 'ACCEPT'] as const).map((e) => `${eventRel(kind, e)}s`)];
+  const eventCollections: [string, string][] = [
+    [n.events, '1'],
+    ...(Object.entries(EVENT_EXAMPLE_IDS) as [EventName, string][]).map(([e, id]): [string, string] => [`${eventRel(kind, e)}s`, id]),
+  ];
   return [
     ...actions,
     hal(`${kind} sessions: the searches`, `/restApi/${n.sessions}/search`, 'HalRoot', {
@@ -193,9 +203,9 @@ function registrationCurationOperations({ kind, name, base, suffix }: (typeof KI
         400: errorAnswer('No session id', "Parameter 'id' must be a session id (a whole number)"),
       },
     },
-    ...eventCollections.map((collection) =>
+    ...eventCollections.map(([collection, id]) =>
       hal(`An event of a ${kind} registration session (${collection})`, `/restApi/${collection}/{id}`, `${name}RegistrationSessionEvent`, eventExample(kind), {
-        parameters: [itemId('event')],
+        parameters: [pathParam('id', 'The event\'s id', id, ID_SCHEMA)],
       }),
     ),
   ];
@@ -292,9 +302,9 @@ const MAINTENANCE_OPERATIONS: readonly OperationSpec[] = [
     summary: 'Delete an institution no resource uses',
     description: 'The reference\'s path is a GET; POST and DELETE are taken as well. Answers plain text, as the reference.',
     access: 'curator',
-    parameters: [pathParam('id', 'The institution\'s id', 1)],
+    parameters: [pathParam('id', 'The institution\'s id', 9999)],
     responses: {
-      200: { description: 'Deleted', content: [{ type: 'text/plain', schema: { type: 'string' }, example: 'Institution 1 deleted' }] },
+      200: { description: 'Deleted', content: [{ type: 'text/plain', schema: { type: 'string' }, example: 'Institution 9999 deleted' }] },
       409: { description: 'Resources still use it', content: [{ type: 'text/plain', schema: { type: 'string' }, example: 'Institution 2 is used by 12 resources' }] },
     },
   },

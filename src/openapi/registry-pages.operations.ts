@@ -2,11 +2,12 @@
  * The registry's pages for people (pages/, the registration forms, the curator desk) and their files. They
  * answer HTML; their forms post application/x-www-form-urlencoded with the page's CSRF token.
  */
+import { CURATION_DISABLED_MESSAGE } from '../registry/curation/curator-auth.js';
 import { DESK_PATH } from '../registry/curator-desk/desk-auth.js';
 import { formFields, REQUEST_FORMS } from '../registry/pages/registration-fields.js';
 import { CSRF_FIELD } from '../web/csrf.js';
 import { PUBLIC_RESOLVER, SAMPLE } from './examples.js';
-import { FORM_TYPE, pageAnswer, pathParam, queryParam, redirectAnswer, type OperationSpec, type RequestBodySpec } from './operation.js';
+import { FORM_TYPE, pageAnswer, pageErrorAnswer, pathParam, queryParam, redirectAnswer, type OperationSpec, type RequestBodySpec } from './operation.js';
 import type { Schema } from './schema-kit.js';
 
 const PAGES = 'Pages';
@@ -65,14 +66,18 @@ const requestFormOperations = Object.values(REQUEST_FORMS).flatMap((form): Opera
 const TOKEN = pathParam('token', 'The requester\'s token', 'Xc1pYt0aRlC0VbQ2KQm0rX4vZ8yJm3wq5Tn7hL6dE2s');
 const KIND = pathParam('kind', 'The kind of request', 'prefix', { type: 'string', enum: ['prefix', 'resource'] });
 const REQUEST_ID = pathParam('id', 'The registration session\'s id', 1);
+const DESK_OFF = pageErrorAnswer('The desk is not enabled (neither CURATOR_TOKEN nor OIDC_ISSUER is set)', CURATION_DISABLED_MESSAGE);
 const DESK_RESPONSES = {
   200: pageAnswer('The page'),
   303: redirectAnswer('Not signed in: to the sign-in page', `${DESK_PATH}/sign-in?next=${DESK_PATH}`),
+  404: DESK_OFF,
 } as const;
 const DESK_FORM_RESPONSES = {
   303: SEE_OTHER(`${DESK_PATH}/requests/prefix/1?done=comment`),
   400: pageAnswer('Refused: the page with the message'),
+  401: pageAnswer('Not signed in, or the session ended: the sign-in page'),
   403: FORBIDDEN,
+  404: DESK_OFF,
   409: pageAnswer('The record or request changed meanwhile: the page with the message'),
 } as const;
 
@@ -120,7 +125,7 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
     responses: {
       200: pageAnswer('The page: the namespace, its providers with their health, and its usage'),
       302: redirectAnswer('Not a browser: to the namespace\'s HAL item', `/restApi/namespaces/${SAMPLE.namespaceId}`),
-      404: pageAnswer('No such namespace: the nearest prefixes'),
+      404: pageErrorAnswer('No such namespace: for a browser the nearest prefixes', "No namespace with prefix 'nosuchprefix'"),
     },
   },
   {
@@ -152,7 +157,7 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
     responses: {
       200: { description: 'The file', content: [{ type: 'text/css', schema: { type: 'string' } }, { type: 'text/javascript', schema: { type: 'string' } }] },
       304: { description: 'The copy the client has is current' },
-      404: pageAnswer('No such file'),
+      404: pageErrorAnswer('No such file', 'No such endpoint: GET /static/nothing.css'),
     },
   },
   ...requestFormOperations,
@@ -201,7 +206,7 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
       303: redirectAnswer('Signed in (a session cookie): on to next', DESK_PATH),
       401: pageAnswer('Not the curator token: the form again'),
       403: FORBIDDEN,
-      404: pageAnswer('Token sign-in is not enabled (no CURATOR_TOKEN)'),
+      404: pageErrorAnswer('Token sign-in is not enabled (no CURATOR_TOKEN)', 'This sign-in is not enabled on this registry'),
       429: pageAnswer('Too many wrong tokens from this address (with Retry-After)'),
     },
   },
@@ -225,7 +230,7 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
     responses: {
       303: redirectAnswer('To the OpenID provider', 'https://login.example.org/authorize?client_id=registry'),
       403: FORBIDDEN,
-      404: pageAnswer('OpenID Connect sign-in is not enabled'),
+      404: pageErrorAnswer('OpenID Connect sign-in is not enabled', 'This sign-in is not enabled on this registry'),
       503: pageAnswer('The OpenID provider cannot be reached (with Retry-After)'),
     },
   },
@@ -240,7 +245,7 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
     responses: {
       200: pageAnswer('Signed in (a session cookie)'),
       403: pageAnswer('Refused: not a curator, or a forged or stale sign-in'),
-      404: pageAnswer('OpenID Connect sign-in is not enabled'),
+      404: pageErrorAnswer('OpenID Connect sign-in is not enabled', 'This sign-in is not enabled on this registry'),
       503: pageAnswer('The OpenID provider cannot be reached (with Retry-After)'),
     },
   },
@@ -253,7 +258,7 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
     addition: 'the curators\' pages',
     access: 'desk',
     parameters: [KIND, REQUEST_ID],
-    responses: { ...DESK_RESPONSES, 404: pageAnswer('No such request') },
+    responses: { ...DESK_RESPONSES, 404: pageErrorAnswer('No such request (or the desk is not enabled)', 'No such registration request') },
   },
   ...(['comment', 'reject', 'accept', 'amend'] as const).map((action) =>
     deskForm(`/requests/{kind}/{id}/${action}`, `${action.charAt(0).toUpperCase()}${action.slice(1)} a registration request`, [KIND, REQUEST_ID], { note: text('The comment, reason or note') }, {
@@ -278,7 +283,7 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
     addition: 'the curators\' pages',
     access: 'desk',
     parameters: [pathParam('prefix', 'The namespace\'s prefix', SAMPLE.prefix)],
-    responses: { ...DESK_RESPONSES, 404: pageAnswer('No such namespace') },
+    responses: { ...DESK_RESPONSES, 404: pageErrorAnswer('No such namespace (or the desk is not enabled)', "No namespace with prefix 'nosuchprefix'") },
   },
   ...(
     [
@@ -294,7 +299,7 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
       addition: 'the curators\' pages',
       access: 'desk',
       parameters: [RECORD_ID(what, id)],
-      responses: { ...DESK_RESPONSES, 404: pageAnswer(`No such ${what}`) },
+      responses: { ...DESK_RESPONSES, 404: pageErrorAnswer(`No such ${what} (or the desk is not enabled)`, `No ${what} with id '99999'`) },
     }),
   ),
   ...(
