@@ -13,6 +13,7 @@ import { ENVELOPE_SCHEMAS } from './answers/envelope.schemas.js';
 import { HAL_SCHEMAS } from './answers/hal.schemas.js';
 import { REGISTRY_SCHEMAS } from './answers/registry.schemas.js';
 import { RESOLUTION_SCHEMAS } from './answers/resolution.schemas.js';
+import { REQUEST_SCHEMAS } from './request.schemas.js';
 import { errorAnswer, type OperationSpec, type ResponseSpec } from './operation.js';
 import { REGISTRY_OPERATIONS } from './registry.operations.js';
 import { RESOLVER_OPERATIONS } from './resolver.operations.js';
@@ -29,9 +30,9 @@ export type OpenApiDocument = Record<string, unknown> & {
 /** Every named schema; a name given twice fails at import (one would silently replace the other). */
 const ALL_SCHEMAS: Readonly<Record<string, Schema>> = (() => {
   const all: Record<string, Schema> = {};
-  for (const group of [ENVELOPE_SCHEMAS, RESOLUTION_SCHEMAS, HAL_SCHEMAS, CURATION_SCHEMAS, REGISTRY_SCHEMAS]) {
+  for (const group of [ENVELOPE_SCHEMAS, RESOLUTION_SCHEMAS, HAL_SCHEMAS, CURATION_SCHEMAS, REGISTRY_SCHEMAS, REQUEST_SCHEMAS]) {
     for (const [name, schema] of Object.entries(group)) {
-      if (all[name]) throw new Error(`Schema ${name} is defined twice in openapi/answers/`);
+      if (all[name]) throw new Error(`Schema ${name} is defined twice in src/openapi/`);
       all[name] = schema;
     }
   }
@@ -90,31 +91,45 @@ const SECURITY_SCHEMES = {
 };
 
 const RATE_LIMITED: ResponseSpec = {
-  ...errorAnswer('Over the rate limit of the route family', 'Too many requests: the browse limit is 1200 per 60 seconds; retry in 42 seconds'),
+  ...errorAnswer('Over the rate limit of the route family (see the description of this document)', 'Too many resolutions from your address: at most 6,000 a minute; the Retry-After header says when to send the next'),
   headers: {
     'Retry-After': { description: 'Seconds until the quota resets', schema: { type: 'integer' } },
-    RateLimit: { description: 'The remaining quota, e.g. "browse";r=0;t=42', schema: { type: 'string' } },
-    'RateLimit-Policy': { description: 'The quota, e.g. "browse";q=1200;w=60', schema: { type: 'string' } },
+    RateLimit: { description: 'The remaining quota, e.g. "resolution";r=0;t=42', schema: { type: 'string' } },
+    'RateLimit-Policy': { description: 'The quota, e.g. "resolution";q=6000;w=60', schema: { type: 'string' } },
   },
 };
 
+/**
+ * The answers many operations share, written once under components.responses: the rate limit, the curator
+ * token's refusals and the database outage.
+ */
+const SHARED_RESPONSES: Readonly<Record<string, ResponseSpec>> = {
+  RateLimited: RATE_LIMITED,
+  NoCuratorToken: errorAnswer('No bearer token', TOKEN_MISSING_MESSAGE),
+  WrongCuratorToken: errorAnswer('Not the curator token', TOKEN_WRONG_MESSAGE),
+  CuratorItemNotFound: errorAnswer('Not found, or curation is off on this registry (no CURATOR_TOKEN)', CURATION_DISABLED_MESSAGE),
+  DatabaseUnavailable: errorAnswer('The registry database cannot be reached (with Retry-After)', DATABASE_UNAVAILABLE_MESSAGE),
+};
+
+type ResponseOrRef = ResponseSpec | { $ref: string };
+const shared = (name: keyof typeof SHARED_RESPONSES): ResponseOrRef => ({ $ref: `#/components/responses/${name}` });
+
 /** The answers every operation of its kind may give besides its own. */
-function commonResponses(area: Area, spec: OperationSpec): Record<number, ResponseSpec> {
-  const common: Record<number, ResponseSpec> = {};
-  if (spec.rateLimited !== false) common[429] = RATE_LIMITED;
+function commonResponses(area: Area, spec: OperationSpec): Record<number, ResponseOrRef> {
+  const common: Record<number, ResponseOrRef> = {};
+  if (spec.rateLimited !== false) common[429] = shared('RateLimited');
   if (spec.access === 'curator') {
-    common[401] = errorAnswer('No bearer token', TOKEN_MISSING_MESSAGE);
-    common[403] = errorAnswer('Not the curator token', TOKEN_WRONG_MESSAGE);
-    common[404] = errorAnswer('Not found, or curation is off on this registry (no CURATOR_TOKEN)', CURATION_DISABLED_MESSAGE);
+    common[401] = shared('NoCuratorToken');
+    common[403] = shared('WrongCuratorToken');
+    common[404] = shared('CuratorItemNotFound');
   }
-  if (spec.access === 'optional-curator') common[403] = errorAnswer('A bearer token that is not the curator token', TOKEN_WRONG_MESSAGE);
-  if (area === 'registry' && spec.tag !== 'Documentation' && spec.tag !== 'Health') {
-    common[503] = errorAnswer('The registry database cannot be reached (with Retry-After)', DATABASE_UNAVAILABLE_MESSAGE);
-  }
+  if (spec.access === 'optional-curator') common[403] = shared('WrongCuratorToken');
+  if (area === 'registry' && spec.tag !== 'Documentation' && spec.tag !== 'Health') common[503] = shared('DatabaseUnavailable');
   return common;
 }
 
-function openApiResponse(response: ResponseSpec): Record<string, unknown> {
+function openApiResponse(response: ResponseOrRef): Record<string, unknown> {
+  if ('$ref' in response) return response;
   return {
     description: response.description,
     ...(response.headers ? { headers: response.headers } : {}),
@@ -237,7 +252,9 @@ export function buildOpenApiDocument(area: Area, options: DocumentOptions): Open
       secured ||= (spec.access ?? 'public') !== 'public';
     }
   }
-  const names = [...referencedSchemas(paths)].sort();
+  const usedResponses = Object.keys(SHARED_RESPONSES).filter((name) => JSON.stringify(paths).includes(`"#/components/responses/${name}"`));
+  const responses = Object.fromEntries(usedResponses.map((name) => [name, openApiResponse(SHARED_RESPONSES[name]!)]));
+  const names = [...referencedSchemas({ paths, responses })].sort();
   const usedSchemes = new Set(
     Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => (op.security as Record<string, unknown>[]).flatMap((s) => Object.keys(s)))),
   );
@@ -254,6 +271,7 @@ export function buildOpenApiDocument(area: Area, options: DocumentOptions): Open
     paths,
     components: {
       schemas: Object.fromEntries(names.map((name) => [name, ALL_SCHEMAS[name]!])),
+      responses,
       ...(secured ? { securitySchemes: Object.fromEntries(Object.entries(SECURITY_SCHEMES).filter(([name]) => usedSchemes.has(name))) } : {}),
     },
   };

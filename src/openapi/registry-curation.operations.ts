@@ -4,10 +4,9 @@
  * (maintenance.routes.ts) and the curation warnings (warnings.routes.ts). Their request schemas are the
  * ones those routes validate with.
  */
-import { AMENDED_FIELD, sessionEventSchema } from '../registry/curation/curation.schemas.js';
+import { AMENDED_FIELD } from '../registry/curation/curation.schemas.js';
 import { CURATION_NAMES, eventRel } from '../registry/curation/curation.presenter.js';
-import { NOTIFICATIONS_SCHEMA } from '../registry/curation-warnings/warnings.schemas.js';
-import { patchSchema, REACTIVATION_SCHEMA, type EditableCollection } from '../registry/maintenance/maintenance.schemas.js';
+import type { EditableCollection } from '../registry/maintenance/maintenance.schemas.js';
 import type { EventName, RequestKind } from '../registry/registration/submission/registration-records.js';
 import { COLLECTIONS } from '../registry/rest-api/collections.js';
 import { itemSchemaName } from './answers/hal.schemas.js';
@@ -130,7 +129,7 @@ function registrationCurationOperations({ kind, name, base, suffix }: (typeof KI
       parameters: [sessionId],
       requestBody: jsonBody(
         action === 'amend' ? 'The envelope with the amended request' : 'The envelope; every text is optional (the reference\'s default texts stand in)',
-        sessionEventSchema(action === 'amend' ? AMENDED_FIELD[kind] : undefined),
+        ref(action === 'amend' ? `${name}AmendmentRequest` : 'SessionEventRequest'),
         action === 'amend'
           ? { apiVersion: '1.0', payload: { [AMENDED_FIELD[kind]]: { providerName: 'Example provider (renamed)' }, additionalInformation: 'Renamed on request' } }
           : { apiVersion: '1.0', payload: { [action === 'reject' ? 'rejectionReason' : action === 'accept' ? 'acceptanceReason' : 'comment']: 'Thank you' } },
@@ -234,7 +233,7 @@ const MAINTENANCE_OPERATIONS: readonly OperationSpec[] = [
         'A JSON merge of the item\'s fields, as Spring Data REST reads it: a field present replaces the stored value (null clears it), associations are given as their target\'s self href, and read-only or unknown fields are ignored. Answers the item (200) when the request has an Accept header, else 204.',
       access: 'curator',
       parameters: [pathParam('id', `The ${COLLECTIONS[collection].itemRel}'s id`, EDIT_IDS[collection])],
-      requestBody: jsonBody('The fields to change', patchSchema(collection), PATCH_EXAMPLES[collection]),
+      requestBody: jsonBody('The fields to change', ref(`${itemSchemaName(COLLECTIONS[collection])}Patch`), PATCH_EXAMPLES[collection]),
       responses: {
         200: jsonAnswer('The changed item', ref(itemSchemaName(COLLECTIONS[collection])), ITEM_EXAMPLES[collection], HAL_TYPE),
         204: NO_CONTENT,
@@ -285,7 +284,7 @@ const MAINTENANCE_OPERATIONS: readonly OperationSpec[] = [
     summary: 'Reactivate a deprecated resource, optionally at a new URL pattern',
     access: 'curator',
     parameters: [pathParam('id', 'The resource\'s id', SAMPLE.resourceId)],
-    requestBody: jsonBody('The envelope, with the URL pattern the resource is served at again', REACTIVATION_SCHEMA, {
+    requestBody: jsonBody('The envelope, with the URL pattern the resource is served at again', ref('ReactivationRequest'), {
       apiVersion: '1.0',
       payload: { providerUrlPattern: 'https://www.ncbi.nlm.nih.gov/Taxonomy/Browser/wwwtax.cgi?mode=Info&id={$id}' },
     }),
@@ -369,7 +368,7 @@ const WARNING_OPERATIONS: readonly OperationSpec[] = [
     tag: 'Curation warnings',
     summary: 'The registry validator\'s full snapshot of warnings (a null payload changes nothing)',
     access: 'curator',
-    requestBody: jsonBody('Every current warning', NOTIFICATIONS_SCHEMA, {
+    requestBody: jsonBody('Every current warning', ref('NotificationsRequest'), {
       apiVersion: '1.0',
       payload: [{ targetType: 'namespace', targetId: 28, globalId: 'namespace:28:missing-sample', type: 'missing-sample', details: { sampleId: '9606' } }],
     }),

@@ -4,7 +4,6 @@
  * ROR lookup the forms use.
  */
 import { PREFIX_VALIDATION_ENDPOINTS, RESOURCE_VALIDATION_ENDPOINTS, type ValidationEndpoint } from '../registry/registration/validation/endpoints.js';
-import { REGISTRATION_REQUEST_SCHEMA } from '../registry/registration/validation/payload.schema.js';
 import { REFERENCE_DATE_EXAMPLE } from './examples.js';
 import { errorAnswer, jsonAnswer, jsonBody, pathParam, type OperationSpec, type ParameterSpec } from './operation.js';
 import { ref } from './schema-kit.js';
@@ -75,7 +74,7 @@ function submissionOperations(area: (typeof AREAS)[number]): OperationSpec[] {
           example: 'e5a2c1a4-6f0b-4b7e-9d43-2f7f3b8a9c10',
         },
       ],
-      requestBody: jsonBody('The request in the envelope', REGISTRATION_REQUEST_SCHEMA, area.example),
+      requestBody: jsonBody('The request in the envelope', ref('RegistrationRequest'), area.example),
       responses: {
         200: jsonAnswer('Taken: the token is the requester\'s handle on it', ref('SubmissionAnswer'), {
           apiVersion: '1.0',
@@ -146,7 +145,7 @@ function validationOperation(area: (typeof AREAS)[number], endpoint: ValidationE
     tag: TAG,
     summary: `Check ${endpoint.name.replace(/^validate/, '')} of a ${area.kind} request as it is typed`,
     description: 'Runs the field\'s checks (and those of the fields it needs beside it) on the request\'s payload; the other fields may be absent.',
-    requestBody: jsonBody('The request (the fields concerned at least) in the envelope', REGISTRATION_REQUEST_SCHEMA, area.example),
+    requestBody: jsonBody('The request (the fields concerned at least) in the envelope', ref('RegistrationRequest'), area.example),
     responses: {
       200: jsonAnswer('The field passes', ref(answer), { apiVersion: '1.0', errorMessage: null, payload: ok }),
       400: jsonAnswer('The field fails: the first failing message (or no payload: the error envelope)', { anyOf: [ref(answer), ref('ErrorEnvelope')] }, { apiVersion: '1.0', errorMessage: 'Provider name is required', payload: failed }),

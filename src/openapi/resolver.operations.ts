@@ -1,7 +1,6 @@
 /**
  * The resolver area's operations (resolver/app.ts, front-handler.ts, resolver-behaviour.md §1 to §4.2).
  */
-import { reverseRequestSchema, RESOLVE_BATCH_SCHEMA, REVERSE_BATCH_SCHEMA } from '../resolver/request.schemas.js';
 import { DOCS_OPERATIONS, HEALTH_OPERATIONS } from './common.operations.js';
 import { PUBLIC_REGISTRY, RESOLUTION, RESOLUTION_FAILED, RESOLVED_RESOURCE, REVERSE_MATCH, SAMPLE } from './examples.js';
 import { errorAnswer, jsonAnswer, jsonBody, NO_CONTENT, pageAnswer, pathParam, queryParam, redirectAnswer, type OperationSpec } from './operation.js';
@@ -86,7 +85,7 @@ export const RESOLVER_OPERATIONS: readonly OperationSpec[] = [
     description:
       'Each item is answered exactly as GET /{compactId} would answer it, with that call\'s status, in input order, all against one registry snapshot. The batch rate limit counts one per item.',
     addition: 'users asked for batches',
-    requestBody: jsonBody('At most 1000 compact identifiers', RESOLVE_BATCH_SCHEMA, { apiVersion: '1.0', payload: { compactIdentifiers: ['taxonomy:9606', 'nosuchprefix:1'] } }),
+    requestBody: jsonBody('At most 1000 compact identifiers', ref('ResolveBatchRequest'), { apiVersion: '1.0', payload: { compactIdentifiers: ['taxonomy:9606', 'nosuchprefix:1'] } }),
     responses: {
       200: jsonAnswer('One result per item', ref('BatchResolutionAnswer'), {
         apiVersion: '1.0',
@@ -107,7 +106,7 @@ export const RESOLVER_OPERATIONS: readonly OperationSpec[] = [
     path: '/reverse/byPrefix',
     tag: 'Reverse lookup',
     summary: 'The compact identifier of a provider URL, by the providers\' URL prefixes',
-    requestBody: jsonBody('The URL, and its accession when known', reverseRequestSchema('byPrefix'), REVERSE_EXAMPLE),
+    requestBody: jsonBody('The URL, and its accession when known', ref('ReverseByPrefixRequest'), REVERSE_EXAMPLE),
     responses: {
       200: jsonAnswer('The match', ref('ReverseByPrefixAnswer'), { apiVersion: '1.0', errorMessage: null, payload: REVERSE_MATCH }),
       204: NO_CONTENT,
@@ -119,7 +118,7 @@ export const RESOLVER_OPERATIONS: readonly OperationSpec[] = [
     path: '/reverse/bySimilarity',
     tag: 'Reverse lookup',
     summary: 'The compact identifiers whose provider URLs are most like a URL',
-    requestBody: jsonBody('The URL, and its accession when known', reverseRequestSchema('bySimilarity'), REVERSE_EXAMPLE),
+    requestBody: jsonBody('The URL, and its accession when known', ref('ReverseBySimilarityRequest'), REVERSE_EXAMPLE),
     responses: {
       200: jsonAnswer('At most 5 matches, best first', ref('ReverseBySimilarityAnswer'), { apiVersion: '1.0', errorMessage: null, payload: [REVERSE_MATCH] }),
       204: NO_CONTENT,
@@ -134,7 +133,7 @@ export const RESOLVER_OPERATIONS: readonly OperationSpec[] = [
     summary: 'Many byPrefix lookups at once',
     description: 'One result per item in input order, each with the status and match the single byPrefix call would give.',
     addition: 'batches of reverse lookups',
-    requestBody: jsonBody('At most 1000 byPrefix queries', REVERSE_BATCH_SCHEMA, {
+    requestBody: jsonBody('At most 1000 byPrefix queries', ref('ReverseBatchRequest'), {
       apiVersion: '1.0',
       payload: { requests: [{ url: 'https://www.ncbi.nlm.nih.gov/gene/100010' }, { url: 'ftp://example.org/1' }] },
     }),

@@ -102,15 +102,19 @@ function requestOf(operation: Operation, path: string, curatorToken: string) {
 
 /** What is wrong with an answer, against the document. */
 function checkAnswer(area: Area, path: string, method: string, operation: Operation, response: RawResponse): string[] {
-  const documented = operation.responses[String(response.status)];
-  if (!documented) return [`${response.status} is not documented (${response.text.slice(0, 200)})`];
+  const given = operation.responses[String(response.status)] as (Operation['responses'][string] & { $ref?: string }) | undefined;
+  if (!given) return [`${response.status} is not documented (${response.text.slice(0, 200)})`];
+  // A shared answer (components.responses) is checked where it is written.
+  const shared = given.$ref?.replace('#/components/responses/', '');
+  const documented = shared ? (documents[area].components.responses as Record<string, typeof given>)[shared]! : given;
+  const at = shared ? ['components', 'responses', shared] : ['paths', path, method, 'responses', String(response.status)];
   const type = (response.headers['content-type'] ?? '').split(';')[0]!.trim();
   if (!documented.content || !isJsonType(type) || response.text === '') return [];
   const mediaType = documented.content[type] ? type : Object.keys(documented.content).find(isJsonType);
   if (!mediaType) return [`answered ${type}, documented ${Object.keys(documented.content).join(', ')}`];
   const schemas = checkers[area];
   validated[area]++;
-  return schemas.problems(pointerTo('paths', path, method, 'responses', String(response.status), 'content', mediaType, 'schema'), JSON.parse(response.text)).map((p) => `${response.status}: ${p}`);
+  return schemas.problems(pointerTo(...at, 'content', mediaType, 'schema'), JSON.parse(response.text)).map((p) => `${response.status}: ${p}`);
 }
 
 const checkers = {} as Record<Area, ReturnType<typeof documentSchemas>>;

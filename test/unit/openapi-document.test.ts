@@ -43,6 +43,12 @@ describe.each(documents)('the %s area\'s OpenAPI document', (_area, document) =>
         }
       }
     }
+    for (const [name, response] of Object.entries(document.components.responses as Record<string, { content: Record<string, { example: unknown }> }>)) {
+      for (const [type, media] of Object.entries(response.content)) {
+        checked++;
+        for (const problem of schemas.problems(pointerTo('components', 'responses', name, 'content', type, 'schema'), media.example)) wrong.push(`${name} ${type}: ${problem}`);
+      }
+    }
     expect(wrong).toEqual([]);
     expect(checked).toBeGreaterThan(operations.length);
   });

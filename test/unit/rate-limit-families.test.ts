@@ -14,6 +14,15 @@ describe('the route families of the rate limits', () => {
     expect(resolverFamilyOf('GET', '/metrics')).toBeNull();
   });
 
+  it('counts the docs page, its files and the OpenAPI document as browsing on both areas, as the registry\'s pages', () => {
+    for (const path of ['/openapi.json', '/docs', '/docs/assets/swagger-ui-bundle.js']) {
+      expect(resolverFamilyOf('GET', path)).toBe('browse');
+      expect(registryFamilyOf('GET', path)).toBe('browse');
+    }
+    // A compact identifier that merely starts like them is still a resolution.
+    expect(resolverFamilyOf('GET', '/docsprefix:1')).toBe('resolution');
+  });
+
   it('on the registry: validators, submissions and other writes, the dataset, browsing; never health or metrics', () => {
     expect(registryFamilyOf('POST', '/prefixRegistrationApi/validateRequestedPrefix')).toBe('validators');
     expect(registryFamilyOf('POST', '/resourceManagementApi/validateProviderHomeUrl')).toBe('validators');

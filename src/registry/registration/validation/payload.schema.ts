@@ -35,7 +35,7 @@ export const REGISTRATION_PAYLOAD_SCHEMA = {
     institutionRorId: text('The institution\'s ROR id'),
     references: { ...TEXT_LIST, description: 'Prefix requests: supporting references (the reference service calls them supportingReferences, also read)' },
     supportingReferences: { ...TEXT_LIST, description: 'The reference service\'s name for references' },
-    additionalInformation: { ...TEXT_LIST, description: 'A text, or lines of text' },
+    additionalInformation: { anyOf: [TEXT, { type: 'array', items: TEXT }], description: 'A text, or lines of text' },
     requester: {
       type: ['object', 'null'],
       properties: { name: text('Your name'), email: text('Your e-mail address') },
