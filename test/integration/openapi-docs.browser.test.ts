@@ -34,9 +34,9 @@ describeRequiring([chromiumBrowser()], 'the docs page in a browser', () => {
       const errors: string[] = [];
       tab.page.on('pageerror', (error) => errors.push(error.message));
       const base = `http://127.0.0.1:${areas[area].port}`;
-      const document = JSON.parse((await areas[area].send({ method: 'GET', path: '/openapi.json' })).text) as { tags: unknown[] };
+      const openapi = JSON.parse((await areas[area].send({ method: 'GET', path: '/openapi.json' })).text) as { tags: unknown[] };
       await tab.page.goto(`${base}/docs`);
-      await tab.page.waitForFunction((n) => document.querySelectorAll('.opblock-tag').length === n, document.tags.length, { timeout: 30_000 });
+      await tab.page.waitForFunction((n) => document.querySelectorAll('.opblock-tag').length === n, openapi.tags.length, { timeout: 30_000 });
       expect(answers.filter((a) => a.status !== 200)).toEqual([]);
       expect(answers.map((a) => a.url).sort()).toEqual(
         ['/docs', '/docs/assets/swagger-initializer.js', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui.css', '/openapi.json'].sort(),

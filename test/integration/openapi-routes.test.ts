@@ -153,7 +153,7 @@ function readsFirst(method: string, path: string): number {
 }
 
 async function send(server: RawServer, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
-  const json = body === undefined ? {} : { 'Content-Type': 'application/json' };
+  const json: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/json' };
   const response = await server.send({
     method,
     path,

@@ -19,17 +19,22 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Packages the shipped code loads at run time: value imports only (`import type` is erased). */
+/**
+ * Packages the shipped code loads at run time: value imports only (`import type` is erased), and packages
+ * whose files it reads (`require.resolve('swagger-ui-dist/package.json')`).
+ */
 function packagesImportedBy(dirs: string[]): Set<string> {
   const found = new Set<string>();
   const importLine = /^\s*(?:import|export)\s+(?!type\b)(?:[^'"]*?\sfrom\s+)?['"]([^'"./][^'"]*)['"]/gm;
   const dynamicImport = /import\(\s*['"]([^'"./][^'"]*)['"]\s*\)/g;
+  // A package's folder located by its package.json (the optional compiler ensure-built.mjs looks for is not).
+  const resolvedFile = /\.resolve\(\s*['"]([^'"./][^'"]*)\/package\.json['"]\s*\)/g;
   const tsconfig = JSON.parse(readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8')) as { compilerOptions: { jsxImportSource?: string } };
   for (const file of dirs.flatMap((d) => sourceFiles(path.join(ROOT, d)))) {
     const text = readFileSync(file, 'utf8');
     // A template's JSX compiles to imports of the configured JSX runtime (preact/jsx-runtime).
     if (file.endsWith('.tsx') && tsconfig.compilerOptions.jsxImportSource) found.add(tsconfig.compilerOptions.jsxImportSource);
-    for (const match of [...text.matchAll(importLine), ...text.matchAll(dynamicImport)]) {
+    for (const match of [...text.matchAll(importLine), ...text.matchAll(dynamicImport), ...text.matchAll(resolvedFile)]) {
       const specifier = match[1] as string;
       if (specifier.startsWith('node:') || builtinModules.includes(specifier)) continue;
       const parts = specifier.split('/');
