@@ -35,6 +35,28 @@ export const HEALTH_OPERATIONS: readonly OperationSpec[] = [
   },
 ];
 
+export const METRICS_OPERATIONS: readonly OperationSpec[] = [
+  {
+    methods: ['get'],
+    path: '/metrics',
+    tag: 'Health',
+    summary: 'Prometheus metrics of this area (requests by route family and status, latencies, and the area\'s own)',
+    description:
+      'With METRICS_TOKEN set, only for `Authorization: Bearer <METRICS_TOKEN>`. With RESOLVER_METRICS_PORT or REGISTRY_METRICS_PORT set, served on that port instead (and not here). Never rate limited.',
+    addition: 'metrics for operators',
+    access: 'metrics',
+    rateLimited: false,
+    responses: {
+      200: {
+        description: 'The Prometheus text exposition format',
+        content: [{ type: 'text/plain', schema: { type: 'string' }, example: '# HELP curie_http_requests_total Requests answered\n# TYPE curie_http_requests_total counter\n' }],
+      },
+      401: { description: 'METRICS_TOKEN is set and the request does not carry it (WWW-Authenticate)' },
+      404: errorAnswer('Served on a port of its own (RESOLVER_METRICS_PORT, REGISTRY_METRICS_PORT)', 'No such endpoint: GET /metrics'),
+    },
+  },
+];
+
 export const DOCS_OPERATIONS: readonly OperationSpec[] = [
   {
     methods: ['get'],

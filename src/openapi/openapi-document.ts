@@ -81,13 +81,16 @@ const TAGS: Readonly<Record<string, string>> = {
   'Link health': 'The link checks\' findings',
   Pages: 'Pages for people (HTML)',
   'Curator desk': 'The curators\' pages (HTML, sign-in)',
-  Health: 'Probes for balancers and orchestrators',
+  Health: 'Probes for balancers and orchestrators, and metrics',
+  MCP: 'The Model Context Protocol server, for AI assistants',
+  'Queue board': 'The curators\' view of the work queues (bull-board)',
   Documentation: 'This document and its interactive page',
 };
 
 const SECURITY_SCHEMES = {
   curatorToken: { type: 'http', scheme: 'bearer', description: 'The registry\'s CURATOR_TOKEN' },
   deskSession: { type: 'apiKey', in: 'cookie', name: 'registry_curator', description: 'A curator desk session (sign in at /curation/sign-in)' },
+  metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when it is set' },
 };
 
 const RATE_LIMITED: ResponseSpec = {
@@ -161,6 +164,8 @@ function security(spec: OperationSpec): unknown[] {
       return [{}, { curatorToken: [] }];
     case 'desk':
       return [{ deskSession: [] }];
+    case 'metrics':
+      return [{}, { metricsToken: [] }];
     default:
       return [];
   }

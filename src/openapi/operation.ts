@@ -39,10 +39,10 @@ export interface RequestBodySpec {
 }
 
 /**
- * Who may call: anyone; the curator token (Authorization: Bearer); anyone, the token showing more; or a
- * signed-in curator desk session (its cookie).
+ * Who may call: anyone; the curator token (Authorization: Bearer); anyone, the token showing more; a
+ * signed-in curator desk session (its cookie); or the metrics token when METRICS_TOKEN is set.
  */
-export type Access = 'public' | 'curator' | 'optional-curator' | 'desk';
+export type Access = 'public' | 'curator' | 'optional-curator' | 'desk' | 'metrics';
 
 export interface OperationSpec {
   methods: readonly Method[];

@@ -4,6 +4,8 @@
  */
 import { CURATION_DISABLED_MESSAGE } from '../registry/curation/curator-auth.js';
 import { DESK_PATH } from '../registry/curator-desk/desk-auth.js';
+import { QUEUE_BOARD_PATH } from '../registry/queue-board/queue-board-access.js';
+import { ADMIN_QUEUES_PATH } from '../registry/queue-board/queue-board.routes.js';
 import { formFields, REQUEST_FORMS } from '../registry/pages/registration-fields.js';
 import { CSRF_FIELD } from '../web/csrf.js';
 import { PUBLIC_RESOLVER, SAMPLE } from './examples.js';
@@ -284,6 +286,39 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
     access: 'desk',
     parameters: [pathParam('prefix', 'The namespace\'s prefix', SAMPLE.prefix)],
     responses: { ...DESK_RESPONSES, 404: pageErrorAnswer('No such namespace (or the desk is not enabled)', "No namespace with prefix 'nosuchprefix'") },
+  },
+  {
+    methods: ['get'],
+    path: QUEUE_BOARD_PATH,
+    tag: 'Queue board',
+    summary: 'The queue board: every work queue, its jobs, and the retry, clean and promote actions',
+    description:
+      'bull-board\'s page, for a signed-in curator (or the curator token). Its own API and files are under this path (bull-board\'s, not described here); actions other than retry, clean and promote are refused (403), and so is an action from another origin.',
+    addition: 'the operators\' view of the queues',
+    access: 'desk',
+    responses: {
+      200: pageAnswer('The board'),
+      303: redirectAnswer('Not signed in: to the sign-in page, and back', `${DESK_PATH}/sign-in?next=${QUEUE_BOARD_PATH}`),
+      404: DESK_OFF,
+    },
+  },
+  {
+    methods: ['get', 'put', 'post', 'patch'],
+    path: ADMIN_QUEUES_PATH,
+    tag: 'Queue board',
+    summary: 'The queue board\'s other address: to the board',
+    description: `308 (the method and body kept) to ${QUEUE_BOARD_PATH}, where the desk's session cookie is sent.`,
+    addition: 'the operators\' view of the queues',
+    responses: { 308: redirectAnswer('To the board', QUEUE_BOARD_PATH) },
+  },
+  {
+    methods: ['get', 'put', 'post', 'patch'],
+    path: `${ADMIN_QUEUES_PATH}/{rest}`,
+    tag: 'Queue board',
+    summary: 'Anything under the queue board\'s other address: to the same place under the board',
+    addition: 'the operators\' view of the queues',
+    parameters: [pathParam('rest', 'The rest of the path (may hold /)', 'api/queues')],
+    responses: { 308: redirectAnswer('To the same path under the board', `${QUEUE_BOARD_PATH}/api/queues`) },
   },
   ...(
     [

@@ -1,5 +1,5 @@
 /** The registry area's operations (registry/app.ts), feature by feature. */
-import { DOCS_OPERATIONS, HEALTH_OPERATIONS } from './common.operations.js';
+import { DOCS_OPERATIONS, HEALTH_OPERATIONS, METRICS_OPERATIONS } from './common.operations.js';
 import type { OperationSpec } from './operation.js';
 import { BROWSE_OPERATIONS } from './registry-browse.operations.js';
 import { CURATION_OPERATIONS } from './registry-curation.operations.js';
@@ -14,5 +14,6 @@ export const REGISTRY_OPERATIONS: readonly OperationSpec[] = [
   ...CURATION_OPERATIONS,
   ...PAGE_OPERATIONS,
   ...HEALTH_OPERATIONS,
+  ...METRICS_OPERATIONS,
   ...DOCS_OPERATIONS,
 ];

@@ -1,7 +1,7 @@
 /**
  * The resolver area's operations (resolver/app.ts, front-handler.ts, resolver-behaviour.md §1 to §4.2).
  */
-import { DOCS_OPERATIONS, HEALTH_OPERATIONS } from './common.operations.js';
+import { DOCS_OPERATIONS, HEALTH_OPERATIONS, METRICS_OPERATIONS } from './common.operations.js';
 import { PUBLIC_REGISTRY, RESOLUTION, RESOLUTION_FAILED, RESOLVED_RESOURCE, REVERSE_MATCH, SAMPLE } from './examples.js';
 import { errorAnswer, jsonAnswer, jsonBody, NO_CONTENT, pageAnswer, pathParam, queryParam, redirectAnswer, type OperationSpec } from './operation.js';
 import { ref } from './schema-kit.js';
@@ -175,6 +175,41 @@ export const RESOLVER_OPERATIONS: readonly OperationSpec[] = [
       },
     }),
   ),
+  {
+    methods: ['post'],
+    path: '/mcp',
+    tag: 'MCP',
+    summary: 'The MCP server: tools resolve, resolveBest, convert, getSimilar, searchRegistry and describeNamespace, and the reference\'s prompts',
+    description:
+      'Model Context Protocol over Streamable HTTP, stateless, with JSON answers: one JSON-RPC 2.0 message (or a batch of at most 100) per POST; the client\'s Accept must name application/json and text/event-stream. GET and DELETE are not served (405). Each message counts as a resolution against the rate limit. Only with RESOLVER_MCP on.',
+    requestBody: jsonBody(
+      'A JSON-RPC 2.0 message or batch',
+      { type: ['object', 'array'], description: 'JSON-RPC 2.0 (the MCP SDK checks the messages)' },
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'example', version: '1.0' } } },
+    ),
+    responses: {
+      200: jsonAnswer('The JSON-RPC answer(s)', ref('JsonRpcAnswer'), {
+        jsonrpc: '2.0',
+        id: 1,
+        result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'curie-resolver', version: '0.1.0' } },
+      }),
+      202: { description: 'A notification or answer from the client was taken (no body)' },
+      400: jsonAnswer('Not a JSON body, or a JSON-RPC error', { anyOf: [ref('JsonRpcAnswer'), ref('ErrorEnvelope')] }, {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'Parse error' },
+      }),
+      404: errorAnswer('RESOLVER_MCP is off', 'No such endpoint: POST /mcp'),
+      406: jsonAnswer('The Accept header does not name application/json and text/event-stream', ref('JsonRpcAnswer'), {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' },
+      }),
+      413: errorAnswer('The body is too large', 'Request body is too large'),
+      415: errorAnswer('Not JSON', 'Content-Type must be application/json'),
+    },
+  },
   ...HEALTH_OPERATIONS,
+  ...METRICS_OPERATIONS,
   ...DOCS_OPERATIONS,
 ];

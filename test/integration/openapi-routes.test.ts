@@ -30,7 +30,7 @@ function registeredRoutes(koa: Koa): Set<string> {
   for (const middleware of koa.middleware as unknown as { router?: { stack: { methods: string[]; path: string | RegExp }[] } }[]) {
     for (const layer of middleware.router?.stack ?? []) {
       if (typeof layer.path !== 'string') continue;
-      const path = layer.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+      const path = layer.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\{\*([A-Za-z0-9_]+)\}/g, '{$1}');
       for (const method of layer.methods) if (method !== 'HEAD') routes.add(`${method} ${path}`);
     }
   }

@@ -103,6 +103,18 @@ export const RESOLUTION_SCHEMAS: Record<string, Schema> = {
     'batches of reverse lookups',
   ),
   ReverseBatchAnswer: envelopeOf(object({ results: arrayOf(ref('ReverseBatchItem'), 'In the order of the request') })),
+  JsonRpcAnswer: {
+    anyOf: [
+      {
+        type: 'object',
+        required: ['jsonrpc'],
+        properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, result: {}, error: { type: 'object' } },
+        additionalProperties: true,
+      },
+      { type: 'array', items: { type: 'object', additionalProperties: true } },
+    ],
+    description: 'A JSON-RPC 2.0 answer (result or error), or a batch of them',
+  },
   Liveness: envelopeOf(object({ status: { const: 'ok' } })),
   Readiness: envelopeWithMessage(
     object(
