@@ -3,6 +3,7 @@
  * and the link checks' health API.
  */
 import { PUBLIC_REGISTRY, PUBLIC_RESOLVER, REFERENCE_DATE_EXAMPLE, RESOLVED_RESOURCE, SAMPLE } from './examples.js';
+import { EXPORT_FORMATS } from '../dataset/export-formats.js';
 import { errorAnswer, jsonAnswer, NO_CONTENT, pathParam, queryParam, type OperationSpec } from './operation.js';
 import { ref } from './schema-kit.js';
 
@@ -85,6 +86,12 @@ const RESOURCE_HEALTH = {
   ],
 };
 
+/** The JSON exports' examples: the JSON-LD context and the prefix map. */
+const EXPORT_EXAMPLES: Readonly<Record<string, unknown>> = {
+  'application/ld+json': { '@context': { taxonomy: `${PUBLIC_RESOLVER}/taxonomy:` } },
+  'application/json': { taxonomy: `${PUBLIC_RESOLVER}/taxonomy:` },
+};
+
 const LINK_HEALTH = 'Link health';
 const PREFIX = pathParam('prefix', 'The namespace\'s prefix (any case)', SAMPLE.prefix);
 
@@ -105,6 +112,55 @@ export const DATA_OPERATIONS: readonly OperationSpec[] = [
       200: jsonAnswer('The registry', ref('ResolverDataset'), DATASET_EXAMPLE),
       304: { description: 'The copy the client has is current' },
       503: errorAnswer('No dataset is built yet and none could be built in time (with Retry-After)', 'The dataset is being built; retry in a few seconds'),
+    },
+  },
+  {
+    methods: ['get'],
+    path: '/resolutionApi/export',
+    tag: 'Dataset',
+    summary: 'The registry\'s exports: each format with its address, media type and size, and the build they come from',
+    addition: 'the registry in other formats (JSON-LD context, prefix map, TSV and CSV, Turtle and N-Triples)',
+    responses: {
+      200: jsonAnswer('The exports', ref('ExportIndex'), {
+        apiVersion: '1.0',
+        errorMessage: null,
+        payload: {
+          formats: [
+            {
+              name: 'registry.ttl',
+              url: `${PUBLIC_REGISTRY}/resolutionApi/export/registry.ttl`,
+              mediaType: 'text/turtle; charset=utf-8',
+              description: 'The registry in Turtle',
+              size: 412345,
+              gzipSize: 61234,
+              etag: '"sha256-abc"',
+            },
+          ],
+          build: { registryVersion: 12, namespaceCount: 22, resourceCount: 60, builtAt: '2026-01-01T00:00:00.000Z', lastModified: '2026-01-01T00:00:00.000Z' },
+        },
+      }),
+    },
+  },
+  {
+    methods: ['get'],
+    path: '/resolutionApi/export/{format}',
+    tag: 'Dataset',
+    summary: 'One export of the registry, prebuilt with the dataset',
+    description: 'Sent from a prebuilt file (gzip when the client takes it), with a strong ETag and Last-Modified: If-None-Match or If-Modified-Since get 304. Counted as a whole-registry download.',
+    addition: 'the registry in other formats',
+    parameters: [pathParam('format', 'The export\'s name', 'registry.ttl', { type: 'string', enum: EXPORT_FORMATS.map((f) => f.name) })],
+    responses: {
+      200: {
+        description: 'The export (Content-Disposition: attachment)',
+        content: [...new Set(EXPORT_FORMATS.map((f) => f.mediaType.split(';')[0]!))].map((type) => ({
+          type,
+          schema: type.endsWith('json') ? { type: 'object', additionalProperties: true } : { type: 'string' },
+          ...(EXPORT_EXAMPLES[type] === undefined ? {} : { example: EXPORT_EXAMPLES[type] }),
+        })),
+      },
+      304: { description: 'The copy the client has is current' },
+      404: errorAnswer('No such export', "No export named 'nothing'; the exports are context.jsonld, prefixmap.json, ..."),
+      503: errorAnswer('No export is built yet and none could be built in time (with Retry-After)', 'The dataset is being built; retry in a few seconds'),
     },
   },
   {

@@ -8,9 +8,9 @@ import { QUEUE_BOARD_PATH } from '../registry/queue-board/queue-board-access.js'
 import { ADMIN_QUEUES_PATH } from '../registry/queue-board/queue-board.routes.js';
 import { formFields, REQUEST_FORMS } from '../registry/pages/registration-fields.js';
 import { CSRF_FIELD } from '../web/csrf.js';
-import { PUBLIC_RESOLVER, SAMPLE } from './examples.js';
+import { PUBLIC_REGISTRY, PUBLIC_RESOLVER, SAMPLE } from './examples.js';
 import { FORM_TYPE, pageAnswer, pageErrorAnswer, pathParam, queryParam, redirectAnswer, type OperationSpec, type RequestBodySpec } from './operation.js';
-import type { Schema } from './schema-kit.js';
+import { ref, type Schema } from './schema-kit.js';
 
 const PAGES = 'Pages';
 const DESK = 'Curator desk';
@@ -121,11 +121,20 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
     methods: ['get'],
     path: '/registry/{prefix}',
     tag: PAGES,
-    summary: 'A namespace\'s page (for a browser), or its HAL item (for any other client)',
-    description: 'A browser gets the page; any other client is redirected to the namespace\'s HAL item, where the resolver\'s links lead.',
+    summary: 'A namespace\'s page (for a browser), its RDF (by Accept), or its HAL item (for any other client)',
+    description:
+      'A browser gets the page; a client asking for Turtle, N-Triples or JSON-LD gets the namespace and its resources in RDF; any other client is redirected to the namespace\'s HAL item, where the resolver\'s links lead.',
     parameters: [pathParam('prefix', 'The namespace\'s prefix (any case)', SAMPLE.prefix)],
     responses: {
-      200: pageAnswer('The page: the namespace, its providers with their health, and its usage'),
+      200: {
+        description: 'The page (the namespace, its providers with their health, and its usage), or its RDF',
+        content: [
+          { type: 'text/html', schema: ref('HtmlPage') },
+          { type: 'text/turtle', schema: { type: 'string' } },
+          { type: 'application/n-triples', schema: { type: 'string' } },
+          { type: 'application/ld+json', schema: { type: 'object', additionalProperties: true }, example: { '@context': {}, '@id': `${PUBLIC_REGISTRY}/registry/taxonomy` } },
+        ],
+      },
       302: redirectAnswer('Not a browser: to the namespace\'s HAL item', `/restApi/namespaces/${SAMPLE.namespaceId}`),
       404: pageErrorAnswer('No such namespace: for a browser the nearest prefixes', "No namespace with prefix 'nosuchprefix'"),
     },

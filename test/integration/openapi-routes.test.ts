@@ -213,3 +213,14 @@ describe('asking every documented operation with its examples', () => {
     expect(validated[area]).toBeGreaterThanOrEqual(area === 'resolver' ? 10 : 150);
   });
 });
+
+describe('our additions to the resolution payload', () => {
+  it('a local id resolved in its canonical form carries canonicalCompactIdentifier, after the reference\'s fields, as documented', async () => {
+    const schemas = (checkers.resolver ??= documentSchemas(documents.resolver));
+    // GO's local ids embed the prefix in capitals (GO:0006915): the lower-case spelling is not canonical.
+    const answer = await t.resolver.send({ method: 'GET', path: '/go:go:0006915', headers: { Accept: 'application/json' } });
+    const body = JSON.parse(answer.text) as { payload: Record<string, unknown> };
+    expect({ status: answer.status, keys: Object.keys(body.payload) }).toEqual({ status: 200, keys: ['resolvedResources', 'parsedCompactIdentifier', 'canonicalCompactIdentifier'] });
+    expect(schemas.problems(pointerTo('paths', '/{compactId}', 'get', 'responses', '200', 'content', 'application/json', 'schema'), body)).toEqual([]);
+  });
+});

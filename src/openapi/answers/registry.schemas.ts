@@ -222,6 +222,36 @@ export const REGISTRY_SCHEMAS: Record<string, Schema> = {
     object({ namespaces: arrayOf(datasetNamespace) }),
     'The whole registry as the reference\'s getResolverDataset writes it',
   ),
+  ExportIndex: addition(
+    envelopeOf(
+      object(
+        {
+          formats: arrayOf(
+            object(
+              {
+                name: text(),
+                url: text(),
+                mediaType: text(),
+                description: text(),
+                size: orNull(integer('Bytes, once a build has written it')),
+                gzipSize: orNull(integer()),
+                etag: orNull(text()),
+              },
+              { referenceOrder: true },
+            ),
+          ),
+          build: orNull(
+            object(
+              { registryVersion: integer(), namespaceCount: integer(), resourceCount: integer(), builtAt: text(), lastModified: text() },
+              { referenceOrder: true },
+            ),
+          ),
+        },
+        { referenceOrder: true },
+      ),
+    ),
+    'the registry in other formats',
+  ),
   RorInstitution: object(
     { id: integer('0 when found at ROR rather than in the registry'), name: text(), homeUrl: text(), description: text(), rorId: orNull(text()), location: ref('LocationRecord') },
     { referenceOrder: true, description: 'The reference\'s bare Institution JSON (no envelope)' },

@@ -4,7 +4,22 @@
  * batches, the health checks).
  */
 import { addition, arrayOf, flag, integer, NULLABLE_DATE, number, object, orNull, ref, text, type Schema } from '../schema-kit.js';
+import { PAYLOAD_EXTENSIONS } from '../../resolver/payload-extensions.js';
 import { envelopeOf, envelopeWithMessage } from './envelope.schemas.js';
+
+const EXTENSION_WHY: Readonly<Record<string, string>> = {
+  canonicalCompactIdentifier: 'the compact identifier a non-canonical local id (case, padding, prefix spelling) was resolved as; present only then',
+};
+
+/** The payload's fields the reference does not have (payload-extensions.ts), after parsedCompactIdentifier, present only when they apply. */
+const PAYLOAD_EXTENSION_PROPERTIES: Record<string, Schema> = Object.fromEntries(
+  PAYLOAD_EXTENSIONS.map(({ name }) => {
+    const why = EXTENSION_WHY[name];
+    if (!why) throw new Error(`No description of the payload extension ${name} in openapi/answers/resolution.schemas.ts`);
+    return [name, addition(text(), why)];
+  }),
+);
+const EXTENSION_NAMES = Object.keys(PAYLOAD_EXTENSION_PROPERTIES);
 
 const location = object({ countryCode: orNull(text()), countryName: orNull(text()) }, { referenceOrder: true });
 
@@ -60,8 +75,12 @@ export const RESOLUTION_SCHEMAS: Record<string, Schema> = {
     { referenceOrder: true },
   ),
   ResolvePayload: object(
-    { resolvedResources: orNull(arrayOf(ref('ResolvedResource'))), parsedCompactIdentifier: orNull(ref('ParsedCompactIdentifier')) },
-    { referenceOrder: true, description: 'The reference\'s ResponseResolvePayload; both null on a failure' },
+    {
+      resolvedResources: orNull(arrayOf(ref('ResolvedResource'))),
+      parsedCompactIdentifier: orNull(ref('ParsedCompactIdentifier')),
+      ...PAYLOAD_EXTENSION_PROPERTIES,
+    },
+    { referenceOrder: true, optional: EXTENSION_NAMES, description: 'The reference\'s ResponseResolvePayload (with our additions after it); both its fields null on a failure' },
   ),
   Resolution: envelopeWithMessage(ref('ResolvePayload'), 'A resolution: errorMessage is null on success, and both payload fields are null on a failure'),
   ReverseMatch: object(
@@ -84,8 +103,9 @@ export const RESOLUTION_SCHEMAS: Record<string, Schema> = {
         errorMessage: orNull(text()),
         resolvedResources: orNull(arrayOf(ref('ResolvedResource'))),
         parsedCompactIdentifier: orNull(ref('ParsedCompactIdentifier')),
+        ...PAYLOAD_EXTENSION_PROPERTIES,
       },
-      { description: 'One item of a batch, answered as the single GET /{compactId} would answer it' },
+      { optional: EXTENSION_NAMES, description: 'One item of a batch, answered as the single GET /{compactId} would answer it' },
     ),
     'batches of resolutions',
   ),
