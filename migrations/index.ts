@@ -14,6 +14,8 @@ import * as createCurationEvents from './20261125000100_create_curation_events.j
 import * as createCurationWarnings from './20261125000200_create_curation_warnings.js';
 import * as addNamespaceSearchIndexes from './20261125000300_add_namespace_search_indexes.js';
 import * as createCuratorSessions from './20261126000100_create_curator_sessions.js';
+import * as createNamespaceSynonyms from './20261127000100_create_namespace_synonyms.js';
+import * as createReferencePrefixes from './20261127000200_create_reference_prefixes.js';
 import * as addNamespaceLuiRules from './20261127000210_add_namespace_lui_rules.js';
 
 /**
@@ -37,6 +39,8 @@ const migrations: Record<string, Knex.Migration> = {
   '20261125000200_create_curation_warnings': createCurationWarnings,
   '20261125000300_add_namespace_search_indexes': addNamespaceSearchIndexes,
   '20261126000100_create_curator_sessions': createCuratorSessions,
+  '20261127000100_create_namespace_synonyms': createNamespaceSynonyms,
+  '20261127000200_create_reference_prefixes': createReferencePrefixes,
   '20261127000210_add_namespace_lui_rules': addNamespaceLuiRules,
 };
 

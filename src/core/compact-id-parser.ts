@@ -1,6 +1,12 @@
 /**
- * The reference's default compact-identifier parser (`CompactIdParsingHelperV2`), step for step, plus one
- * improvement: an embedded namespace typed in another case (`go:0006915`) answers with the canonical LUI.
+ * The reference's default compact-identifier parser (`CompactIdParsingHelperV2`), step for step, plus two
+ * improvements: an embedded namespace typed in another case (`go:0006915`) answers with the canonical LUI,
+ * and a namespace may be named by one of its synonyms (`ncbitaxon:9606`) wherever the parser looks for a
+ * namespace after a separator or alone. A synonym reads exactly as its namespace's prefix typed in its
+ * place: the parse names the canonical prefix, and `synonym` keeps what the request wrote. Synonyms are
+ * looked up only after the prefix lookup failed, so a request written with a real prefix pays nothing.
+ * The leading provider code of `code/prefix:lui` is not read as a synonym: the reference reads any
+ * non-prefix there as a provider code, and so does this parser.
  */
 
 import { deriveCanonicalPrefix } from './lui-prefix.js';
@@ -26,6 +32,8 @@ export interface ParseOutcome {
   parsed: ParsedCompactId;
   /** The namespace the parse found (also for a bare namespace), so resolution need not look it up again. */
   namespace: NamespaceEntry | null;
+  /** The synonym the request named the namespace by, as written; null when it used the prefix (or none). */
+  synonym: string | null;
 }
 
 export function parseCompactId(raw: string, snapshot: RegistrySnapshot): ParsedCompactId {
@@ -45,6 +53,7 @@ export function parseCompactIdWithNamespace(raw: string, snapshot: RegistrySnaps
       namespaceDeprecationDate: null,
     },
     namespace: null,
+    synonym: null,
   };
   const byPrefix = snapshot.namespacesByPrefix;
   const colon = raw.indexOf(':');
@@ -56,11 +65,18 @@ export function parseCompactIdWithNamespace(raw: string, snapshot: RegistrySnaps
       // The reference echoes the bare namespace as typed and sets no other flag, not even deprecation.
       outcome.parsed.namespace = raw;
       outcome.namespace = entry;
+    } else {
+      const named = findBySynonym(snapshot, raw);
+      if (named !== undefined) {
+        outcome.parsed.namespace = named.prefix;
+        outcome.namespace = named;
+        outcome.synonym = raw;
+      }
     }
   } else if (slash === -1) {
-    takeIfValid(outcome, byPrefix, raw, colon);
+    takeIfValid(outcome, snapshot, raw, colon);
   } else if (colon === -1) {
-    parseSlashOnly(outcome, byPrefix, raw, slash);
+    parseSlashOnly(outcome, snapshot, raw, slash);
   } else {
     let provider: string | null = null;
     let rest = raw;
@@ -74,7 +90,7 @@ export function parseCompactIdWithNamespace(raw: string, snapshot: RegistrySnaps
         rest = raw.slice(slash + 1);
       }
     }
-    findValid(outcome, byPrefix, rest);
+    findValid(outcome, snapshot, rest);
     // A provider code is only believed once the rest named a namespace.
     if (outcome.parsed.namespace !== null) outcome.parsed.providerCode = provider;
   }
@@ -87,32 +103,62 @@ function findByPrefix(byPrefix: PrefixIndex, candidate: string): NamespaceEntry 
   return byPrefix.get(candidate.toLowerCase());
 }
 
-function parseSlashOnly(outcome: ParseOutcome, byPrefix: PrefixIndex, raw: string, slash: number): void {
-  if (takeIfValid(outcome, byPrefix, raw, slash)) return;
+/** The namespace `candidate` is a synonym of; asked only once the prefix lookup failed. */
+function findBySynonym(snapshot: RegistrySnapshot, candidate: string): NamespaceEntry | undefined {
+  const bySynonym = snapshot.namespacesBySynonym;
+  return bySynonym.size === 0 ? undefined : bySynonym.get(candidate.toLowerCase());
+}
+
+function parseSlashOnly(outcome: ParseOutcome, snapshot: RegistrySnapshot, raw: string, slash: number): void {
+  if (takeIfValid(outcome, snapshot, raw, slash)) return;
   const secondSlash = raw.indexOf('/', slash + 1);
   if (secondSlash === -1) return;
-  const second = findByPrefix(byPrefix, raw.slice(slash + 1, secondSlash));
+  const src = raw.slice(slash + 1);
+  const separator = secondSlash - slash - 1;
+  const second = findByPrefix(snapshot.namespacesByPrefix, src.slice(0, separator));
   if (second !== undefined) {
     // Provider code kept as typed: it is compared case-sensitively with the resources' codes later.
     outcome.parsed.providerCode = raw.slice(0, slash);
-    take(outcome, second, raw.slice(slash + 1), secondSlash - slash - 1);
+    take(outcome, second, src, separator);
+    return;
+  }
+  const named = findBySynonym(snapshot, src.slice(0, separator));
+  if (named !== undefined) {
+    outcome.parsed.providerCode = raw.slice(0, slash);
+    takeSynonym(outcome, named, src, separator);
   }
 }
 
 /** The namespace before the colon, else the one before the slash. */
-function findValid(outcome: ParseOutcome, byPrefix: PrefixIndex, rest: string): void {
+function findValid(outcome: ParseOutcome, snapshot: RegistrySnapshot, rest: string): void {
   const colon = rest.indexOf(':');
-  if (colon !== -1 && takeIfValid(outcome, byPrefix, rest, colon)) return;
+  if (colon !== -1 && takeIfValid(outcome, snapshot, rest, colon)) return;
   const slash = rest.indexOf('/');
-  if (slash !== -1) takeIfValid(outcome, byPrefix, rest, slash);
+  if (slash !== -1) takeIfValid(outcome, snapshot, rest, slash);
 }
 
-/** Takes the namespace `src` names before `separator`; false when it names none. */
-function takeIfValid(outcome: ParseOutcome, byPrefix: PrefixIndex, src: string, separator: number): boolean {
-  const entry = findByPrefix(byPrefix, src.slice(0, separator));
-  if (entry === undefined) return false;
-  take(outcome, entry, src, separator);
+/** Takes the namespace `src` names (by prefix, else by synonym) before `separator`; false when it names none. */
+function takeIfValid(outcome: ParseOutcome, snapshot: RegistrySnapshot, src: string, separator: number): boolean {
+  const name = src.slice(0, separator);
+  const entry = findByPrefix(snapshot.namespacesByPrefix, name);
+  if (entry !== undefined) {
+    take(outcome, entry, src, separator);
+    return true;
+  }
+  const named = findBySynonym(snapshot, name);
+  if (named === undefined) return false;
+  takeSynonym(outcome, named, src, separator);
   return true;
+}
+
+/**
+ * Takes a namespace named by a synonym as if its prefix had been typed in the synonym's place, so that an
+ * embedded LUI (`gene_ontology:0006915`) is built on the prefix (`GO:0006915`) exactly as `go:0006915` is.
+ */
+function takeSynonym(outcome: ParseOutcome, entry: NamespaceEntry, src: string, separator: number): void {
+  outcome.synonym = src.slice(0, separator);
+  if (entry.namespaceEmbeddedInLui) take(outcome, entry, entry.prefix + src.slice(separator), entry.prefix.length);
+  else take(outcome, entry, src, separator);
 }
 
 function take(outcome: ParseOutcome, entry: NamespaceEntry, src: string, separator: number): void {

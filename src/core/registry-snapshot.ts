@@ -47,6 +47,8 @@ export interface NamespaceEntry extends Pick<NamespaceRecord<string>, NamespaceE
    * buildSnapshot when left undefined.
    */
   luiRules?: LuiRules | null;
+  /** Other names the namespace answers to (sorted; absent or empty: none). See core/prefix-synonyms.ts. */
+  synonyms?: readonly string[];
 }
 
 export interface RegistrySnapshot {
@@ -56,10 +58,30 @@ export interface RegistrySnapshot {
   readonly namespacesByPrefix: ReadonlyMap<string, NamespaceEntry>;
   /** Namespace MIR id, and every resource MIR id, to the namespace that owns it. */
   readonly namespacesByMirId: ReadonlyMap<string, NamespaceEntry>;
+  /**
+   * Keyed by the lower-cased synonym, as prefixes are: the registry keeps synonyms and prefixes apart
+   * whatever their case, so a name is found in one of the two maps at most. Looked up only after the prefix
+   * lookup failed, so a request written with a real prefix pays nothing for synonyms.
+   */
+  readonly namespacesBySynonym: ReadonlyMap<string, NamespaceEntry>;
 }
 
 export function emptySnapshot(): RegistrySnapshot {
-  return { version: 0, namespacesByPrefix: new Map(), namespacesByMirId: new Map() };
+  return { version: 0, namespacesByPrefix: new Map(), namespacesByMirId: new Map(), namespacesBySynonym: new Map() };
+}
+
+/** Adds the namespace's synonyms to a synonym map (buildSnapshot, and the loader's patch of a snapshot). */
+export function addSynonyms(bySynonym: Map<string, NamespaceEntry>, namespace: NamespaceEntry): void {
+  if (namespace.synonyms) for (const synonym of namespace.synonyms) bySynonym.set(synonym.toLowerCase(), namespace);
+}
+
+/** Removes the synonyms `namespace` still owns in the map (an entry replaced or dropped). */
+export function removeSynonyms(bySynonym: Map<string, NamespaceEntry>, namespace: NamespaceEntry): void {
+  if (!namespace.synonyms) return;
+  for (const synonym of namespace.synonyms) {
+    const key = synonym.toLowerCase();
+    if (bySynonym.get(key) === namespace) bySynonym.delete(key);
+  }
 }
 
 const NO_MEASUREMENTS: SampleMeasurements = new Map();
@@ -86,12 +108,14 @@ export function buildSnapshot(
 ): RegistrySnapshot {
   const namespacesByPrefix = new Map<string, NamespaceEntry>();
   const namespacesByMirId = new Map<string, NamespaceEntry>();
+  const namespacesBySynonym = new Map<string, NamespaceEntry>();
   for (const ns of namespaces) {
     rankNamespace(ns, measurements);
     if (ns.luiRules === undefined) ns.luiRules = snapshotLuiRules(null, ns);
     namespacesByPrefix.set(ns.prefix.toLowerCase(), ns);
     namespacesByMirId.set(ns.mirId, ns);
     for (const r of ns.resources) namespacesByMirId.set(r.mirId, ns);
+    addSynonyms(namespacesBySynonym, ns);
   }
-  return { version, namespacesByPrefix, namespacesByMirId };
+  return { version, namespacesByPrefix, namespacesByMirId, namespacesBySynonym };
 }

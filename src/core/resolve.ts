@@ -52,6 +52,11 @@ export interface Resolved {
    * when the LUI resolved as typed. Answered as the payload's trailing `canonicalCompactIdentifier`.
    */
   canonicalCompactIdentifier?: string;
+  /**
+   * The synonym the request named the namespace by, as written (parsedCompactIdentifier names the canonical
+   * prefix); null when the request used the prefix. Answered as the payload's trailing `prefixSynonym`.
+   */
+  prefixSynonym: string | null;
 }
 
 /**
@@ -75,11 +80,11 @@ export interface ResolveOptions {
 }
 
 export function resolveCompactId(raw: string, snapshot: RegistrySnapshot, options: ResolveOptions): Resolution {
-  const { parsed, namespace } = parseCompactIdWithNamespace(raw, snapshot);
+  const { parsed, namespace, synonym } = parseCompactIdWithNamespace(raw, snapshot);
 
   // RegistryNamespaceResolver: a bare prefix resolves to its registry page.
   if (parsed.namespace !== null && parsed.localId === null && parsed.providerCode === null && namespace !== null) {
-    return found([namespacePageResource(namespace, options.publicRegistryUrl)], parsed, undefined);
+    return found([namespacePageResource(namespace, options.publicRegistryUrl)], parsed, undefined, synonym);
   }
 
   // CompactIdentifierResolutionService.
@@ -152,7 +157,7 @@ export function resolveCompactId(raw: string, snapshot: RegistrySnapshot, option
       authHelpDescription: r.authHelpDescription,
     });
   }
-  const resolution = found(resolved, parsed, namespace);
+  const resolution = found(resolved, parsed, namespace, synonym);
   if (canonicalCompactIdentifier !== undefined) resolution.canonicalCompactIdentifier = canonicalCompactIdentifier;
   return resolution;
 }
@@ -161,8 +166,9 @@ function found(
   resolvedResources: ResolvedResource[],
   parsedCompactIdentifier: ParsedCompactId,
   namespace: NamespaceEntry | undefined,
+  prefixSynonym: string | null,
 ): Resolved {
-  return { kind: 'resolved', resolvedResources, parsedCompactIdentifier, namespace };
+  return { kind: 'resolved', resolvedResources, parsedCompactIdentifier, namespace, prefixSynonym };
 }
 
 /** Neither resolver succeeded: the reference joins both messages. */

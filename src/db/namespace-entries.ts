@@ -14,6 +14,7 @@ import {
   type ResourceEntry,
 } from '../core/registry-snapshot.js';
 import { snapshotLuiRules } from '../core/lui-rules.js';
+import { readSynonymsOf } from './namespace-synonyms.js';
 import { selectResourcesWithInstitution, type ResourceWithInstitutionRow } from './registry-reads.js';
 import type { NamespaceRow } from './tables.js';
 
@@ -118,7 +119,20 @@ export async function readNamespaceEntries(trx: Knex, ids?: number[]): Promise<N
     await forEachChunk((after) => resQuery().where('r.id', '>', after).orderBy('r.id').limit(CHUNK_ROWS), addResources);
     await forEachChunk((after) => nsQuery().where('id', '>', after).orderBy('id').limit(CHUNK_ROWS), addNamespaces);
   }
+  await addSynonymsTo(trx, namespaces, ids);
   return namespaces;
+}
+
+const NO_SYNONYMS: readonly string[] = Object.freeze([]);
+
+/** Sets each entry's synonyms (issue 15 item 1); entries without any get none, so they cost nothing. */
+async function addSynonymsTo(trx: Knex, namespaces: NamespaceEntry[], ids: number[] | undefined): Promise<void> {
+  const byId = await readSynonymsOf(trx, ids);
+  if (byId.size === 0) return;
+  for (const ns of namespaces) {
+    const list = byId.get(ns.id);
+    if (list) ns.synonyms = list;
+  }
 }
 
 function namespaceEntry(row: NamespaceColumns, resources: ResourceEntry[]): NamespaceEntry {
@@ -136,5 +150,7 @@ function namespaceEntry(row: NamespaceColumns, resources: ResourceEntry[]): Name
     resources,
     // Precomputed here so that no request derives them; null when no rule would change anything.
     luiRules: snapshotLuiRules(row.luiRules, row),
+    // Set on every entry (shared when empty), so that all entries have one shape for the hot path's lookups.
+    synonyms: NO_SYNONYMS,
   };
 }

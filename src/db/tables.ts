@@ -302,6 +302,23 @@ export interface CurationWarningEventRow {
   created: Date;
 }
 
+/** Another name a namespace answers to (migrations: create_namespace_synonyms). */
+export interface NamespaceSynonymRow {
+  id: number;
+  namespaceId: number;
+  synonym: string;
+  created: Date;
+}
+
+/** A prefix of another registry, as a curator loaded it (migrations: create_reference_prefixes). */
+export interface ReferencePrefixRow {
+  id: number;
+  source: string;
+  prefix: string;
+  name: string;
+  loaded: Date;
+}
+
 declare module 'knex/types/tables.js' {
   interface Tables {
     locations: Table<LocationRow, 'created'>;
@@ -371,5 +388,7 @@ declare module 'knex/types/tables.js' {
     curation_warning_events: Table<CurationWarningEventRow, 'id' | 'created'>;
     curator_sessions: Table<CuratorSessionRow, 'created' | 'curatorIssuer' | 'curatorSubject'>;
     curator_sign_ins: Table<CuratorSignInRow, 'created'>;
+    namespace_synonyms: Table<NamespaceSynonymRow, 'id' | 'created'>;
+    reference_prefixes: Table<ReferencePrefixRow, 'id' | 'name' | 'loaded'>;
   }
 }

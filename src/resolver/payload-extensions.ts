@@ -16,6 +16,8 @@ export interface PayloadExtension {
 export const PAYLOAD_EXTENSIONS: readonly PayloadExtension[] = [
   // Issue 15 item 2: the compact identifier a non-canonical LUI was resolved as (core/lui-rules.ts).
   { name: 'canonicalCompactIdentifier', valueOf: (resolution) => resolution.canonicalCompactIdentifier ?? null },
+  // Issue 15 item 1: the synonym the request named its namespace by, as written.
+  { name: 'prefixSynonym', valueOf: (resolution) => resolution.prefixSynonym },
 ];
 
 // Precomputed keys: `,"name":` per extension.

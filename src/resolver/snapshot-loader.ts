@@ -4,7 +4,7 @@ import { readNamespaceEntries } from '../db/namespace-entries.js';
 import { readRegistryVersion } from '../db/registry-reads.js';
 import type { RegistryChangeRow } from '../db/tables.js';
 import type { SampleMeasurements } from '../core/reliability.js';
-import { buildSnapshot, rankNamespace, type NamespaceEntry, type RegistrySnapshot } from '../core/registry-snapshot.js';
+import { addSynonyms, buildSnapshot, rankNamespace, removeSynonyms, type NamespaceEntry, type RegistrySnapshot } from '../core/registry-snapshot.js';
 
 /** A snapshot plus what is needed to bring it up to date from the registry_changes log. */
 export interface LoadedRegistry {
@@ -111,17 +111,20 @@ export async function refreshRegistry(db: Db, current: LoadedRegistry, measureme
 function patchSnapshot(current: LoadedRegistry, version: number, affected: Set<number>, fresh: NamespaceEntry[]): RegistrySnapshot {
   const byPrefix = new Map(current.snapshot.namespacesByPrefix);
   const byMirId = new Map(current.snapshot.namespacesByMirId);
+  const bySynonym = new Map(current.snapshot.namespacesBySynonym);
   for (const id of affected) {
     const old = current.namespacesById.get(id);
     if (!old) continue;
     if (byPrefix.get(old.prefix.toLowerCase()) === old) byPrefix.delete(old.prefix.toLowerCase());
     if (byMirId.get(old.mirId) === old) byMirId.delete(old.mirId);
     for (const r of old.resources) if (byMirId.get(r.mirId) === old) byMirId.delete(r.mirId);
+    removeSynonyms(bySynonym, old);
   }
   for (const ns of fresh) {
     byPrefix.set(ns.prefix.toLowerCase(), ns);
     byMirId.set(ns.mirId, ns);
     for (const r of ns.resources) byMirId.set(r.mirId, ns);
+    addSynonyms(bySynonym, ns);
   }
-  return { version, namespacesByPrefix: byPrefix, namespacesByMirId: byMirId };
+  return { version, namespacesByPrefix: byPrefix, namespacesByMirId: byMirId, namespacesBySynonym: bySynonym };
 }

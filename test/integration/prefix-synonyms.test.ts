@@ -1,0 +1,98 @@
+/**
+ * Prefix synonyms (issue 15 item 1) on a real database: the uniqueness rules the database enforces, the
+ * extension file's import, the snapshot that follows every change, and resolution through a synonym.
+ */
+import { readFileSync } from 'node:fs';
+import { resolveCompactId } from '../../src/core/resolve.js';
+import { setNamespaceSynonyms, synonymClashMessage } from '../../src/db/namespace-synonyms.js';
+import { importSynonyms, validateSynonymFile } from '../../src/importer/import-synonyms.js';
+import { SAMPLE_SYNONYMS_FILE } from '../../src/importer/seed-sample.js';
+import { presentResolution, resolutionJson } from '../../src/resolver/resolution.presenter.js';
+import { loadRegistry, refreshRegistry, type LoadedRegistry } from '../../src/resolver/snapshot-loader.js';
+import { createTestDatabase, loadSample, type TestDatabase } from '../support/test-database.js';
+
+const options = { publicRegistryUrl: 'https://registry.example.org' };
+
+describe('prefix synonyms in the database', () => {
+  let t: TestDatabase;
+  let loaded: LoadedRegistry;
+  const idOf = async (prefix: string) => Number((await t.db('namespaces').first('id').where({ prefix }))!.id);
+
+  beforeAll(async () => {
+    t = await createTestDatabase('prefix_synonyms');
+    await loadSample(t.db);
+    await importSynonyms(t.db, validateSynonymFile(JSON.parse(readFileSync(SAMPLE_SYNONYMS_FILE, 'utf8'))));
+    loaded = await loadRegistry(t.db);
+  });
+  afterAll(async () => {
+    await t.drop();
+  });
+
+  it('imports the sample file, folding spellings that differ only in case', async () => {
+    const rows = await t.db('namespace_synonyms as s').join('namespaces as n', 'n.id', 's.namespaceId').where('n.prefix', 'taxonomy').orderBy('s.synonym').pluck('s.synonym');
+    expect(rows).toEqual(['ncbi.taxon', 'ncbitaxon', 'taxon']);
+    expect(loaded.snapshot.namespacesBySynonym.get('ncbitaxon')?.prefix).toBe('taxonomy');
+  });
+
+  it('refuses a synonym that is a prefix, or another namespace\'s synonym, whatever its case', async () => {
+    const go = await idOf('go');
+    const refused = async (synonym: string) => {
+      try {
+        await t.db('namespace_synonyms').insert({ namespaceId: go, synonym });
+      } catch (error) {
+        return synonymClashMessage(error);
+      }
+      return 'accepted';
+    };
+    expect(await refused('CHEBI')).toBe("'CHEBI' is the prefix of namespace 'chebi'; it cannot be a synonym");
+    expect(await refused('NcbiTaxon')).toMatch(/already a synonym of another namespace/);
+    expect(await refused('go:x')).toBeUndefined();
+  });
+
+  it('refuses a new namespace, or a renamed one, whose prefix is a synonym', async () => {
+    const error = await t.db.raw("UPDATE namespaces SET prefix = 'NCBITaxon' WHERE prefix = 'chebi'").catch((e: unknown) => e);
+    expect(synonymClashMessage(error)).toBe("'NCBITaxon' is a synonym of namespace 'taxonomy'; it cannot be a prefix");
+  });
+
+  it('lets a namespace be renamed to one of its own synonyms, which then gives way', async () => {
+    await t.db.transaction(async (trx) => {
+      await trx.raw("UPDATE namespaces SET prefix = 'pmid' WHERE prefix = 'pubmed'");
+      expect(await trx('namespace_synonyms').where({ synonym: 'pmid' }).first()).toBeUndefined();
+      await trx.rollback();
+    }).catch(() => undefined);
+  });
+
+  it('shows a synonym change in the next refresh, as a change of its namespace', async () => {
+    const before = loaded.snapshot.version;
+    const go = await idOf('go');
+    await t.db.transaction((trx) => setNamespaceSynonyms(trx, go, ['gene_ontology', 'geneontology']));
+    const next = await refreshRegistry(t.db, loaded);
+    expect(next.snapshot.version).toBeGreaterThan(before);
+    expect(next.snapshot.namespacesBySynonym.get('geneontology')?.prefix).toBe('go');
+    expect(next.snapshot.namespacesBySynonym.has('go.term')).toBe(false);
+    // Untouched namespaces are shared, synonyms and all.
+    expect(next.snapshot.namespacesBySynonym.get('taxon')).toBe(loaded.snapshot.namespacesByPrefix.get('taxonomy'));
+    loaded = next;
+  });
+
+  it('resolves through a synonym as through the prefix, naming the canonical prefix and the synonym used', () => {
+    const viaPrefix = resolveCompactId('taxonomy:9606', loaded.snapshot, options);
+    const viaSynonym = resolveCompactId('NCBITaxon:9606', loaded.snapshot, options);
+    const prefixAnswer = presentResolution(viaPrefix).body.payload;
+    const synonymAnswer = presentResolution(viaSynonym).body.payload;
+    expect(synonymAnswer.resolvedResources).toEqual(prefixAnswer.resolvedResources);
+    expect(synonymAnswer.parsedCompactIdentifier).toEqual({ ...prefixAnswer.parsedCompactIdentifier, rawRequest: 'NCBITaxon:9606' });
+    expect(Object.keys(synonymAnswer)).toEqual(['resolvedResources', 'parsedCompactIdentifier', 'prefixSynonym']);
+    expect(synonymAnswer.prefixSynonym).toBe('NCBITaxon');
+    expect(Object.keys(prefixAnswer)).toEqual(['resolvedResources', 'parsedCompactIdentifier']);
+    expect(resolutionJson(viaSynonym)).toBe(JSON.stringify(presentResolution(viaSynonym).body));
+  });
+
+  it('builds an embedded LUI on the prefix when a synonym names the namespace', () => {
+    const viaSynonym = resolveCompactId('gene_ontology:0006915', loaded.snapshot, options);
+    expect(viaSynonym.kind).toBe('resolved');
+    if (viaSynonym.kind !== 'resolved') return;
+    expect(viaSynonym.parsedCompactIdentifier.localId).toBe('GO:0006915');
+    expect(viaSynonym.resolvedResources).toEqual((resolveCompactId('GO:0006915', loaded.snapshot, options) as typeof viaSynonym).resolvedResources);
+  });
+});
