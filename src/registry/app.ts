@@ -47,6 +47,7 @@ import { lookUpUrl } from './pages/reverse-lookup.service.js';
 import { createEbiDatasetReader } from './search/ebi-dataset.service.js';
 import { NamespaceSearch } from './search/namespace-search.service.js';
 import { searchRoutes } from './search/search.routes.js';
+import { prefixSynonymRoutes } from './synonyms/prefix-synonyms.routes.js';
 import { htmlErrorPage } from '../web/error-page.js';
 import type { Site } from '../web/site.js';
 import { StaticAssets } from '../web/static-assets.js';
@@ -210,6 +211,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     }),
     namespacePageRoutes({ namespaces: createNamespacePageService(db), publicRegistryUrl: config.PUBLIC_REGISTRY_URL }),
     datasetRoutes({ config, redis: deps.redis, logger: deps.logger }),
+    prefixSynonymRoutes({ db: deps.reads?.db ?? db }),
     // Submissions and curation: mounted ahead of /restApi so that the curators' /restApi reads never pass
     // through the browse API's shared answer cache.
     // Registry maintenance: ahead of /restApi as well, whose router answers only reads.

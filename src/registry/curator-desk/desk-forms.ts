@@ -13,6 +13,14 @@ import type { EditFailure } from '../maintenance/edit-validation.js';
 
 export type DeskInput = 'text' | 'url' | 'textarea' | 'checkbox' | 'country';
 
+/** A namespace's synonyms (issue 15 item 1): a list, shown one per line, sent as the PATCH's `synonyms`. */
+const SYNONYMS_FIELD = 'synonyms';
+
+/** The synonyms typed in the form: one per line, commas and spaces also separating them. */
+export function readSynonymsText(text: string): string[] {
+  return text.split(/[\s,]+/u).filter((synonym) => synonym !== '');
+}
+
 export interface DeskField {
   /** The PATCH property (or `location`, the association by country code). */
   name: string;
@@ -29,6 +37,13 @@ const NAMESPACE_FIELDS: readonly DeskField[] = [
   { name: 'pattern', label: 'Identifier pattern', input: 'text', required: true, hint: 'A regular expression every identifier matches, e.g. ^\\d{7}$.' },
   { name: 'sampleId', label: 'Sample identifier', input: 'text', required: true },
   { name: 'namespaceEmbeddedInLui', label: 'The identifiers start with the prefix (as in GO:0006915)', input: 'checkbox', required: false },
+  {
+    name: SYNONYMS_FIELD,
+    label: 'Synonyms',
+    input: 'textarea',
+    required: false,
+    hint: 'Other prefixes the namespace answers to (ncbitaxon for taxonomy), one per line; the resolver takes each in place of the prefix.',
+  },
   { name: 'deprecationStatement', label: 'Deprecation statement', input: 'textarea', required: false, hint: 'Shown on the landing page of a deprecated namespace.' },
   { name: 'infoOnPostmortemAccess', label: 'How to reach the data after the end', input: 'textarea', required: false },
 ];
@@ -71,7 +86,8 @@ export function recordFormValues(collection: EditableCollection, row: EditedReco
   const columns = row as unknown as Record<string, unknown>;
   for (const field of RECORD_FIELDS[collection]) {
     const value = field.name === 'location' ? columns.locationCountryCode : columns[field.name];
-    if (field.input === 'checkbox') {
+    if (field.name === SYNONYMS_FIELD) values[field.name] = Array.isArray(value) ? value.join('\n') : '';
+    else if (field.input === 'checkbox') {
       if (value === true) values[field.name] = 'on';
     } else values[field.name] = typeof value === 'string' ? value : '';
   }
@@ -96,7 +112,8 @@ export function patchFromRecordForm(collection: EditableCollection, values: Form
   const patch: RecordPatch = { fields: {}, associations: {} };
   for (const field of RECORD_FIELDS[collection]) {
     const value = values[field.name] ?? '';
-    if (field.input === 'checkbox') patch.fields[field.name] = value === 'on';
+    if (field.name === SYNONYMS_FIELD) patch.synonyms = readSynonymsText(value);
+    else if (field.input === 'checkbox') patch.fields[field.name] = value === 'on';
     else if (field.name === 'location') patch.associations.location = `${publicRegistryUrl}/restApi/locations/${encodeURIComponent(value.trim().toUpperCase())}`;
     else if (!field.required && value.trim() === '') patch.fields[field.name] = null;
     else patch.fields[field.name] = value;

@@ -11,6 +11,7 @@ import type { CurationActions } from '../curation/curation-actions.js';
 import { AMENDED_FIELD } from '../curation/curation.schemas.js';
 import { CurationError, readSessionEventPayload } from '../curation/curation.service.js';
 import type { Curator } from '../curation/curator-auth.js';
+import { completeNamespaceRows } from '../rest-api/namespace-synonyms.js';
 import type { EditableCollection } from '../maintenance/maintenance.schemas.js';
 import type { MaintenanceService } from '../maintenance/maintenance.service.js';
 import { messagesByField, payloadFromForm, REQUEST_FORMS, type FormValues } from '../pages/registration-fields.js';
@@ -222,6 +223,8 @@ export class DeskService {
     const { db } = this.deps;
     const namespace = await db('namespaces').first('*').whereRaw('lower(prefix) = lower(?)', [prefix.slice(0, 255)]);
     if (!namespace) return undefined;
+    // The edit form shows its synonyms, which are no column.
+    await completeNamespaceRows(db, [namespace]);
     const [successor, resources, changes] = await Promise.all([
       namespace.successorId === null ? undefined : db('namespaces').first('id', 'prefix').where({ id: namespace.successorId }),
       db('resources')

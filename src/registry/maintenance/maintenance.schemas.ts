@@ -9,6 +9,7 @@
  */
 import { Ajv, type ErrorObject } from 'ajv';
 import { invalid } from '../../core/domain-error.js';
+import { MAX_SYNONYM_LENGTH, MAX_SYNONYMS_PER_NAMESPACE } from '../../core/prefix-synonyms.js';
 
 export type EditableCollection = 'namespaces' | 'resources' | 'institutions';
 
@@ -114,6 +115,10 @@ export function patchSchema(collection: EditableCollection): object {
   for (const [name, spec] of Object.entries(associations)) {
     properties[name] = { type: spec.nullable ? ['string', 'null'] : 'string', maxLength: HREF_MAX_LENGTH };
   }
+  // Issue 15 item 1: a namespace's synonyms, the whole list (synonym-edits.ts checks each one's text).
+  if (collection === 'namespaces') {
+    properties.synonyms = { type: ['array', 'null'], maxItems: MAX_SYNONYMS_PER_NAMESPACE, items: { type: 'string', maxLength: MAX_SYNONYM_LENGTH } };
+  }
   // Unknown and read-only properties are ignored, as the reference's Jackson configuration does.
   return { type: 'object', properties };
 }
@@ -144,6 +149,8 @@ function describe(error: ErrorObject | undefined, what: string): string {
       return `'${property}' must be ${describeType(String((error.params as { type: string | string[] }).type))}`;
     case 'maxLength':
       return `'${property}' is too long (at most ${(error.params as { limit: number }).limit} characters)`;
+    case 'maxItems':
+      return `'${property}' has too many items (at most ${(error.params as { limit: number }).limit})`;
     default:
       return `'${property}' ${error.message ?? 'is invalid'}`;
   }
@@ -163,6 +170,8 @@ export interface RecordPatch {
   fields: Record<string, string | boolean | number | object | null>;
   /** Association property -> the href given (null: unlink). */
   associations: Record<string, string | null>;
+  /** Namespaces: the whole list of synonyms when the patch gives it (null clears it). */
+  synonyms?: string[];
 }
 
 const PATCH_BODY_MESSAGE = 'The request body must be a JSON object of the fields to change';
@@ -180,6 +189,7 @@ export function readRecordPatch(collection: EditableCollection, body: unknown): 
   for (const name of Object.keys(associations)) {
     if (Object.hasOwn(raw, name)) patch.associations[name] = raw[name] as string | null;
   }
+  if (collection === 'namespaces' && Object.hasOwn(raw, 'synonyms')) patch.synonyms = (raw.synonyms as string[] | null) ?? [];
   return patch;
 }
 

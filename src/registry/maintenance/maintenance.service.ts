@@ -1,6 +1,7 @@
 import type { Db } from '../../db/knex.js';
 import type { Curator } from '../curation/curator-auth.js';
 import type { RegistrationValidator } from '../registration/registration-validator.js';
+import { completeNamespaceRows, type NamespaceItemRow } from '../rest-api/namespace-synonyms.js';
 import * as lifecycle from './lifecycle.service.js';
 import type { EditableCollection, RecordPatch } from './maintenance.schemas.js';
 import { editRecord, setSuccessor, type EditedRow } from './record-edits.service.js';
@@ -19,8 +20,11 @@ export class MaintenanceService {
   ) {}
 
   /** `expectedModified`: the record's `modified` as the curator saw it (the desk's forms); a later change refuses the edit. */
-  edit(curator: Curator, collection: EditableCollection, rawId: string, patch: RecordPatch, client?: string, expectedModified?: Date): Promise<EditedRow> {
-    return editRecord(this.db, { validator: this.validator, client }, curator, collection, rawId, patch, { expectedModified });
+  async edit(curator: Curator, collection: EditableCollection, rawId: string, patch: RecordPatch, client?: string, expectedModified?: Date): Promise<EditedRow> {
+    const row = await editRecord(this.db, { validator: this.validator, client }, curator, collection, rawId, patch, { expectedModified });
+    // The answer is the HAL item, whose synonyms are no column.
+    if (collection === 'namespaces') await completeNamespaceRows(this.db, [row as NamespaceItemRow]);
+    return row;
   }
 
   setSuccessor(curator: Curator, rawId: string, hrefs: readonly string[], client?: string, expectedModified?: Date): Promise<EditedRow> {

@@ -15,9 +15,11 @@ import type { Curator } from '../curation/curator-auth.js';
 import { rorIdForms } from '../registration/ror/ror.service.js';
 import { COLLECTIONS } from '../rest-api/collections.js';
 import { itemNotFound } from '../rest-api/items.service.js';
+import { synonymClashMessage } from '../../db/namespace-synonyms.js';
 import { changesBetween, recordCurationEvent } from './curation-log.js';
 import { checkInstitutionEdit, checkNamespaceEdit, checkResourceEdit, EditRefused, type EditChecks, type EditFailure } from './edit-validation.js';
 import { readLuiRulesValue, settleLuiRules } from './lui-rules-edit.js';
+import { applySynonymEdit, planSynonymEdit } from './synonym-edits.js';
 import { EDITABLE, readDate, type AssociationSpec, type EditableCollection, type RecordPatch } from './maintenance.schemas.js';
 
 export type EditedRow = NamespaceRow | ResourceRow | InstitutionRow;
@@ -121,6 +123,8 @@ function uniqueClash(error: unknown, values: Record<string, unknown>): DomainErr
   const { code, constraint } = error as PgError;
   if (code !== '23505') return undefined;
   if (constraint === 'namespaces_prefix_lower_unique') return new DomainError('conflict', `Prefix '${String(values.prefix)}' already exists`);
+  const synonymClash = synonymClashMessage(error);
+  if (synonymClash) return new DomainError('conflict', synonymClash);
   if (constraint === 'institutions_name_unique') return new DomainError('conflict', `Institution name '${String(values.name)}' belongs to another institution`);
   if (constraint === 'institutions_ror_id_unique') return new DomainError('conflict', `ROR ID '${String(values.rorId)}' belongs to another institution`);
   return new DomainError('conflict', `The change conflicts with another record of the registry (${constraint ?? 'unique constraint'})`);
@@ -163,10 +167,15 @@ export async function editRecord(
   if (collection === 'namespaces') settleLuiRules(before as NamespaceRow, values);
   const changes = changesBetween(before as unknown as Record<string, unknown>, values);
   const changed = new Set(Object.keys(changes));
-  if (changed.size === 0) return before;
   const edited = { ...before, ...values } as EditedRow;
+  const synonymEdit =
+    collection === 'namespaces' && patch.synonyms !== undefined
+      ? await planSynonymEdit(db, before.id, (edited as NamespaceRow).prefix, patch.synonyms)
+      : undefined;
+  if (changed.size === 0 && !synonymEdit?.change) return before;
   const failures = await checkEdit(checks, db, collection, edited, changed);
   if (failures.length > 0) throw new EditRefused(failures);
+  if (synonymEdit?.change) changes.synonyms = synonymEdit.change;
 
   const update: Record<string, unknown> = {};
   for (const column of changed) update[column] = values[column];
@@ -179,6 +188,7 @@ export async function editRecord(
         .update({ ...update, modified: trx.fn.now() })
         .where({ id: before.id })
         .returning('*')) as EditedRow[];
+      if (synonymEdit) await applySynonymEdit(trx, before.id, synonymEdit);
       await recordCurationEvent(trx, curator, {
         action: options.action ?? `${ENTITY[collection]}.update`,
         entity: ENTITY[collection],

@@ -126,6 +126,14 @@ export function NamespacePage({ site, data }: { site: Site; data: NamespacePageD
         <dd>
           <code>{ns.prefix}</code>
         </dd>
+        {ns.synonyms && ns.synonyms.length > 0 ? (
+          <>
+            <dt>Synonyms</dt>
+            <dd>
+              <code>{ns.synonyms.join(', ')}</code> (the resolver takes each in place of the prefix)
+            </dd>
+          </>
+        ) : null}
         <dt>MIR id</dt>
         <dd>
           <code>{ns.mirId}</code>

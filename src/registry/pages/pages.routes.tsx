@@ -55,6 +55,13 @@ export function pagesRoutes(deps: PagesDeps): Router {
     const prefix = ctx.params.prefix ?? '';
     const data = await deps.pages.namespacePage(prefix);
     if (!data) {
+      // A synonym's page is its namespace's (issue 15 item 1).
+      const canonical = await deps.pages.prefixOfSynonym(prefix);
+      if (canonical !== undefined) {
+        ctx.status = 301;
+        ctx.redirect(`/registry/${encodeURIComponent(canonical)}`);
+        return;
+      }
       const suggestions = await deps.pages.nearestPrefixes(prefix);
       sendPage(ctx, <UnknownNamespacePage site={site} prefix={prefix} suggestions={suggestions} />, { status: 404 });
       return;

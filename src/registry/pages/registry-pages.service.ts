@@ -5,6 +5,9 @@
  * API's; usage figures and link checks, which move without a registry change, for a minute.
  */
 import { LRUCache } from 'lru-cache';
+import { MAX_SYNONYM_LENGTH } from '../../core/prefix-synonyms.js';
+import { findNamespaceBySynonym } from '../../db/namespace-synonyms.js';
+import { completeNamespaceRows, type NamespaceItemRow } from '../rest-api/namespace-synonyms.js';
 import { editDistance } from '../../core/edit-distance.js';
 import type { Db } from '../../db/knex.js';
 import { findNamespaceByPrefixIgnoringCase, findNamespaceSuccessor, selectResourcesWithInstitution, type ResourceWithInstitutionRow } from '../../db/registry-reads.js';
@@ -41,7 +44,7 @@ export interface MonthlyVisits {
 }
 
 export interface NamespacePageData {
-  namespace: NamespaceRow;
+  namespace: NamespaceItemRow;
   successor: Pick<NamespaceRow, 'prefix' | 'name'> | null;
   resources: ResourceView[];
   /** Visits over the last 12 months, oldest first; null while the usage counters cannot be read. */
@@ -49,7 +52,7 @@ export interface NamespacePageData {
 }
 
 interface NamespaceRecords {
-  namespace: NamespaceRow;
+  namespace: NamespaceItemRow;
   successor: Pick<NamespaceRow, 'prefix' | 'name'> | null;
   resources: ResourceWithInstitutionRow[];
 }
@@ -129,7 +132,14 @@ export class RegistryPagesService {
       findNamespaceSuccessor(store.db, found.id),
       selectResourcesWithInstitution(store.db).where('r.namespaceId', found.id).orderBy('r.id'),
     ]);
+    await completeNamespaceRows(store.db, [namespace]);
     return { namespace, successor: successor ? { prefix: successor.prefix, name: successor.name } : null, resources };
+  }
+
+  /** The prefix of the namespace `name` is a synonym of (issue 15 item 1), whatever its case; undefined if none. */
+  async prefixOfSynonym(name: string): Promise<string | undefined> {
+    if (name.length > MAX_SYNONYM_LENGTH) return undefined;
+    return (await findNamespaceBySynonym((await this.store()).db, name))?.prefix;
   }
 
   private async usageOf(prefix: string): Promise<MonthlyVisits[] | null> {

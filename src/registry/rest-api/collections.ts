@@ -41,8 +41,13 @@ export interface CollectionDefinition<Column extends string = string> {
    * the camelCase name of its column, so these (and the key) are what a client may sort by.
    */
   fields: readonly Column[];
-  /** The item's JSON: the fields, then `_links` (hal.presenter.ts). */
+  /** The item's JSON: the fields, the extra item fields, then `_links` (hal.presenter.ts). */
   itemRecord: WireRecord<Column>;
+  /**
+   * Properties of the item after its fields that are no column (a namespace's `synonyms`): the services set
+   * them on the rows they hand over, and no one sorts by them.
+   */
+  extraItemFields?: readonly string[];
   /** The item's association links (`{item}/{rel}`), in the reference's order. */
   associations: readonly string[];
   /** Columns besides the key that hold no two equal values: an order on one needs no tiebreak. */
@@ -68,6 +73,12 @@ const REGISTRY_ID: ItemKey<'id'> = { column: 'id', parse: parseId };
 // Country codes are ISO 3166-1 alpha-2 (the column is varchar(2)).
 const COUNTRY_CODE_LENGTH = 2;
 
+function itemRecordOf<Column extends string>(fields: readonly Column[], extra: readonly string[]): WireRecord<Column> {
+  // The extra properties are copied from the row like the fields; the cast only widens the row's type.
+  const copied = [...fields, ...extra] as unknown as readonly Column[];
+  return new WireRecord(copied, [...copied, '_links']);
+}
+
 /**
  * A collection whose items are `itemRel`s: it is their plural, and messages call one by its capitalised
  * name.
@@ -80,7 +91,7 @@ function collectionOf<Column extends string>(
     name: `${itemRel}s`,
     itemRel,
     noun: `${itemRel.charAt(0).toUpperCase()}${itemRel.slice(1)}`,
-    itemRecord: new WireRecord(definition.fields, [...definition.fields, '_links']),
+    itemRecord: itemRecordOf(definition.fields, definition.extraItemFields ?? []),
     ...definition,
   };
 }
@@ -92,6 +103,8 @@ const namespaces = collectionOf<Columns<NamespaceRow>>('namespace', {
     'deprecationOfflineDate', 'renderDeprecatedLanding', 'deprecationStatement', 'infoOnPostmortemAccess',
     'sampleId', 'namespaceEmbeddedInLui',
   ],
+  // Issue 15 item 1: the other names the namespace answers to, sorted (rest-api/namespace-synonyms.ts).
+  extraItemFields: ['synonyms'],
   associations: ['successor', 'contactPerson', 'resources', 'curationWarnings'],
   // prefix is unique because lower(prefix) is (a unique index).
   uniqueColumns: ['prefix', 'mirId'],

@@ -5,6 +5,7 @@ import { COLLECTIONS, isCollectionName, sortWhitelist, type CollectionDefinition
 import { HalPresenter, type HalItem } from './hal.presenter.js';
 import * as institutions from './institutions.service.js';
 import { findItem, getItem, listItems } from './items.service.js';
+import { completeNamespaceRows, type NamespaceItemRow } from './namespace-synonyms.js';
 import * as namespaces from './namespaces.service.js';
 import type { Page, RestApiData, RestApiStore } from './page-query.js';
 import { parsePageRequest, requireParam, type GivenParam, type PageRequest } from './paging.js';
@@ -99,26 +100,45 @@ export function restApiRoutes(deps: RestApiDeps): Router {
    * its search index, its `item` searches (each compares its one parameter with the column of that name)
    * and an item by its key. Returns the collection's item presenter.
    */
-  function serveCollection<Row extends object>(collection: CollectionDefinition<Columns<Row>>): (row: Row) => HalItem {
+  function serveCollection<Row extends object>(
+    collection: CollectionDefinition<Columns<Row>>,
+    complete: (ctx: Context, rows: Row[]) => Promise<void> = async () => {},
+  ): (row: Row) => HalItem {
     const { name } = collection;
     const present = (row: Row) => hal.item(collection, row);
-    router.get(`/${name}`, async (ctx) => sendPage(ctx, name, await listItems<Row>(store(ctx), collection, pageOf(ctx, name)), present));
+    router.get(`/${name}`, async (ctx) => {
+      const page = await listItems<Row>(store(ctx), collection, pageOf(ctx, name));
+      await complete(ctx, page.items);
+      sendPage(ctx, name, page, present);
+    });
     router.get(`/${name}/search`, (ctx) => send(ctx, hal.searchIndex(collection)));
     for (const search of collection.searches) {
       const [column] = search.params;
       if (search.result !== 'item' || column === undefined) continue;
       router.get(`/${name}/search/${search.name}`, async (ctx) => {
-        send(ctx, present(await findItem<Row>(store(ctx), collection, column, param(ctx, column).value)));
+        const row = await findItem<Row>(store(ctx), collection, column, param(ctx, column).value);
+        await complete(ctx, [row]);
+        send(ctx, present(row));
       });
     }
     router.get(`/${name}/:id`, async (ctx) => {
       const row = await getItem<Row>(store(ctx), collection, id(ctx));
+      await complete(ctx, [row]);
       send(ctx, present(row), 'modified' in row && row.modified instanceof Date ? row.modified : undefined);
     });
     return present;
   }
 
-  const ns = serveCollection<NamespaceRow>(COLLECTIONS.namespaces);
+  // Namespace items carry their synonyms, which are no column (namespace-synonyms.ts).
+  const withSynonyms = async <T extends NamespaceItemRow>(ctx: Context, rows: T[]): Promise<T[]> => {
+    await completeNamespaceRows(store(ctx).db, rows);
+    return rows;
+  };
+  const withSynonymsOnPage = async (ctx: Context, page: Page<NamespaceRow>): Promise<Page<NamespaceRow>> => {
+    await withSynonyms(ctx, page.items);
+    return page;
+  };
+  const ns = serveCollection<NamespaceRow>(COLLECTIONS.namespaces, async (ctx, rows) => void (await withSynonyms(ctx, rows)));
   const res = serveCollection<ResourceRow>(COLLECTIONS.resources);
   const inst = serveCollection<InstitutionRow>(COLLECTIONS.institutions);
   const loc = serveCollection<LocationRow>(COLLECTIONS.locations);
@@ -129,19 +149,22 @@ export function restApiRoutes(deps: RestApiDeps): Router {
   });
   router.get('/namespaces/search/findByPrefixStartsWith', async (ctx) => {
     const given = param(ctx, 'prefixStart');
-    const page = await namespaces.findNamespacesByPrefixStartingWith(store(ctx), given.value, pageOf(ctx, 'namespaces'));
+    const page = await withSynonymsOnPage(ctx, await namespaces.findNamespacesByPrefixStartingWith(store(ctx), given.value, pageOf(ctx, 'namespaces')));
     sendPage(ctx, 'namespaces', page, ns, { name: 'findByPrefixStartsWith', params: [given] });
   });
   router.get('/namespaces/search/findByPrefixStartsWithNumbers', async (ctx) => {
-    const page = await namespaces.findNamespacesByPrefixStartingWithNumbers(store(ctx), pageOf(ctx, 'namespaces'));
+    const page = await withSynonymsOnPage(ctx, await namespaces.findNamespacesByPrefixStartingWithNumbers(store(ctx), pageOf(ctx, 'namespaces')));
     sendPage(ctx, 'namespaces', page, ns, { name: 'findByPrefixStartsWithNumbers', params: [] });
   });
   router.get('/namespaces/search/findByPrefixContaining', async (ctx) => {
     const given = param(ctx, 'content');
-    const page = await namespaces.findNamespacesByPrefixContaining(store(ctx), given.value, pageOf(ctx, 'namespaces'));
+    const page = await withSynonymsOnPage(ctx, await namespaces.findNamespacesByPrefixContaining(store(ctx), given.value, pageOf(ctx, 'namespaces')));
     sendPage(ctx, 'namespaces', page, ns, { name: 'findByPrefixContaining', params: [given] });
   });
-  router.get('/namespaces/:id/successor', async (ctx) => send(ctx, ns(await namespaces.getNamespaceSuccessor(store(ctx), id(ctx)))));
+  router.get('/namespaces/:id/successor', async (ctx) => {
+    const [row] = await withSynonyms(ctx, [await namespaces.getNamespaceSuccessor(store(ctx), id(ctx))]);
+    send(ctx, ns(row!));
+  });
   router.get('/namespaces/:id/resources', async (ctx) => {
     sendList(ctx, 'resources', await namespaces.listNamespaceResources(store(ctx), id(ctx)), res);
   });
@@ -164,7 +187,10 @@ export function restApiRoutes(deps: RestApiDeps): Router {
     const page = await resources.findResourcesByProviderCode(store(ctx), given.value, pageOf(ctx, 'resources'));
     sendPage(ctx, 'resources', page, res, { name: 'findByProviderCode', params: [given] });
   });
-  router.get('/resources/:id/namespace', async (ctx) => send(ctx, ns(await resources.getResourceNamespace(store(ctx), id(ctx)))));
+  router.get('/resources/:id/namespace', async (ctx) => {
+    const [row] = await withSynonyms(ctx, [await resources.getResourceNamespace(store(ctx), id(ctx))]);
+    send(ctx, ns(row!));
+  });
   router.get('/resources/:id/institution', async (ctx) => send(ctx, inst(await resources.getResourceInstitution(store(ctx), id(ctx)))));
   router.get('/resources/:id/location', async (ctx) => send(ctx, loc(await resources.getResourceLocation(store(ctx), id(ctx)))));
 

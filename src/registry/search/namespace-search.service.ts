@@ -1,7 +1,7 @@
 /**
  * The registry search people use (the pages' search box and its suggestions, and the EBI Search shape the
- * reference's web app reads): the namespace whose prefix is the text first, then prefixes starting with
- * it, then prefixes and names containing it, then namespaces with its words in their name, then in their
+ * reference's web app reads): the namespace whose prefix (or a synonym) is the text first, then prefixes
+ * (or synonyms) starting with it, then prefixes and names containing it, then namespaces with its words in their name, then in their
  * description. No text browses the whole registry by prefix, through the HAL browse service.
  */
 import type { Db } from '../../db/knex.js';
@@ -34,6 +34,10 @@ export const MAX_SEARCH_LENGTH = 200;
 export const MAX_SEARCH_LIMIT = 100;
 // More words only make a narrower full-text query; a bound keeps the tsquery small.
 const MAX_WORDS = 8;
+
+// The namespaces one of whose synonyms is the text, or starts with it (served by namespace_synonyms_lower_unique).
+const SYNONYM_IS = 'id IN (SELECT namespace_id FROM namespace_synonyms WHERE lower(synonym) = ?)';
+const SYNONYM_STARTS = 'id IN (SELECT namespace_id FROM namespace_synonyms WHERE lower(synonym) LIKE ?)';
 
 const HIT_COLUMNS = ['id', 'prefix', 'mirId', 'name', 'description', 'pattern', 'sampleId', 'deprecated', 'deprecationDate', 'created', 'modified'] as const;
 
@@ -89,17 +93,20 @@ export class NamespaceSearch {
     const inName = words === null ? 'false' : `to_tsvector('english', name) @@ to_tsquery('english', ?)`;
     const wordBindings = words === null ? [] : [words];
     // Each condition has its index (migrations: the lower(prefix) pattern index, the trigram indexes on
-    // prefix and name, the full-text index on name and description), so Postgres ORs bitmap scans.
+    // prefix and name, the full-text index on name and description, the lower(synonym) pattern index), so
+    // Postgres ORs bitmap scans. A synonym ranks as a prefix would (issue 15 item 1): the namespace it names
+    // first when it is the text, among the prefixes starting with the text when it starts with it.
     const rows = (await this.db('namespaces')
       .select(...HIT_COLUMNS)
       .select(
         this.db.raw(
-          `CASE WHEN lower(prefix) = ? THEN 0 WHEN lower(prefix) LIKE ? THEN 1 WHEN prefix ILIKE ? OR name ILIKE ? THEN 2 WHEN ${inName} THEN 3 ELSE 4 END AS rank`,
-          [lower, starts, contains, contains, ...wordBindings],
+          `CASE WHEN lower(prefix) = ? OR ${SYNONYM_IS} THEN 0 WHEN lower(prefix) LIKE ? OR ${SYNONYM_STARTS} THEN 1 ` +
+            `WHEN prefix ILIKE ? OR name ILIKE ? THEN 2 WHEN ${inName} THEN 3 ELSE 4 END AS rank`,
+          [lower, lower, starts, starts, contains, contains, ...wordBindings],
         ),
         this.db.raw('count(*) OVER () AS total'),
       )
-      .whereRaw(`lower(prefix) LIKE ? OR prefix ILIKE ? OR name ILIKE ? OR ${inDocument}`, [starts, contains, contains, ...wordBindings])
+      .whereRaw(`lower(prefix) LIKE ? OR ${SYNONYM_STARTS} OR prefix ILIKE ? OR name ILIKE ? OR ${inDocument}`, [starts, starts, contains, contains, ...wordBindings])
       .orderBy('rank')
       .orderByRaw('lower(prefix), id')
       .limit(limit)
