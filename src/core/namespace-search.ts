@@ -1,7 +1,7 @@
 /**
  * Namespaces matching a text, found in the resolver's snapshot (the MCP tool `searchRegistry`). The ranks are
  * the registry search box's (registry/search/namespace-search.service.ts) as far as the snapshot can tell
- * them: the prefix that is the text, prefixes starting with it, prefixes and names containing it, names
+ * them: the prefix (or a synonym) that is the text, prefixes (or synonyms) starting with it, prefixes and names containing it, names
  * holding words starting with the text's words. The box's last rank, words of the description, is left out:
  * the snapshot holds no descriptions (about 3 MB of text per 10,000 namespaces, which resolution never reads).
  */
@@ -16,6 +16,8 @@ const MAX_WORDS = 8;
 interface SearchRow {
   namespace: NamespaceEntry;
   prefix: string;
+  /** Its synonyms (issue 15 item 1), which rank as its prefix does. */
+  synonyms: readonly string[];
   name: string;
   nameWords: readonly string[];
 }
@@ -31,7 +33,13 @@ function searchTable(snapshot: RegistrySnapshot): readonly SearchRow[] {
   let table = tables.get(snapshot);
   if (!table) {
     table = [...snapshot.namespacesByPrefix.values()]
-      .map((namespace) => ({ namespace, prefix: namespace.prefix.toLowerCase(), name: namespace.name.toLowerCase(), nameWords: wordsOf(namespace.name) }))
+      .map((namespace) => ({
+        namespace,
+        prefix: namespace.prefix.toLowerCase(),
+        synonyms: (namespace.synonyms ?? []).map((synonym) => synonym.toLowerCase()),
+        name: namespace.name.toLowerCase(),
+        nameWords: wordsOf(namespace.name),
+      }))
       // The registry search's order within a rank: lower(prefix), then id.
       .sort((a, b) => (a.prefix < b.prefix ? -1 : a.prefix > b.prefix ? 1 : a.namespace.id - b.namespace.id));
     tables.set(snapshot, table);
@@ -45,8 +53,8 @@ export function normaliseNamespaceQuery(raw: string): string {
 }
 
 function rankOf(row: SearchRow, lower: string, words: readonly string[]): number {
-  if (row.prefix === lower) return 0;
-  if (row.prefix.startsWith(lower)) return 1;
+  if (row.prefix === lower || row.synonyms.includes(lower)) return 0;
+  if (row.prefix.startsWith(lower) || row.synonyms.some((synonym) => synonym.startsWith(lower))) return 1;
   if (row.prefix.includes(lower) || row.name.includes(lower)) return 2;
   if (words.length > 0 && words.every((word) => row.nameWords.some((nameWord) => nameWord.startsWith(word)))) return 3;
   return -1;

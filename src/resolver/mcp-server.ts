@@ -117,9 +117,9 @@ export function createMcpServer(tools: McpTools, client: McpClient): McpServer {
     {
       title: 'Search the namespaces',
       description:
-        'Namespaces whose prefix or name matches a text: the prefix that is the text first, then prefixes starting with it, prefixes and names containing it, and names with words starting with its words.',
+        'Namespaces whose prefix, synonym or name matches a text: the prefix or synonym that is the text first, then prefixes and synonyms starting with it, prefixes and names containing it, and names with words starting with its words.',
       inputSchema: {
-        query: z.string().min(1).max(MAX_NAMESPACE_SEARCH_LENGTH).describe('A prefix, part of one, or words of a name'),
+        query: z.string().min(1).max(MAX_NAMESPACE_SEARCH_LENGTH).describe('A prefix or synonym, part of one, or words of a name'),
         limit: z.number().int().min(1).max(MAX_NAMESPACE_SEARCH_LIMIT).optional().describe(`At most this many namespaces (default ${DEFAULT_SEARCH_LIMIT})`),
       },
       outputSchema: { query: z.string(), total: z.number().int(), namespaces: z.array(z.object(namespaceSummary)) },
@@ -132,10 +132,14 @@ export function createMcpServer(tools: McpTools, client: McpClient): McpServer {
     'describeNamespace',
     {
       title: 'Describe a namespace',
-      description: 'A namespace by its prefix: name, description, LUI pattern, sample identifier and its providers.',
-      inputSchema: { prefix: z.string().min(1).max(MAX_NAMESPACE_SEARCH_LENGTH).describe('The namespace prefix, in any case, such as taxonomy') },
+      description:
+        'A namespace by its prefix or one of its synonyms: name, synonyms, description, LUI pattern, sample identifier and its providers.',
+      inputSchema: {
+        prefix: z.string().min(1).max(MAX_NAMESPACE_SEARCH_LENGTH).describe('The namespace prefix or a synonym of it, in any case, such as taxonomy or ncbitaxon'),
+      },
       outputSchema: {
         ...namespaceSummary,
+        synonyms: z.array(z.string()),
         description: z.string().nullable(),
         namespaceEmbeddedInLui: z.boolean(),
         deprecationDate: z.string().nullable(),

@@ -102,6 +102,8 @@ export interface ProviderDescription {
 }
 
 export interface NamespaceDescription extends NamespaceSummary {
+  /** Other names the namespace answers to (sorted), each usable in place of the prefix. */
+  synonyms: string[];
   description: string | null;
   namespaceEmbeddedInLui: boolean;
   deprecationDate: string | null;
@@ -189,8 +191,10 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
 
     async describeNamespace(prefix) {
       const snapshot = deps.registry.snapshot;
-      const ns = snapshot.namespacesByPrefix.get(prefix.trim().toLowerCase());
-      if (!ns) throw new McpToolRefusal(`No namespace has the prefix '${prefix}'; the tool searchRegistry finds namespaces by prefix or name`);
+      const key = prefix.trim().toLowerCase();
+      // A synonym names its namespace here as in a compact identifier.
+      const ns = snapshot.namespacesByPrefix.get(key) ?? snapshot.namespacesBySynonym.get(key);
+      if (!ns) throw new McpToolRefusal(`No namespace has the prefix '${prefix}', nor as a synonym; the tool searchRegistry finds namespaces by prefix, synonym or name`);
       const sampleCurie = `${ns.prefix}:${ns.sampleId}`;
       // The providers' sample URLs and ranks as a resolution of the sample gives them.
       const sample = resolveCompactId(sampleCurie, snapshot, resolveOptions);
@@ -198,6 +202,7 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
       const registryUrl = deps.publicRegistryUrl.replace(/\/+$/, '');
       return {
         ...summaryOf(ns),
+        synonyms: [...(ns.synonyms ?? [])],
         description: await deps.readDescription(ns),
         namespaceEmbeddedInLui: ns.namespaceEmbeddedInLui,
         deprecationDate: ns.deprecationDate,
