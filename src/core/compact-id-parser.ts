@@ -152,13 +152,41 @@ function takeIfValid(outcome: ParseOutcome, snapshot: RegistrySnapshot, src: str
 }
 
 /**
- * Takes a namespace named by a synonym as if its prefix had been typed in the synonym's place, so that an
- * embedded LUI (`gene_ontology:0006915`) is built on the prefix (`GO:0006915`) exactly as `go:0006915` is.
+ * Takes a namespace named by a synonym as if its prefix had been typed in the synonym's place; an embedded
+ * LUI (`gene_ontology:0006915`) is built on the prefix as the pattern spells it (`GO:0006915`).
  */
 function takeSynonym(outcome: ParseOutcome, entry: NamespaceEntry, src: string, separator: number): void {
   outcome.synonym = src.slice(0, separator);
-  if (entry.namespaceEmbeddedInLui) take(outcome, entry, entry.prefix + src.slice(separator), entry.prefix.length);
-  else take(outcome, entry, src, separator);
+  if (!entry.namespaceEmbeddedInLui) return take(outcome, entry, src, separator);
+  const spelling = embeddedSpelling(entry);
+  take(outcome, entry, spelling + src.slice(separator), spelling.length);
+}
+
+// Per namespace entry, as canonicalPrefixes.
+const embeddedSpellings = new WeakMap<NamespaceEntry, string>();
+
+/**
+ * How an embedded LUI spells the prefix: as the pattern requires it (deriveCanonicalPrefix), else as the
+ * pattern writes it anywhere before a `:` (`EO` in `^(P)?EO\:\d{7}$`), else the prefix. A request written
+ * with the prefix must spell it so itself; one written with a synonym cannot, so it gets this spelling.
+ */
+function embeddedSpelling(entry: NamespaceEntry): string {
+  let spelling = embeddedSpellings.get(entry);
+  if (spelling === undefined) {
+    spelling = deriveCanonicalPrefix(entry.pattern, entry.prefix) ?? spellingInPattern(entry.pattern, entry.prefix) ?? entry.prefix;
+    embeddedSpellings.set(entry, spelling);
+  }
+  return spelling;
+}
+
+function spellingInPattern(pattern: string, prefix: string): string | null {
+  const lowerPattern = pattern.toLowerCase();
+  const lowerPrefix = prefix.toLowerCase();
+  for (let at = lowerPattern.indexOf(lowerPrefix); at !== -1; at = lowerPattern.indexOf(lowerPrefix, at + 1)) {
+    const after = at + lowerPrefix.length;
+    if (pattern.startsWith(':', after) || pattern.startsWith('\\:', after)) return pattern.slice(at, after);
+  }
+  return null;
 }
 
 function take(outcome: ParseOutcome, entry: NamespaceEntry, src: string, separator: number): void {

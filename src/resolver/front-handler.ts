@@ -17,6 +17,7 @@ import { METRICS_PATH } from '../metrics/scrape.js';
 import type { HeavyWork } from './heavy-work.js';
 import { renderResolutionFailed } from './landing-page.js';
 import type { ResolutionCaching } from './resolution-caching.js';
+import { landingRequestOf } from './landing-request.js';
 import { resolutionJson, resolutionStatus } from './resolution.presenter.js';
 import { LONG_SIMILARITY_BODY, type ReverseLookupEndpoint, type ReverseLookups } from './reverse.routes.js';
 
@@ -169,7 +170,7 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
     const location =
       choice.kind === 'provider'
         ? choice.url
-        : landingUrl(deps.publicResolverUrl, choice.kind === 'deprecated-landing' ? DEPRECATED_LANDING : PROTECTED_LANDING, raw);
+        : landingUrl(deps.publicResolverUrl, choice.kind === 'deprecated-landing' ? DEPRECATED_LANDING : PROTECTED_LANDING, landingRequestOf(raw, resolution));
     addCacheHeaders(req, res, caching.redirectHeaders);
     addBareHeader(res, 'Location', asciiLocation(location));
     sendBare(res, 302, null, '');

@@ -14,6 +14,7 @@ import { reverseByPrefix, SimilarityLookup } from '../core/reverse-lookup.js';
 import { asciiLocation } from '../http/ascii-location.js';
 import { DEPRECATED_LANDING, landingUrl, PROTECTED_LANDING, type ResolutionCounter } from './front-handler.js';
 import type { HeavyWork } from './heavy-work.js';
+import { landingRequestOf } from './landing-request.js';
 import { readReverseQuery, SIMILARITY_SLICE_WORK, type ReverseLookupEndpoint } from './reverse.routes.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
@@ -164,7 +165,7 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
       const url =
         choice.kind === 'provider'
           ? choice.url
-          : landingUrl(deps.publicResolverUrl, choice.kind === 'deprecated-landing' ? DEPRECATED_LANDING : PROTECTED_LANDING, curie);
+          : landingUrl(deps.publicResolverUrl, choice.kind === 'deprecated-landing' ? DEPRECATED_LANDING : PROTECTED_LANDING, landingRequestOf(curie, resolution));
       return { url: asciiLocation(url) };
     },
 

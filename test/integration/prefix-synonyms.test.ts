@@ -2,14 +2,17 @@
  * Prefix synonyms (issue 15 item 1) on a real database: the uniqueness rules the database enforces, the
  * extension file's import, the snapshot that follows every change, and resolution through a synonym.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { resolveCompactId } from '../../src/core/resolve.js';
 import { setNamespaceSynonyms, synonymClashMessage } from '../../src/db/namespace-synonyms.js';
 import { importSynonyms, validateSynonymFile } from '../../src/importer/import-synonyms.js';
 import { SAMPLE_SYNONYMS_FILE } from '../../src/importer/seed-sample.js';
 import { presentResolution, resolutionJson } from '../../src/resolver/resolution.presenter.js';
 import { loadRegistry, refreshRegistry, type LoadedRegistry } from '../../src/resolver/snapshot-loader.js';
-import { createTestDatabase, loadSample, type TestDatabase } from '../support/test-database.js';
+import { runImporterCli } from '../support/processes.js';
+import { createTestDatabase, loadSample, SAMPLE_REGISTRY, type TestDatabase } from '../support/test-database.js';
 
 const options = { publicRegistryUrl: 'https://registry.example.org' };
 
@@ -94,5 +97,41 @@ describe('prefix synonyms in the database', () => {
     if (viaSynonym.kind !== 'resolved') return;
     expect(viaSynonym.parsedCompactIdentifier.localId).toBe('GO:0006915');
     expect(viaSynonym.resolvedResources).toEqual((resolveCompactId('GO:0006915', loaded.snapshot, options) as typeof viaSynonym).resolvedResources);
+  });
+});
+
+describe('the importer CLI', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase('prefix_synonyms_cli');
+  });
+  afterAll(async () => {
+    await t.drop();
+  });
+
+  it('imports a dataset and a synonyms file together, then a synonyms file alone, reporting what it skipped', async () => {
+    const both = await runImporterCli([SAMPLE_REGISTRY, '--synonyms', SAMPLE_SYNONYMS_FILE], t.url);
+    expect(both.stderr).toBe('');
+    expect(both.code).toBe(0);
+    expect(both.stdout).toMatch(/synonyms: 19 added, 0 removed, on 11 namespaces; 1 spellings folded, 0 skipped/);
+
+    const file = path.join(os.tmpdir(), `synonyms-${process.pid}.json`);
+    writeFileSync(file, JSON.stringify({ taxonomy: ['taxon'], nosuch: ['x'], go: ['pmid', 'CHEBI', 'bad name'] }));
+    const alone = await runImporterCli([`--synonyms=${file}`], t.url);
+    expect(alone.code).toBe(0);
+    expect(alone.stdout).toMatch(/skipped 'nosuch': no namespace has this prefix/);
+    expect(alone.stdout).toMatch(/skipped 'go': 'pmid' is already a synonym of 'pubmed'/);
+    expect(alone.stdout).toMatch(/skipped 'go': 'CHEBI' is already the prefix of 'chebi'/);
+    expect(alone.stdout).toMatch(/skipped 'go': 'bad name' holds/);
+    const taxonomy = await t.db('namespace_synonyms as s').join('namespaces as n', 'n.id', 's.namespaceId').where('n.prefix', 'taxonomy').pluck('s.synonym');
+    expect(taxonomy).toEqual(['taxon']);
+    const go = await t.db('namespace_synonyms as s').join('namespaces as n', 'n.id', 's.namespaceId').where('n.prefix', 'go').pluck('s.synonym');
+    expect(go).toEqual([]);
+
+    const notAnObject = path.join(os.tmpdir(), `synonyms-bad-${process.pid}.json`);
+    writeFileSync(notAnObject, JSON.stringify([['taxon']]));
+    const refused = await runImporterCli(['--synonyms', notAnObject], t.url);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/Import rejected: .*a synonyms file is a JSON object/);
   });
 });

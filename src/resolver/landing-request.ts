@@ -1,0 +1,15 @@
+import type { Resolved } from '../core/resolve.js';
+
+/**
+ * The compact identifier a landing page (deprecated namespace or provider, protected provider) is sent for:
+ * the request as written, except that a synonym gives way to its namespace's prefix (issue 15 item 1), so
+ * that a redirect through a synonym goes exactly where the prefix's goes. An embedded LUI already starts
+ * with the prefix as its pattern spells it.
+ */
+export function landingRequestOf(raw: string, resolution: Resolved): string {
+  if (resolution.prefixSynonym === null) return raw;
+  const { providerCode, namespace, localId, namespaceEmbeddedInLui } = resolution.parsedCompactIdentifier;
+  if (namespace === null || localId === null) return raw;
+  const curie = namespaceEmbeddedInLui ? localId : `${namespace}:${localId}`;
+  return providerCode === null ? curie : `${providerCode}/${curie}`;
+}
