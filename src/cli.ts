@@ -28,6 +28,10 @@ const commands: Record<string, Command> = {
   rollback: { entry: new URL('./db/cli.js', import.meta.url), args: ['rollback'], about: 'undo the last batch of migrations (--all: every one)' },
   status: { entry: new URL('./db/cli.js', import.meta.url), args: ['status'], about: 'list applied and pending migrations' },
   import: { entry: new URL('./importer/cli.js', import.meta.url), about: 'import a registry dataset: import <file-or-URL> [--prune] [--synonyms <file>]' },
+  'reference-prefixes': {
+    entry: new URL('./importer/reference-prefixes-cli.js', import.meta.url),
+    about: "load another registry's prefixes: reference-prefixes --source <name> <file>",
+  },
   linkcheck: { entry: new URL('./link-check/cli.js', import.meta.url), about: 'check every provider now: linkcheck [--prefix P] [--wait]' },
 };
 

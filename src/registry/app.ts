@@ -48,12 +48,16 @@ import { createEbiDatasetReader } from './search/ebi-dataset.service.js';
 import { NamespaceSearch } from './search/namespace-search.service.js';
 import { searchRoutes } from './search/search.routes.js';
 import { prefixSynonymRoutes } from './synonyms/prefix-synonyms.routes.js';
+import { createPrefixSynonymsService } from './synonyms/prefix-synonyms.service.js';
+import { createPrefixCollisionCheck } from './reference-prefixes/collision-warnings.js';
+import { createReferencePrefixesService } from './reference-prefixes/reference-prefixes.service.js';
 import { htmlErrorPage } from '../web/error-page.js';
 import type { Site } from '../web/site.js';
 import { StaticAssets } from '../web/static-assets.js';
 import { SubmissionService } from './registration/submission/submission.service.js';
 import { isSignedInAtDesk, SignInThrottle } from './curator-desk/desk-auth.js';
 import { createDeskKit } from './curator-desk/desk-kit.js';
+import { deskReferencePrefixRoutes } from './curator-desk/desk-reference-prefixes.routes.js';
 import { deskRegistryRoutes } from './curator-desk/desk-registry.routes.js';
 import { DeskSessions } from './curator-desk/desk-sessions.service.js';
 import { deskSignInRoutes } from './curator-desk/desk-sign-in.routes.js';
@@ -158,6 +162,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     userAgent: `curie-resolver-registry/1.0 (+${config.PUBLIC_REGISTRY_URL})`,
   });
   const maintenance = new MaintenanceService(db, validator);
+  const prefixCollisions = createPrefixCollisionCheck(db);
   const curation = createCurationActions(db, { notifications, validator });
   const userAgent = `curie-resolver-registry/1.0 (+${config.PUBLIC_REGISTRY_URL})`;
   const oidc =
@@ -175,7 +180,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
           deskSessions,
         );
   const deskKit = createDeskKit({ site, sessions: deskSessions, tokenSignIn: config.CURATOR_TOKEN !== '', oidcProvider: oidc?.providerName });
-  const desk = new DeskService({ db, curation, maintenance, search, validator, publicRegistryUrl: config.PUBLIC_REGISTRY_URL });
+  const desk = new DeskService({ db, curation, maintenance, search, validator, publicRegistryUrl: config.PUBLIC_REGISTRY_URL, prefixCollisions });
   // The queue board (bull-board) under the desk's path, behind its sign-in or the curator token.
   for (const middleware of queueBoardMiddleware({
     redis: deps.redis,
@@ -211,7 +216,8 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     }),
     namespacePageRoutes({ namespaces: createNamespacePageService(db), publicRegistryUrl: config.PUBLIC_REGISTRY_URL }),
     datasetRoutes({ config, redis: deps.redis, logger: deps.logger }),
-    prefixSynonymRoutes({ db: deps.reads?.db ?? db }),
+    // Read where the browse API reads (the replica when there is one).
+    prefixSynonymRoutes({ synonyms: createPrefixSynonymsService(deps.reads?.db ?? db) }),
     // Submissions and curation: mounted ahead of /restApi so that the curators' /restApi reads never pass
     // through the browse API's shared answer cache.
     // Registry maintenance: ahead of /restApi as well, whose router answers only reads.
@@ -248,6 +254,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     }),
     deskRoutes({ kit: deskKit, desk }),
     deskRegistryRoutes({ kit: deskKit, desk }),
+    deskReferencePrefixRoutes({ kit: deskKit, referencePrefixes: createReferencePrefixesService(db) }),
     // Ahead of /restApi too: a person's answer depends on the caller, and the browse API's cache on the URL only.
     personRoutes({ persons: createPersonsService(db), publicRegistryUrl: config.PUBLIC_REGISTRY_URL, curatorToken: config.CURATOR_TOKEN }),
     restApiRoutes({
@@ -264,7 +271,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     }),
     healthApiRoutes({ health: healthApi }),
     rorRoutes({ ror }),
-    ...(validator ? [validationRoutes(validator)] : []),
+    ...(validator ? [validationRoutes(validator, prefixCollisions)] : []),
     ...docsRoutes('registry', { serverUrl: config.PUBLIC_REGISTRY_URL, version: SERVICE_VERSION }),
   ]);
   return app;

@@ -35,6 +35,8 @@ export interface DeskKit {
   signedIn: Middleware[];
   /** A desk form (POST): the body read, signed in (else 401), sent from the desk (else 403). */
   form: Middleware[];
+  /** The same for a form whose body may be up to `limit` bytes (a pasted list). */
+  formWithin(limit: number): Middleware[];
   context(ctx: Context): DeskContext;
   /** The sign-in page, with a notice or a problem. */
   showSignIn(ctx: Context, answer: { status?: number; notice?: string; problem?: string; next?: string }): void;
@@ -91,6 +93,7 @@ export function createDeskKit(deps: DeskKitDeps): DeskKit {
     page,
     signedIn: [...page, sessionEnded],
     form: [...page, formBody(), sessionEnded, fromDesk],
+    formWithin: (limit) => [...page, formBody(limit), sessionEnded, fromDesk],
     context: (ctx) => {
       const session = deskSessionOf(ctx);
       return { site, curator: session.curator, csrf: session.csrfToken };

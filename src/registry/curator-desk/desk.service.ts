@@ -11,6 +11,7 @@ import type { CurationActions } from '../curation/curation-actions.js';
 import { AMENDED_FIELD } from '../curation/curation.schemas.js';
 import { CurationError, readSessionEventPayload } from '../curation/curation.service.js';
 import type { Curator } from '../curation/curator-auth.js';
+import type { PrefixCollisionCheck } from '../reference-prefixes/collision-warnings.js';
 import { completeNamespaceRows } from '../rest-api/namespace-synonyms.js';
 import type { EditableCollection } from '../maintenance/maintenance.schemas.js';
 import type { MaintenanceService } from '../maintenance/maintenance.service.js';
@@ -62,6 +63,8 @@ export interface RequestView {
   events: EventRow[];
   status: SessionStatus;
   review: ReviewState;
+  /** Prefix requests: other registries that already use the requested prefix (issue 15 item 6), one sentence each. */
+  prefixWarnings: string[];
 }
 
 export interface NamespaceView {
@@ -95,6 +98,8 @@ export interface DeskServiceDeps {
   /** Absent when the registration checks are not configured: requests are shown unchecked, amendments refused. */
   validator?: RegistrationValidator;
   publicRegistryUrl: string;
+  /** Other registries' uses of a requested prefix; none are shown without it. */
+  prefixCollisions?: PrefixCollisionCheck;
 }
 
 const REQUESTER_ACTORS = new Set(['ANONYMOUS', 'REQUESTER']);
@@ -174,7 +179,9 @@ export class DeskService {
     const values = requestFormValues(kind, request!);
     const status = statusFromEvents(events);
     const review = status === 'open' ? await this.review(kind, values) : ({ state: 'unchecked' } as const);
-    return { kind, session, request: request!, values, events, status, review };
+    const requested = 'requestedPrefix' in request! ? request.requestedPrefix : null;
+    const prefixWarnings = requested && this.deps.prefixCollisions ? await this.deps.prefixCollisions(requested) : [];
+    return { kind, session, request: request!, values, events, status, review, prefixWarnings };
   }
 
   /** Comment, reject or accept, as the curator; CurationError (400, 409) when refused. */

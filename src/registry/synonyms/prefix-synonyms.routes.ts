@@ -1,11 +1,9 @@
 import { Router } from '@koa/router';
-import type { Db } from '../../db/knex.js';
-import { readAllSynonymsByPrefix } from '../../db/namespace-synonyms.js';
 import { sendCacheableJson } from '../../http/conditional-get.js';
+import type { PrefixSynonymsService } from './prefix-synonyms.service.js';
 
 export interface PrefixSynonymRoutesDeps {
-  /** Where the list is read (the browse API's database: the replica when there is one). */
-  db: Db;
+  synonyms: PrefixSynonymsService;
 }
 
 /** As the dataset's: clients poll it, and a change shows within a minute. */
@@ -20,8 +18,7 @@ const MAX_AGE_SECONDS = 60;
 export function prefixSynonymRoutes(deps: PrefixSynonymRoutesDeps): Router {
   const router = new Router();
   router.get('/resolutionApi/getPrefixSynonyms', async (ctx) => {
-    const body = Object.fromEntries(await readAllSynonymsByPrefix(deps.db));
-    sendCacheableJson(ctx, body, MAX_AGE_SECONDS);
+    sendCacheableJson(ctx, await deps.synonyms.exportFile(), MAX_AGE_SECONDS);
   });
   return router;
 }

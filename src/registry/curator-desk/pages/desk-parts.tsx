@@ -39,10 +39,23 @@ export function CsrfField({ desk }: { desk: DeskContext }) {
 export type DeskSection = 'requests' | 'registry' | 'none';
 
 /** The desk's pages: the site's layout, with the desk's own navigation, who is signed in, and sign-out. */
-export function DeskFrame({ desk, title, section = 'none', children }: { desk: DeskContext; title: string; section?: DeskSection; children: ComponentChildren }) {
+export function DeskFrame({
+  desk,
+  title,
+  section = 'none',
+  scripts,
+  children,
+}: {
+  desk: DeskContext;
+  title: string;
+  section?: DeskSection;
+  /** The page's own scripts (public/), which only enhance it. */
+  scripts?: readonly string[];
+  children: ComponentChildren;
+}) {
   const current = (s: DeskSection) => (s === section ? ('page' as const) : undefined);
   return (
-    <Layout site={desk.site} title={`${title} · Curator desk`}>
+    <Layout site={desk.site} title={`${title} · Curator desk`} scripts={scripts}>
       <div class="desk-bar">
         <nav aria-label="Curator desk">
           <ul>

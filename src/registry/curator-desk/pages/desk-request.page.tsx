@@ -84,6 +84,21 @@ function Facts({ view }: { view: RequestView }) {
   );
 }
 
+/** Issue 15 item 6: the requested prefix is already another registry's; a warning, not a refusal. */
+function PrefixWarnings({ warnings }: { warnings: readonly string[] }) {
+  return (
+    <section aria-labelledby="prefix-warnings-heading" class="notice-warn">
+      <h2 id="prefix-warnings-heading">Prefix used elsewhere</h2>
+      <p>The requested prefix is already used by another registry. Check that it means the same thing before accepting.</p>
+      <ul>
+        {warnings.map((warning) => (
+          <li key={warning}>{warning}</li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function Review({ view }: { view: RequestView }) {
   const { review } = view;
   const summary = reviewSummary(review);
@@ -244,6 +259,7 @@ export function DeskRequestPage({ desk, view, notice, refused }: { desk: DeskCon
           <a href={`/requests/${encodeURIComponent(view.session.token)}`}>The requester’s status page</a>
         </dd>
       </dl>
+      {view.prefixWarnings.length > 0 ? <PrefixWarnings warnings={view.prefixWarnings} /> : null}
       {view.status === 'open' ? <Review view={view} /> : null}
       <Facts view={view} />
       <History events={view.events} />

@@ -32,6 +32,9 @@ export function FindNamespacePage({ desk, text, result }: { desk: DeskContext; t
     <DeskFrame desk={desk} title="Registry maintenance" section="registry">
       <h1>Registry maintenance</h1>
       <p>Find the namespace to edit; its providers and their institutions are edited from its page.</p>
+      <p>
+        <a href={`${DESK_PATH}/reference-prefixes`}>Other registries’ prefixes</a>, which requested prefixes are checked against.
+      </p>
       <form method="get" action={`${DESK_PATH}/registry`} class="box" role="search">
         <div class="field">
           <label for="find-namespace">Prefix or name</label>

@@ -25,6 +25,14 @@ export function validationOkJson(kind: RequestKind): string {
   return OK_JSON[kind];
 }
 
+/**
+ * The 200 body of a requested prefix that passes but collides with other registries' prefixes (issue 15
+ * item 6): the reference's answer, then the trailing `warnings` (present only when there are some).
+ */
+export function validationOkWithWarnings(warnings: readonly string[]): Envelope<PrefixValidationPayload & { warnings: readonly string[] }> {
+  return envelope({ comment: 'VALIDATION OK', token: '', warnings });
+}
+
 /** The 400 body of a field that fails: the first failing message and the failure comment. */
 export function validationFailed(kind: RequestKind, message: string): ValidationEnvelope {
   return errorEnvelope<PrefixValidationPayload | ResourceValidationPayload>(
