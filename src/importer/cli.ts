@@ -15,7 +15,8 @@ import { ImportFormatError, readDataset, validateNamespaces } from './read-datas
  * Exit codes: 0 imported, 1 rejected or failed (nothing changed), 2 usage.
  */
 const USAGE = [
-  'Usage: npm run registry:import -- [<file-or-URL>] [--prune] [--synonyms <file>]   (node dist/src/cli.js import ...; in the Docker image: import ...)',
+  'Usage: npm run registry:import -- <file-or-URL> [--prune] [--synonyms <file>]   (node dist/src/cli.js import ...; in the Docker image: import ...)',
+  '       npm run registry:import -- --synonyms <file>   (the synonyms alone)',
   '  <file-or-URL>      a registry dataset: a getResolverDataset answer or a bare array of namespaces, as a file or an https:// URL',
   '  --prune            also delete namespaces, resources and institutions the file no longer has',
   '  --synonyms <file>  prefix synonyms, a JSON object { "taxonomy": ["ncbitaxon", "taxon"], ... } (file or https:// URL);',

@@ -217,16 +217,18 @@ describe('sorting', () => {
 });
 
 describe('items', () => {
-  it('renders a namespace with the reference fields in order and its association links', async () => {
+  it('renders a namespace with the reference fields in order, its synonyms, and its association links', async () => {
     const res = await get('/restApi/namespaces/230');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/hal\+json/);
     expect(res.headers['last-modified']).toBe(new Date('2024-02-12T09:37:02.753Z').toUTCString());
+    // The reference's fields in its order; `synonyms` (issue 15 item 1) is the one addition, after them.
     expect(Object.keys(res.body)).toEqual([
       'prefix', 'mirId', 'name', 'pattern', 'description', 'created', 'modified', 'deprecated', 'deprecationDate',
       'deprecationOfflineDate', 'renderDeprecatedLanding', 'deprecationStatement', 'infoOnPostmortemAccess', 'sampleId',
-      'namespaceEmbeddedInLui', '_links',
+      'namespaceEmbeddedInLui', 'synonyms', '_links',
     ]);
+    expect(res.body.synonyms).toEqual([]);
     expect(res.body).toMatchObject({
       prefix: '3dmet',
       mirId: 'MIR:00000066',
