@@ -9,6 +9,7 @@ import { chooseBestProvider } from '../core/best-provider.js';
 import { searchNamespaces } from '../core/namespace-search.js';
 import type { NamespaceEntry } from '../core/registry-snapshot.js';
 import { resolveCompactId, type Resolution } from '../core/resolve.js';
+import { reverseResolverUrl } from '../core/resolver-url-lookup.js';
 import type { ReverseIndex } from '../core/reverse-index.js';
 import { reverseByPrefix, SimilarityLookup } from '../core/reverse-lookup.js';
 import { asciiLocation } from '../http/ascii-location.js';
@@ -170,7 +171,10 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
     },
 
     convert(providerUrl, accession) {
-      const match = reverseByPrefix(deps.reverseIndex(), reverseQuery(providerUrl, accession, 'byPrefix'), reverseOptions);
+      const query = reverseQuery(providerUrl, accession, 'byPrefix');
+      // As POST /reverse/byPrefix: a resolver's own URL names its compact identifier.
+      const match =
+        reverseResolverUrl(query.url, deps.registry.snapshot, deps.publicResolverUrl) ?? reverseByPrefix(deps.reverseIndex(), query, reverseOptions);
       return { url: match?.possible_resolver_url ?? null, curie: match?.possible_resolver_curie ?? null };
     },
 

@@ -9,6 +9,7 @@ import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { RegistrySnapshot } from '../core/registry-snapshot.js';
 import { buildReverseIndex, type ReverseIndex } from '../core/reverse-index.js';
+import { reverseResolverUrl } from '../core/resolver-url-lookup.js';
 import { isBlank, reverseByPrefix, SimilarityLookup, type ReverseLookupQuery, type ReverseMatch } from '../core/reverse-lookup.js';
 import { answerJsonBody, failBare, JSON_CONTENT_TYPE, sendBare, sendBareEmpty, sendErrorAnswer } from '../http/bare-request.js';
 import type { ClientAddress } from '../http/client-address.js';
@@ -173,6 +174,10 @@ export function reverseLookups(deps: ReverseDeps): ReverseLookups {
   const indexes = new ReverseIndexCache(deps.registry);
   const options = { publicResolverUrl: deps.publicResolverUrl };
   const { clientAddress, heavy, logger } = deps;
+  // A resolver's own URL (identifiers.org's, this one's) names its compact identifier, perhaps through a
+  // synonym: read as such first (core/resolver-url-lookup.ts), else matched against the providers' URLs.
+  const byPrefix = (index: ReverseIndex, query: ReverseLookupQuery): ReverseMatch | null =>
+    reverseResolverUrl(query.url, deps.registry.snapshot, deps.publicResolverUrl) ?? reverseByPrefix(index, query, options);
 
   function answer(req: IncomingMessage, res: ServerResponse, requestId: string, endpoint: ReverseLookupEndpoint): void {
     answerJsonBody(req, res, requestId, logger, endpoint === 'byPrefix' ? answerByPrefix : answerBySimilarity);
@@ -190,7 +195,7 @@ export function reverseLookups(deps: ReverseDeps): ReverseLookups {
   function answerByPrefix(req: IncomingMessage, res: ServerResponse, requestId: string, body: unknown): void {
     const query = queryOf(req, res, requestId, body, 'byPrefix');
     if (!query) return;
-    const match = reverseByPrefix(indexes.current(), query, options);
+    const match = byPrefix(indexes.current(), query);
     sendLookupAnswer(res, match === null ? null : reverseMatchJson(match));
   }
 
@@ -234,7 +239,7 @@ export function reverseLookups(deps: ReverseDeps): ReverseLookups {
   const answerItem = (index: ReverseIndex, item: unknown, position: number): ReverseBatchResult => {
     const query = readReverseQuery(item, 'byPrefix');
     if (typeof query === 'string') return { url: urlOf(item), status: 400, errorMessage: `requests[${position}]: ${query}`, match: null };
-    const match = reverseByPrefix(index, query, options);
+    const match = byPrefix(index, query);
     return { url: urlOf(item), status: match ? 200 : 204, errorMessage: null, match };
   };
 

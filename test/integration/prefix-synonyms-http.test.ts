@@ -61,6 +61,40 @@ describe('resolution through a synonym', () => {
   });
 });
 
+describe('reverse lookup', () => {
+  const byPrefix = (url: string) =>
+    request(resolver).post('/reverse/byPrefix').send({ apiVersion: '1.0', payload: { url } });
+
+  it('reads a resolver URL written with a synonym as its canonical compact identifier', async () => {
+    const answer = await byPrefix('https://identifiers.org/NCBITaxon:9606');
+    expect(answer.status).toBe(200);
+    expect(answer.body.payload).toEqual({
+      prefix: 'taxonomy',
+      possible_resolver_url: 'https://resolver.test/taxonomy:9606',
+      possible_resolver_curie: 'taxonomy:9606',
+      lui_pattern_match: true,
+      similarity_score: 100,
+    });
+    const own = await byPrefix('https://resolver.test/gene_ontology:0006915?redirect=true');
+    expect(own.body.payload.possible_resolver_curie).toBe('GO:0006915');
+    const mismatch = await byPrefix('https://identifiers.org/taxon:not-a-number');
+    expect(mismatch.body.payload).toMatchObject({ prefix: 'taxonomy', possible_resolver_curie: null, lui_pattern_match: false });
+    const batch = await request(resolver).post('/reverse/batch').send({ apiVersion: '1.0', payload: { requests: [{ url: 'http://www.identifiers.org/pmid:16333295' }] } });
+    expect(batch.body.payload.results[0].match.possible_resolver_curie).toBe('pubmed:16333295');
+  });
+
+  it('still matches provider URLs as before', async () => {
+    const answer = await byPrefix('https://www.ncbi.nlm.nih.gov/Taxonomy/Browser/wwwtax.cgi?mode=Info&id=9606');
+    expect(answer.body.payload.possible_resolver_curie).toBe('taxonomy:9606');
+  });
+
+  it("is what the registry's reverse box answers too", async () => {
+    const page = await request(registry).get('/reverse-lookup?url=' + encodeURIComponent('https://identifiers.org/ncbitaxon:9606')).set('Accept', 'text/html');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('taxonomy:9606');
+  });
+});
+
 describe('curators', () => {
   it("show a PATCH of a namespace's synonyms in the resolver within 2 s, and in its HAL item, sorted, last before _links", async () => {
     const started = performance.now();

@@ -13,7 +13,8 @@ import { resolveCompactId } from '../../src/core/resolve.js';
 import { importSynonyms } from '../../src/importer/import-synonyms.js';
 import { presentResolution, resolutionJson } from '../../src/resolver/resolution.presenter.js';
 import { loadRegistry, refreshRegistry } from '../../src/resolver/snapshot-loader.js';
-import { REGISTRY_URL, startStack, type AreaStack } from '../support/areas.js';
+import { reverseResolverUrl } from '../../src/core/resolver-url-lookup.js';
+import { REGISTRY_URL, RESOLVER_URL, startStack, type AreaStack } from '../support/areas.js';
 import { describeRequiring, registryDataset } from '../support/requirements.js';
 
 const datasetFile = registryDataset();
@@ -113,6 +114,21 @@ describeRequiring([datasetFile], 'prefix synonyms on the real identifiers.org re
     }
     expect(problems).toEqual([]);
     expect(compared).toBeGreaterThan(records.length * 2 - 10);
+  });
+
+  it("reverse-looks up every sample identifier's identifiers.org URL, written with a synonym, to the canonical one", () => {
+    const problems: string[] = [];
+    for (const ns of records) {
+      const { curie, rest } = sampleOf(ns);
+      const canonical = resolveCompactId(curie, after, options);
+      if (canonical.kind !== 'resolved') continue;
+      // The LUI percent-encoded, as in any URL (sample ids hold `#`, `%`, `/`).
+      const match = reverseResolverUrl(`https://identifiers.org/${synonymsOf(ns.prefix)[0]}:${encodeURIComponent(rest)}`, after, RESOLVER_URL);
+      const { namespace, localId } = canonical.parsedCompactIdentifier;
+      const expected = ns.namespaceEmbeddedInLui ? localId : `${namespace}:${localId}`;
+      if (match?.prefix !== ns.prefix || match.possible_resolver_curie !== expected) problems.push(`${curie}: ${JSON.stringify(match)}`);
+    }
+    expect(problems).toEqual([]);
   });
 
   it('redirects a browser through a synonym where the prefix redirects it (a sample over HTTP)', async () => {

@@ -4,6 +4,7 @@
  * host, read from the registry's database as the resolver's snapshot holds them. The registry area keeps
  * no snapshot of its own: a person's lookup reads those few namespaces and builds their index.
  */
+import { resolverUrlPath, reverseResolverUrl } from '../../core/resolver-url-lookup.js';
 import { buildReverseIndex } from '../../core/reverse-index.js';
 import { reverseByPrefix, reverseBySimilarity, type ReverseMatch } from '../../core/reverse-lookup.js';
 import { buildSnapshot } from '../../core/registry-snapshot.js';
@@ -34,11 +35,32 @@ function hostOf(url: string): string | null {
   }
 }
 
+/**
+ * A resolver's own URL (`https://identifiers.org/ncbitaxon:9606`) names its compact identifier, perhaps
+ * through a synonym, as the resolver's POST /reverse/byPrefix reads it: the namespaces its first two names
+ * could be (by prefix or synonym) are read, and the URL parsed against them.
+ */
+async function lookUpResolverUrl(db: Db, publicResolverUrl: string, url: string): Promise<ReverseMatch | null> {
+  const path = resolverUrlPath(url, publicResolverUrl);
+  if (path === null) return null;
+  const names = path.split(/[:/]/).slice(0, 2).filter((name) => name !== '' && name.length <= 255).map((name) => name.toLowerCase());
+  if (names.length === 0) return null;
+  const rows = await db('namespaces')
+    .select('id')
+    .whereRaw('lower(prefix) = ANY(?)', [names])
+    .union((q) => void q.from('namespace_synonyms').select('namespace_id as id').whereRaw('lower(synonym) = ANY(?)', [names]));
+  if (rows.length === 0) return null;
+  const snapshot = buildSnapshot(0, await readNamespaceEntries(db, rows.map((row) => Number(row.id))));
+  return reverseResolverUrl(url, snapshot, publicResolverUrl);
+}
+
 export async function lookUpUrl(db: Db, publicResolverUrl: string, rawUrl: string): Promise<ReverseAnswer> {
   const url = rawUrl.trim();
   if (url.length > MAX_REVERSE_URL_LENGTH) return { kind: 'invalid', message: `The address is longer than ${MAX_REVERSE_URL_LENGTH} characters` };
   const host = url.includes('\u0000') ? null : hostOf(url);
   if (!host) return { kind: 'invalid', message: 'Enter a web address starting with http:// or https://' };
+  const ownMatch = await lookUpResolverUrl(db, publicResolverUrl, url);
+  if (ownMatch) return { kind: 'match', match: ownMatch };
   const rows = await db('resources')
     .distinct('namespaceId')
     .whereRaw('url_pattern ILIKE ?', [`%${escapeLike(host)}%`])
