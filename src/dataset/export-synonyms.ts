@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { readSynonymsOf } from '../db/namespace-synonyms.js';
 
 /** A namespace's prefix synonyms, by namespace id (namespaces without any are absent). */
 export type SynonymsByNamespace = ReadonlyMap<number, readonly string[]>;
@@ -6,10 +7,9 @@ export type SynonymsByNamespace = ReadonlyMap<number, readonly string[]>;
 /** Reads the synonyms of every namespace (`namespaceIds` absent) or of these, in the caller's transaction. */
 export type ReadSynonyms = (db: Knex, namespaceIds?: readonly number[]) => Promise<SynonymsByNamespace>;
 
-const noSynonyms: ReadSynonyms = () => Promise.resolve(new Map());
-
 /**
- * Where the exports (the dataset build's and a namespace's RDF) get prefix synonyms from. None are stored
- * yet; once the namespace_synonyms table exists this is its reader, and both pick them up.
+ * Where the exports (the dataset build's and a namespace's RDF) get prefix synonyms from: namespace_synonyms
+ * (issue 15 item 1), each namespace's sorted. A synonym change is logged as a change of its namespace, so
+ * the dataset build that follows it writes the exports again.
  */
-export const readExportSynonyms: ReadSynonyms = noSynonyms;
+export const readExportSynonyms: ReadSynonyms = (db, namespaceIds) => readSynonymsOf(db, namespaceIds);

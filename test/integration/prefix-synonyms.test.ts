@@ -2,10 +2,11 @@
  * Prefix synonyms (issue 15 item 1) on a real database: the uniqueness rules the database enforces, the
  * extension file's import, the snapshot that follows every change, and resolution through a synonym.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveCompactId } from '../../src/core/resolve.js';
+import { buildDataset } from '../../src/dataset/build-dataset.js';
 import { setNamespaceSynonyms, synonymClashMessage } from '../../src/db/namespace-synonyms.js';
 import { importSynonyms, validateSynonymFile } from '../../src/importer/import-synonyms.js';
 import { SAMPLE_SYNONYMS_FILE } from '../../src/importer/seed-sample.js';
@@ -89,6 +90,23 @@ describe('prefix synonyms in the database', () => {
     expect(synonymAnswer.prefixSynonym).toBe('NCBITaxon');
     expect(Object.keys(prefixAnswer)).toEqual(['resolvedResources', 'parsedCompactIdentifier']);
     expect(resolutionJson(viaSynonym)).toBe(JSON.stringify(presentResolution(viaSynonym).body));
+  });
+
+  it("writes the stored synonyms into the dataset build's extended prefix map, the reference dataset unchanged", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'prefix-synonyms-build-'));
+    try {
+      const result = await buildDataset({ db: t.db, dir, urls: { publicResolverUrl: 'https://resolver.test', publicRegistryUrl: 'https://registry.test' } });
+      const files = result.manifest.exports!.files as Record<string, { file: string }>;
+      const records = JSON.parse(readFileSync(path.join(dir, files['prefixmap.json']!.file), 'utf8')) as { prefix: string; prefix_synonyms: string[] }[];
+      expect(records.find((r) => r.prefix === 'taxonomy')?.prefix_synonyms).toEqual(['ncbi.taxon', 'ncbitaxon', 'taxon']);
+      const dataset = readdirSync(dir).find((name) => /^dataset.*\.json$/.test(name) && !name.includes('rewritten'));
+      expect(dataset).toBeDefined();
+      const text = readFileSync(path.join(dir, dataset!), 'utf8');
+      expect(text).not.toContain('"synonyms"');
+      expect(text).not.toContain('ncbi.taxon');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('builds an embedded LUI on the prefix when a synonym names the namespace', () => {
