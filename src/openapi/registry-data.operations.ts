@@ -116,6 +116,19 @@ export const DATA_OPERATIONS: readonly OperationSpec[] = [
   },
   {
     methods: ['get'],
+    path: '/resolutionApi/getPrefixSynonyms',
+    tag: 'Dataset',
+    summary: 'Every namespace\'s prefix synonyms, as the importer\'s synonyms file',
+    addition: 'prefix synonyms (names a namespace answers to besides its prefix); the reference dataset is unchanged',
+    description:
+      'Prefix to its synonyms, both sorted; namespaces without synonyms are left out. Read from the registry with a strong ETag of the text: If-None-Match gets 304.',
+    responses: {
+      200: jsonAnswer('The synonyms', ref('PrefixSynonyms'), { pubmed: ['pmid'], taxonomy: ['NCBITaxon', 'ncbi.taxon', 'taxon'] }),
+      304: { description: 'The copy the client has is current' },
+    },
+  },
+  {
+    methods: ['get'],
     path: '/resolutionApi/export',
     tag: 'Dataset',
     summary: 'The registry\'s exports: each format with its address, media type and size, and the build they come from',

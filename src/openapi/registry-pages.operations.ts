@@ -358,6 +358,35 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
   deskForm('/namespaces/{id}/successor', 'Set or clear a namespace\'s successor', [RECORD_ID('namespace', SAMPLE.namespaceId)], { successor: text('The successor\'s prefix (empty clears it)') }, {
     successor: 'ncbigene',
   }),
+  {
+    methods: ['get'],
+    path: `${DESK_PATH}/reference-prefixes`,
+    tag: DESK,
+    summary: 'Other registries\' prefix lists: those loaded, and the form that loads one',
+    addition: 'the curators\' pages; requested prefixes are checked against these lists',
+    access: 'desk',
+    parameters: [queryParam('loaded', 'What the last load loaded (shown as a notice)', '2 prefixes of bioregistry')],
+    responses: DESK_RESPONSES,
+  },
+  {
+    ...deskForm(
+      '/reference-prefixes',
+      'Load another registry\'s prefix list, replacing its earlier one',
+      [],
+      {
+        source: text('The registry the list comes from (letters, digits, dots, dashes, underscores)'),
+        format: text('json, tsv or csv; empty: as the text looks'),
+        list: text('The list: JSON ([{prefix, name}] or {prefix: name}), TSV or CSV with a prefix column and a name column'),
+      },
+      { source: 'bioregistry', format: 'tsv', list: 'prefix\tname\nncbitaxon\tNCBI Taxonomy' },
+    ),
+    addition: 'the curators\' pages; requested prefixes are checked against these lists',
+    responses: {
+      ...DESK_FORM_RESPONSES,
+      303: SEE_OTHER(`${DESK_PATH}/reference-prefixes?loaded=2%20prefixes%20of%20bioregistry`),
+      422: pageAnswer('The list or the registry\'s name cannot be read: the page with the message next to its field'),
+    },
+  },
   ...(['deactivate', 'reactivate'] as const).flatMap((change) => [
     deskForm(`/namespaces/{id}/${change}`, `${change === 'deactivate' ? 'Deactivate' : 'Reactivate'} a namespace`, [RECORD_ID('namespace', SAMPLE.namespaceId)], {}, {}),
     deskForm(`/resources/{id}/${change}`, `${change === 'deactivate' ? 'Deactivate' : 'Reactivate'} a resource`, [RECORD_ID('resource', SAMPLE.resourceId)], { urlPattern: text('Reactivation: the URL pattern it is served at again') }, {}),

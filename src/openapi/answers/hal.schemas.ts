@@ -36,6 +36,7 @@ const FIELD_TYPES: Readonly<Record<string, Schema>> = {
   rorId: orNull(text()),
   countryCode: addition(text('ISO 3166-1 alpha-2'), 'the reference leaves it out of the item (it is the id, in the self link)'),
   countryName: text(),
+  synonyms: addition(arrayOf(text()), "a namespace's prefix synonyms (each resolves in place of the prefix), sorted; [] when it has none"),
 };
 
 const LINK = ref('HalLink');
@@ -46,7 +47,7 @@ function linksOf(names: readonly string[]): Schema {
 
 function itemSchema(collection: CollectionDefinition): Schema {
   const properties: Record<string, Schema> = {};
-  for (const field of collection.fields) {
+  for (const field of [...collection.fields, ...(collection.extraItemFields ?? [])]) {
     const type = FIELD_TYPES[field];
     if (!type) throw new Error(`No wire type for ${collection.name}.${field} in openapi/answers/hal.schemas.ts`);
     properties[field] = type;

@@ -139,8 +139,22 @@ export const REGISTRY_SCHEMAS: Record<string, Schema> = {
     ),
     'the requester\'s view of a request, by its token',
   ),
+  PrefixSynonyms: addition(
+    { type: 'object', additionalProperties: arrayOf(text()), description: 'Prefix to its synonyms, both sorted' },
+    'the registry\'s prefix synonyms, in the shape the importer reads (npm run registry:import -- --synonyms)',
+  ),
   PrefixValidationAnswer: envelopeWithMessage(
-    object({ comment: { enum: ['VALIDATION OK', 'VALIDATION FAILED'] }, token: { const: '' } }, { referenceOrder: true }),
+    object(
+      {
+        comment: { enum: ['VALIDATION OK', 'VALIDATION FAILED'] },
+        token: { const: '' },
+        warnings: addition(
+          arrayOf(text()),
+          'validateRequestedPrefix: the other registries (loaded by curators) that already have the requested prefix, one sentence each; present only then, and the answer stays VALIDATION OK',
+        ),
+      },
+      { referenceOrder: true, optional: ['warnings'] },
+    ),
     'VALIDATION OK (200), or VALIDATION FAILED (400) with the first failing message in errorMessage',
   ),
   ResourceValidationAnswer: envelopeWithMessage(

@@ -9,6 +9,7 @@ import { envelopeOf, envelopeWithMessage } from './envelope.schemas.js';
 
 const EXTENSION_WHY: Readonly<Record<string, string>> = {
   canonicalCompactIdentifier: 'the compact identifier a non-canonical local id (case, padding, prefix spelling) was resolved as; present only then',
+  prefixSynonym: 'the prefix synonym the request named its namespace by, as written (parsedCompactIdentifier names the canonical prefix); present only then',
 };
 
 /** The payload's fields the reference does not have (payload-extensions.ts), after parsedCompactIdentifier, present only when they apply. */
