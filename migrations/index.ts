@@ -15,6 +15,7 @@ import * as createCurationWarnings from './20261125000200_create_curation_warnin
 import * as addNamespaceSearchIndexes from './20261125000300_add_namespace_search_indexes.js';
 import * as createCuratorSessions from './20261126000100_create_curator_sessions.js';
 import * as addNamespaceLuiRules from './20261127000210_add_namespace_lui_rules.js';
+import * as addRegistryChangeDetails from './20261127000400_add_registry_change_details.js';
 
 /**
  * Every migration, in order. Knex records the names given here (no file extension), so the same history
@@ -38,6 +39,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261125000300_add_namespace_search_indexes': addNamespaceSearchIndexes,
   '20261126000100_create_curator_sessions': createCuratorSessions,
   '20261127000210_add_namespace_lui_rules': addNamespaceLuiRules,
+  '20261127000400_add_registry_change_details': addRegistryChangeDetails,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

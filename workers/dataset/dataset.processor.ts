@@ -31,6 +31,7 @@ export async function processDatasetBuild(
     dir: deps.dir,
     urls: deps.urls,
     reason: job.data.reason,
+    date: job.data.date,
     // Progress is for watching a long build; it must never hold the build up while Redis is away.
     onProgress: (done) => void job.updateProgress?.({ namespaces: done }).catch(() => undefined),
   });
