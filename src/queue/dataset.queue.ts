@@ -7,7 +7,8 @@ import type { Queue } from 'bullmq';
  */
 export const DATASET_QUEUE = 'dataset-build';
 
-export type DatasetBuildReason = 'nightly' | 'registry-change' | 'first-request';
+// 'manual': an operator's (or a test's) job, typically with a date.
+export type DatasetBuildReason = 'nightly' | 'registry-change' | 'first-request' | 'manual';
 
 export interface DatasetBuildJob {
   /** Why the build was asked for: 'nightly', 'registry-change' or 'first-request'. */

@@ -27,6 +27,7 @@ interface LogRow extends Omit<FeedChange, 'cursor'> {
   txid: string;
 }
 
+// The output names version and txid are text: ORDER BY names the table's columns, which are ordered as numbers.
 const COLUMNS = `version::text AS version, txid::text AS txid, entity, entity_id AS "entityId", operation,
   source_table AS "sourceTable", record_id AS "recordId", prefix, changed_at AS "changedAt"`;
 
@@ -45,7 +46,7 @@ export function createChangeFeedService(db: Db): ChangeFeedService {
       const { rows } = await db.raw<{ rows: LogRow[] }>(
         `SELECT ${COLUMNS} FROM registry_changes
          WHERE (txid, version) > (?::text::xid8, ?::bigint) AND ${SETTLED}
-         ORDER BY txid, version LIMIT ?`,
+         ORDER BY registry_changes.txid, registry_changes.version LIMIT ?`,
         [since.txid, since.version, limit + 1],
       );
       const more = rows.length > limit;
@@ -54,7 +55,7 @@ export function createChangeFeedService(db: Db): ChangeFeedService {
     },
     async latestChanges(limit) {
       const { rows } = await db.raw<{ rows: LogRow[] }>(
-        `SELECT ${COLUMNS} FROM registry_changes WHERE ${SETTLED} ORDER BY txid DESC, version DESC LIMIT ?`,
+        `SELECT ${COLUMNS} FROM registry_changes WHERE ${SETTLED} ORDER BY registry_changes.txid DESC, registry_changes.version DESC LIMIT ?`,
         [limit],
       );
       return rows.map(present);
