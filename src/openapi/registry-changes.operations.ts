@@ -8,7 +8,6 @@ import { errorAnswer, jsonAnswer, queryParam, type OperationSpec } from './opera
 import { addition, arrayOf, integer, object, orNull, text, type Schema } from './schema-kit.js';
 
 const CURSOR_EXAMPLE = 'djEuNzQ1LjEyMw';
-const DATE: Schema = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10 };
 const VERSION: Schema = { type: 'string', pattern: '^(\\d{4}-\\d{2}-\\d{2}|current)$', maxLength: 10 };
 
 const change = object(
