@@ -11,8 +11,11 @@ export interface RecordedBuildOptions extends Omit<BuildDatasetOptions, 'buildId
   reason: string;
   /** Who runs it, for the table; host:pid of this process by default. */
   worker?: string;
-  /** The date (YYYY-MM-DD) the build is kept under in dated/ (dated-datasets.ts); today (UTC) by default. */
-  date?: string;
+  /**
+   * Keep the build under a date in DATASET_DIR/dated/ (dated-datasets.ts): under `date` (YYYY-MM-DD), else
+   * today's (UTC). The worker always does; a build without it (a script's, a test's) leaves `dir` as it was.
+   */
+  keepDated?: { date?: string };
 }
 
 export interface RecordedBuildResult extends BuildDatasetResult {
@@ -48,7 +51,7 @@ export async function runRecordedBuild(db: Db, options: RecordedBuildOptions): P
         const result = await buildDataset({ ...options, buildId, exclusive: true });
         const { manifest } = result;
         // A skipped build keeps the served one under the date too: it is the dataset as it is that day.
-        await keepDatedDataset(options.dir, manifest, options.date ?? utcDateOf(new Date()));
+        if (options.keepDated) await keepDatedDataset(options.dir, manifest, options.keepDated.date ?? utcDateOf(new Date()));
         await db('dataset_builds')
           .where({ id: buildId })
           .update({

@@ -15,8 +15,8 @@ export interface DatasetPayload {
 
 export interface FieldChange {
   field: string;
-  from: DatasetValue | undefined;
-  to: DatasetValue | undefined;
+  from: DatasetValue;
+  to: DatasetValue;
 }
 
 export interface NamespaceSummary {
@@ -58,7 +58,8 @@ export function fieldChanges(from: DatasetRecord, to: DatasetRecord, skip: Reado
     const b = to[field];
     const name = `${under}${field}`;
     if (isObject(a) && isObject(b)) changes.push(...fieldChanges(a, b, new Set(), `${name}.`));
-    else if (JSON.stringify(a) !== JSON.stringify(b)) changes.push({ field: name, from: a, to: b });
+    // A field one side lacks (another format version) is null there, as JSON can say it.
+    else if (JSON.stringify(a) !== JSON.stringify(b)) changes.push({ field: name, from: a ?? null, to: b ?? null });
   }
   return changes;
 }
