@@ -17,6 +17,7 @@ import * as createCuratorSessions from './20261126000100_create_curator_sessions
 import * as createNamespaceSynonyms from './20261127000100_create_namespace_synonyms.js';
 import * as createReferencePrefixes from './20261127000200_create_reference_prefixes.js';
 import * as addNamespaceLuiRules from './20261127000210_add_namespace_lui_rules.js';
+import * as addRegistryChangeDetails from './20261127000400_add_registry_change_details.js';
 
 /**
  * Every migration, in order. Knex records the names given here (no file extension), so the same history
@@ -42,6 +43,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261127000100_create_namespace_synonyms': createNamespaceSynonyms,
   '20261127000200_create_reference_prefixes': createReferencePrefixes,
   '20261127000210_add_namespace_lui_rules': addNamespaceLuiRules,
+  '20261127000400_add_registry_change_details': addRegistryChangeDetails,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

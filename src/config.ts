@@ -287,6 +287,13 @@ const configSchema = {
       default: 'var/dataset',
       description: 'Directory of the prebuilt resolver dataset files (written by the worker, served by the registry area; both must see the same directory). A relative path is taken from the project root.',
     },
+    DATASET_RETENTION_DAYS: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 36500,
+      default: 365,
+      description: 'How many days each dated dataset (DATASET_DIR/dated/YYYY-MM-DD, served by getResolverDataset?version=) is kept; the hourly housekeeping job prunes older ones, which then answer 410.',
+    },
     DATASET_FIRST_BUILD_WAIT_MS: {
       type: 'integer',
       minimum: 0,
@@ -585,6 +592,7 @@ export interface Config {
   QUEUE_PREFIX: string;
   CLUSTER_BACKEND_PORT: number;
   DATASET_DIR: string;
+  DATASET_RETENTION_DAYS: number;
   DATASET_FIRST_BUILD_WAIT_MS: number;
   WORKER_LOCK_DURATION_MS: number;
   WORKER_SCHEDULE_CHECK_INTERVAL_MS: number;

@@ -2,6 +2,8 @@ import os from 'node:os';
 import type { Db } from '../db/knex.js';
 import type { DatasetBuildRow } from '../db/tables.js';
 import { buildDataset, type BuildDatasetOptions, type BuildDatasetResult } from './build-dataset.js';
+import { utcDateOf } from '../lib/calendar-date.js';
+import { keepDatedDataset } from './dated-datasets.js';
 
 export type { DatasetBuildRow, DatasetBuildStatus } from '../db/tables.js';
 
@@ -9,6 +11,11 @@ export interface RecordedBuildOptions extends Omit<BuildDatasetOptions, 'buildId
   reason: string;
   /** Who runs it, for the table; host:pid of this process by default. */
   worker?: string;
+  /**
+   * Keep the build under a date in DATASET_DIR/dated/ (dated-datasets.ts): under `date` (YYYY-MM-DD), else
+   * today's (UTC). The worker always does; a build without it (a script's, a test's) leaves `dir` as it was.
+   */
+  keepDated?: { date?: string };
 }
 
 export interface RecordedBuildResult extends BuildDatasetResult {
@@ -43,6 +50,8 @@ export async function runRecordedBuild(db: Db, options: RecordedBuildOptions): P
         // Holding the lock, this is the only build writing into the directory (see BuildDatasetOptions.exclusive).
         const result = await buildDataset({ ...options, buildId, exclusive: true });
         const { manifest } = result;
+        // A skipped build keeps the served one under the date too: it is the dataset as it is that day.
+        if (options.keepDated) await keepDatedDataset(options.dir, manifest, options.keepDated.date ?? utcDateOf(new Date()));
         await db('dataset_builds')
           .where({ id: buildId })
           .update({

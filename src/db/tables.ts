@@ -53,6 +53,11 @@ export interface RegistryChangeRow {
   /** xid8, which pg hands over as text. */
   txid: string;
   changedAt: Date;
+  /** What the change feed shows (migration add_registry_change_details); null in rows logged before it. */
+  operation: 'INSERT' | 'UPDATE' | 'DELETE' | null;
+  sourceTable: 'namespaces' | 'resources' | 'institutions' | 'locations' | null;
+  recordId: string | null;
+  prefix: string | null;
 }
 
 export interface ServiceSettingRow {
@@ -358,7 +363,7 @@ declare module 'knex/types/tables.js' {
       | 'authHelpUrl'
       | 'authHelpDescription'
     >;
-    registry_changes: Table<RegistryChangeRow, 'version' | 'txid' | 'changedAt'>;
+    registry_changes: Table<RegistryChangeRow, 'version' | 'txid' | 'changedAt' | 'operation' | 'sourceTable' | 'recordId' | 'prefix'>;
     service_settings: Table<ServiceSettingRow, 'created'>;
     dataset_builds: Table<
       DatasetBuildRow,

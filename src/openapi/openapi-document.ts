@@ -72,6 +72,7 @@ const TAGS: Readonly<Record<string, string>> = {
   Insight: 'The reference\'s insight API, for link checkers',
   Browse: 'The reference\'s Spring Data REST browse and search API (HAL)',
   Dataset: 'The whole registry in one download',
+  Changes: 'Every committed registry change, as JSON pages and as an Atom feed',
   Registration: 'Requests for new prefixes and resources, and their field validators',
   Curation: 'Curators\' work on registration requests and on the registry (the curator token)',
   'Curation warnings': 'Problems found in the registry by its validator and link checks',

@@ -6,6 +6,7 @@ import { PUBLIC_REGISTRY, PUBLIC_RESOLVER, REFERENCE_DATE_EXAMPLE, RESOLVED_RESO
 import { EXPORT_FORMATS } from '../dataset/export-formats.js';
 import { errorAnswer, jsonAnswer, NO_CONTENT, pathParam, queryParam, type OperationSpec } from './operation.js';
 import { ref } from './schema-kit.js';
+import { DATASET_VERSION_ANSWERS, DATASET_VERSION_PARAMETER } from './registry-changes.operations.js';
 
 const { institution, location } = RESOLVED_RESOURCE;
 
@@ -107,10 +108,12 @@ export const DATA_OPERATIONS: readonly OperationSpec[] = [
       queryParam('rewriteForEmbeddedPrefixes', 'true: URL patterns and sample ids of namespaces whose local ids embed the prefix are rewritten, as the reference does', 'false', {
         schema: { type: 'string', enum: ['true', 'false'] },
       }),
+      DATASET_VERSION_PARAMETER,
     ],
     responses: {
       200: jsonAnswer('The registry', ref('ResolverDataset'), DATASET_EXAMPLE),
       304: { description: 'The copy the client has is current' },
+      ...DATASET_VERSION_ANSWERS,
       503: errorAnswer('No dataset is built yet and none could be built in time (with Retry-After)', 'The dataset is being built; retry in a few seconds'),
     },
   },

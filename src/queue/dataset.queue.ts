@@ -1,3 +1,4 @@
+import { isCalendarDate } from '../lib/calendar-date.js';
 import type { Queue } from 'bullmq';
 
 /**
@@ -6,11 +7,17 @@ import type { Queue } from 'bullmq';
  */
 export const DATASET_QUEUE = 'dataset-build';
 
-export type DatasetBuildReason = 'nightly' | 'registry-change' | 'first-request';
+// 'manual': an operator's (or a test's) job, typically with a date.
+export type DatasetBuildReason = 'nightly' | 'registry-change' | 'first-request' | 'manual';
 
 export interface DatasetBuildJob {
   /** Why the build was asked for: 'nightly', 'registry-change' or 'first-request'. */
   reason: DatasetBuildReason;
+  /**
+   * The date (YYYY-MM-DD) to keep the build under in the dated datasets instead of today (UTC): for a manual
+   * build standing in for a day's (an operator's, a test's). Scheduled and change-triggered builds have none.
+   */
+  date?: string;
 }
 
 /** What a build job returns: the build it recorded, and whether it wrote files or found them current. */
@@ -36,6 +43,8 @@ export const DATASET_BUILD_DEDUP_ID = 'dataset-build';
 export function checkDatasetBuildJob(data: unknown): string | null {
   const reason = (data as { reason?: unknown } | null)?.reason;
   if (typeof reason !== 'string' || reason.length === 0 || reason.length > 40) return 'a dataset build job needs a reason of 1 to 40 characters';
+  const date = (data as { date?: unknown }).date;
+  if (date !== undefined && (typeof date !== 'string' || !isCalendarDate(date))) return "a dataset build job's date must be a date YYYY-MM-DD";
   return null;
 }
 

@@ -10,6 +10,8 @@ export interface HousekeepingResult {
   idempotencyKeysDeleted: number;
   linkChecksDeleted: number;
   linkCheckRunsDeleted: number;
+  /** Dated datasets past DATASET_RETENTION_DAYS pruned to their tombstone; present only when some were. */
+  datedDatasetsPruned?: number;
 }
 
 /** Stable and versioned: upserting it again on every start changes nothing. */

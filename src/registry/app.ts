@@ -11,6 +11,8 @@ import { pingRedis } from '../queue/connections.js';
 import { docsRoutes } from '../openapi/docs.routes.js';
 import { SERVICE_VERSION } from '../openapi/openapi-document.js';
 import type { Logger } from '../lib/logger.js';
+import { changesRoutes } from './changes/changes.routes.js';
+import { createChangeFeedService } from './changes/change-feed.service.js';
 import { datasetRoutes } from './dataset/dataset.routes.js';
 import { healthApiRoutes } from './health-api/health-api.routes.js';
 import { createHealthApiService } from './health-api/health-api.service.js';
@@ -218,6 +220,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     datasetRoutes({ config, redis: deps.redis, logger: deps.logger }),
     // Read where the browse API reads (the replica when there is one).
     prefixSynonymRoutes({ synonyms: createPrefixSynonymsService(deps.reads?.db ?? db) }),
+    changesRoutes({ changes: createChangeFeedService(db), publicRegistryUrl: config.PUBLIC_REGISTRY_URL }),
     // Submissions and curation: mounted ahead of /restApi so that the curators' /restApi reads never pass
     // through the browse API's shared answer cache.
     // Registry maintenance: ahead of /restApi as well, whose router answers only reads.

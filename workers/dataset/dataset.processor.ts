@@ -13,6 +13,8 @@ export interface DatasetProcessorDeps {
   /** PUBLIC_RESOLVER_URL and PUBLIC_REGISTRY_URL, which the exports' URIs are made of (their defaults when absent). */
   urls?: ExportUrls;
   logger?: Logger;
+  /** Keep each build under its date in DATASET_DIR/dated/ (the job's `date`, else today's); the worker does. */
+  keepDated?: boolean;
 }
 
 /**
@@ -31,6 +33,7 @@ export async function processDatasetBuild(
     dir: deps.dir,
     urls: deps.urls,
     reason: job.data.reason,
+    keepDated: deps.keepDated ? { date: job.data.date } : undefined,
     // Progress is for watching a long build; it must never hold the build up while Redis is away.
     onProgress: (done) => void job.updateProgress?.({ namespaces: done }).catch(() => undefined),
   });

@@ -50,7 +50,7 @@ export const datasetBuildFamily: JobFamily = {
     });
     await listener.start();
 
-    const worker = startWorker(deps, queueNames.dataset, (job) => processDatasetBuild({ db, dir: config.DATASET_DIR, urls, logger }, job), {
+    const worker = startWorker(deps, queueNames.dataset, (job) => processDatasetBuild({ db, dir: config.DATASET_DIR, urls, logger, keepDated: true }, job), {
       concurrency: 1,
       // A dead worker's build is noticed after about a lock duration and handed to another worker.
       lockDuration: config.WORKER_LOCK_DURATION_MS,

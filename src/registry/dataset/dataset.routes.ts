@@ -7,11 +7,13 @@ import { DatasetFiles, type DatasetVariant } from '../../dataset/dataset-files.j
 import { requestDatasetBuild, type DatasetBuildJob } from '../../queue/dataset.queue.js';
 import { createQueue, queueNames } from '../../queue/queues.js';
 import { DatasetService } from './dataset.service.js';
+import { datasetVersionRoutes } from './dataset-versions.routes.js';
+import { CURRENT_VERSION, DatedDatasetService } from './dated-dataset.service.js';
 import { exportRoutes } from './export.routes.js';
 import { sendPrebuilt } from './prebuilt-answer.js';
 
 export interface DatasetRouteDeps {
-  config: Pick<Readonly<Config>, 'DATASET_DIR' | 'DATASET_FIRST_BUILD_WAIT_MS' | 'QUEUE_PREFIX' | 'PUBLIC_REGISTRY_URL'>;
+  config: Pick<Readonly<Config>, 'DATASET_DIR' | 'DATASET_FIRST_BUILD_WAIT_MS' | 'DATASET_RETENTION_DAYS' | 'QUEUE_PREFIX' | 'PUBLIC_REGISTRY_URL'>;
   /** The area's fail-fast producer connection: BullMQ only needs a blocking-safe one for workers. */
   redis: Redis;
   logger: Logger;
@@ -47,13 +49,18 @@ export function datasetRoutes(deps: DatasetRouteDeps): Router {
     },
   });
 
+  const dated = new DatedDatasetService({ dir: deps.config.DATASET_DIR, retentionDays: deps.config.DATASET_RETENTION_DAYS, current: service });
+
   const router = new Router();
   router.get('/resolutionApi/getResolverDataset', async (ctx) => {
     const variant: DatasetVariant = wantsRewrite(ctx.query.rewriteForEmbeddedPrefixes) ? 'rewritten' : 'plain';
     const gzip = ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
-    const opened = await service.open(variant, gzip);
+    // ?version=YYYY-MM-DD: the dataset as it was that day (not in the reference); absent or 'current': as ever.
+    const version = Array.isArray(ctx.query.version) ? ctx.query.version[0] : ctx.query.version;
+    const opened = version !== undefined && version !== CURRENT_VERSION ? await dated.open(version, variant, gzip) : await service.open(variant, gzip);
     sendPrebuilt(ctx, opened, { gzip, contentType: 'application/json', lastModified: new Date(opened.manifest.lastModified) });
   });
   router.use(exportRoutes({ service, publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL }).routes());
+  router.use(datasetVersionRoutes({ dated }).routes());
   return router;
 }
