@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 /**
  * Fault drill for the registry area: this test's own Postgres cluster (never the shared server) is stopped
  * under a running registry app. Every answer that needs the database is 503 with Retry-After and a message
@@ -12,6 +13,7 @@ import { loadConfig } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createProducerRedis } from '../../src/queue/connections.js';
+import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { createRegistryApp } from '../../src/registry/app.js';
 import { prefixRegistration } from '../factories/registration.factory.js';
 import { startRegistry, type RegistryUnderTest } from '../support/areas.js';
@@ -112,6 +114,7 @@ describe('the registry area when Postgres accepts connections but never answers'
     socket.on('close', () => sockets.delete(socket));
   });
   const redis = createProducerRedis(TEST_REDIS_URL);
+  const queuePrefix = `test-hung-postgres-${randomBytes(4).toString('hex')}`;
   let db: Db;
   let app: RequestListener;
 
@@ -119,12 +122,14 @@ describe('the registry area when Postgres accepts connections but never answers'
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const url = `postgres://postgres@127.0.0.1:${(silent.address() as net.AddressInfo).port}/hung`;
     db = createDb(url, { max: 3 });
-    const config = loadConfig({ DATABASE_URL: url, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent' });
+    // A queue prefix of its own: the app's queues write their keys under it, removed in afterAll.
+    const config = loadConfig({ DATABASE_URL: url, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent', QUEUE_PREFIX: queuePrefix });
     app = createRegistryApp({ config, db, redis, logger: createLogger('silent', 'test'), registration: { urlCheck, regexTest } }).callback();
   });
 
   afterAll(async () => {
     await db.destroy();
+    await deleteQueueKeys(redis, queuePrefix);
     redis.disconnect();
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => silent.close(resolve));
