@@ -84,15 +84,32 @@ describe('a build in progress', () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const running = runRecordedBuild(t.db, { db: t.db, dir, reason: 'nightly', pageSize: 2, onProgress: () => gate });
-    const writing = await waitFor(async () => (temporaries().length > 0 ? temporaries() : undefined), { timeoutMs: 10_000, what: 'the first build writing' });
+    // The build opens its files (dataset and exports, each with a gzip copy) one after another before it
+    // stops at the gate: the list is taken once it has stopped growing.
+    let seen = '';
+    const writing = await waitFor(
+      async () => {
+        const now = temporaries();
+        const same = now.length > 0 && JSON.stringify(now) === seen;
+        seen = JSON.stringify(now);
+        return same ? now : undefined;
+      },
+      { timeoutMs: 10_000, what: 'the first build writing, stopped at the gate', everyMs: 300 },
+    );
 
-    const next = build();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(temporaries()).toEqual(writing);
+    // Released whatever happens: a build left at the gate would hold its connection and keep jest alive.
+    try {
+      const next = build();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(temporaries()).toEqual(writing);
 
-    release();
-    expect((await running).status).toBe('built');
-    expect((await next).status).toBe('skipped');
+      release();
+      expect((await running).status).toBe('built');
+      expect((await next).status).toBe('skipped');
+    } finally {
+      release();
+      await running.catch(() => undefined);
+    }
     expect(temporaries()).toEqual([]);
   });
 });

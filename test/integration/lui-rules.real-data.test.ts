@@ -16,6 +16,7 @@ import { resolutionJson } from '../../src/resolver/resolution.presenter.js';
 import { loadRegistry } from '../../src/resolver/snapshot-loader.js';
 import { REGISTRY_URL, startStack, type AreaStack } from '../support/areas.js';
 import { describeRequiring, registryDataset } from '../support/requirements.js';
+import { requiredEmbeddedSpelling } from '../support/embedded-spelling.js';
 
 const datasetFile = registryDataset();
 const dataset = datasetFile.file ?? '';
@@ -27,16 +28,7 @@ interface DatasetNamespace {
   namespaceEmbeddedInLui: boolean;
 }
 
-/** The prefix as the namespace's pattern spells it before its `:` (as the conformance test reads it). */
-function embeddedSpelling(ns: DatasetNamespace): string {
-  const lowerPattern = ns.pattern.toLowerCase();
-  const lowerPrefix = ns.prefix.toLowerCase();
-  for (let at = lowerPattern.indexOf(lowerPrefix); at !== -1; at = lowerPattern.indexOf(lowerPrefix, at + 1)) {
-    const after = at + lowerPrefix.length;
-    if (ns.pattern.startsWith(':', after) || ns.pattern.startsWith('\\:', after)) return ns.pattern.slice(at, after);
-  }
-  throw new Error(`the pattern of embedded namespace ${ns.prefix} does not spell its prefix: ${ns.pattern}`);
-}
+const embeddedSpelling = requiredEmbeddedSpelling;
 
 /** The sample compact identifier and its LUI. */
 function sampleOf(ns: DatasetNamespace): { curie: string; lui: string } {

@@ -16,6 +16,7 @@ import { loadRegistry, refreshRegistry } from '../../src/resolver/snapshot-loade
 import { reverseResolverUrl } from '../../src/core/resolver-url-lookup.js';
 import { REGISTRY_URL, RESOLVER_URL, startStack, type AreaStack } from '../support/areas.js';
 import { describeRequiring, registryDataset } from '../support/requirements.js';
+import { embeddedSpelling } from '../support/embedded-spelling.js';
 
 const datasetFile = registryDataset();
 const dataset = datasetFile.file ?? '';
@@ -27,21 +28,12 @@ interface DatasetNamespace {
   namespaceEmbeddedInLui: boolean;
 }
 
-/** The prefix as the namespace's pattern spells it before its `:` (as the conformance test reads it). */
-function embeddedSpelling(ns: DatasetNamespace): string {
-  const lowerPattern = ns.pattern.toLowerCase();
-  const lowerPrefix = ns.prefix.toLowerCase();
-  for (let at = lowerPattern.indexOf(lowerPrefix); at !== -1; at = lowerPattern.indexOf(lowerPrefix, at + 1)) {
-    const after = at + lowerPrefix.length;
-    if (ns.pattern.startsWith(':', after) || ns.pattern.startsWith('\\:', after)) return ns.pattern.slice(at, after);
-  }
-  return ns.prefix;
-}
+const spellingOf = (ns: DatasetNamespace): string => embeddedSpelling(ns) ?? ns.prefix;
 
 /** The sample compact identifier, and its LUI after the namespace (the part a synonym is put before). */
 function sampleOf(ns: DatasetNamespace): { curie: string; rest: string } {
   if (!ns.namespaceEmbeddedInLui) return { curie: `${ns.prefix}:${ns.sampleId}`, rest: ns.sampleId };
-  return { curie: `${embeddedSpelling(ns)}:${ns.sampleId}`, rest: ns.sampleId };
+  return { curie: `${spellingOf(ns)}:${ns.sampleId}`, rest: ns.sampleId };
 }
 
 // A prefix holds lowercase letters, digits, '_' and '.', so neither of these is ever a prefix.

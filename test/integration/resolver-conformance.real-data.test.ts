@@ -15,6 +15,7 @@ import { presentResolution, resolutionJson } from '../../src/resolver/resolution
 import { loadRegistry } from '../../src/resolver/snapshot-loader.js';
 import { REGISTRY_URL, RESOLVER_URL, startStack, type AreaStack } from '../support/areas.js';
 import { describeRequiring, registryDataset } from '../support/requirements.js';
+import { requiredEmbeddedSpelling } from '../support/embedded-spelling.js';
 
 const datasetFile = registryDataset();
 const dataset = datasetFile.file ?? '';
@@ -63,16 +64,7 @@ const CURIE_EXCEPTIONS: Record<string, { curie: string; why: string }> = {
   },
 };
 
-/** The prefix as the namespace's pattern spells it before its `:` (`CHEBI`, `VariO`, `EO` in ^(P)?EO\:...). */
-function embeddedSpelling(ns: DatasetNamespace): string {
-  const lowerPattern = ns.pattern.toLowerCase();
-  const lowerPrefix = ns.prefix.toLowerCase();
-  for (let at = lowerPattern.indexOf(lowerPrefix); at !== -1; at = lowerPattern.indexOf(lowerPrefix, at + 1)) {
-    const after = at + lowerPrefix.length;
-    if (ns.pattern.startsWith(':', after) || ns.pattern.startsWith('\\:', after)) return ns.pattern.slice(at, after);
-  }
-  throw new Error(`the pattern of embedded namespace ${ns.prefix} does not spell its prefix: ${ns.pattern}`);
-}
+const embeddedSpelling = requiredEmbeddedSpelling;
 
 /** The sample CURIE, its LUI, and the id the reference puts into URL patterns (§1.4 B5). */
 function sampleOf(ns: DatasetNamespace, sampleId = ns.sampleId): { curie: string; lui: string; urlId: string } {
