@@ -161,7 +161,10 @@ describe('the notification outbox', () => {
     await writeOutbox(t.db, messages(1, label));
     const closedPort = await freePort();
     const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${closedPort}`, from: 'registry@example.org', logger: silent, timeoutMs: 2000 });
-    const due = () => t.db('notificationOutbox').where('subject', 'like', `${label} %`).update({ nextAttemptAt: t.db.fn.now() });
+    // A minute in the past, not now(): this machine's wall clock can step back by a little between two
+    // statements, and a row due at exactly now() was then not due yet for the next transaction.
+    const dueNow = () => t.db.raw("now() - interval '1 minute'");
+    const due = () => t.db('notificationOutbox').where('subject', 'like', `${label} %`).update({ nextAttemptAt: dueNow() });
 
     try {
       expect(await sendDueNotifications({ db: t.db, mailer })).toEqual({ sent: 0, failed: 1 });
@@ -181,7 +184,7 @@ describe('the notification outbox', () => {
       expect(row!.attempts).toBe(2);
       expect(row!.nextAttemptAt.getTime() - Date.now()).toBeGreaterThan(50_000);
 
-      await t.db('notificationOutbox').where({ id: row!.id }).update({ attempts: MAX_ATTEMPTS - 1, nextAttemptAt: t.db.fn.now() });
+      await t.db('notificationOutbox').where({ id: row!.id }).update({ attempts: MAX_ATTEMPTS - 1, nextAttemptAt: dueNow() });
       expect(await sendDueNotifications({ db: t.db, mailer })).toEqual({ sent: 0, failed: 1 });
       await due();
       expect(await sendDueNotifications({ db: t.db, mailer })).toEqual({ sent: 0, failed: 0 });
