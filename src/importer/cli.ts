@@ -1,7 +1,4 @@
-import { runDatabaseTool } from '../db/database-tool.js';
-import { ensureDatabase } from '../db/ensure-database.js';
-import { migrateToLatest, withDb } from '../db/knex.js';
-import { postgresFailureMessage } from '../db/postgres-failure.js';
+import { runDatabaseTool, withMigratedDatabase } from '../db/database-tool.js';
 import type { DatasetNamespace } from './dataset.schema.js';
 import { formatSummary } from './format-summary.js';
 import { importRegistry } from './import-registry.js';
@@ -72,14 +69,7 @@ async function run(parsed: ImportArguments, databaseUrl: string): Promise<number
   // Every file is checked before the database is even opened: a bad file changes nothing.
   const namespaces = parsed.source === null ? null : await load(parsed.source);
   const synonyms = parsed.synonyms === null ? null : await loadSynonyms(parsed.synonyms);
-  try {
-    await ensureDatabase(databaseUrl);
-  } catch (error) {
-    process.stderr.write(`${postgresFailureMessage(databaseUrl, error)}\n`);
-    return 1;
-  }
-  return withDb(databaseUrl, { max: 2 }, async (db) => {
-    await migrateToLatest(db);
+  return withMigratedDatabase(databaseUrl, async (db) => {
     const lines: string[] = [];
     if (namespaces !== null) {
       const onProgress = process.stderr.isTTY ? showProgress : undefined;

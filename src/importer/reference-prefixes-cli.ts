@@ -1,9 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { guessFormat, PrefixListError, readPrefixList, SOURCE_NAME, type PrefixListFormat } from '../core/reference-prefix-list.js';
-import { runDatabaseTool } from '../db/database-tool.js';
-import { ensureDatabase } from '../db/ensure-database.js';
-import { migrateToLatest, withDb } from '../db/knex.js';
-import { postgresFailureMessage } from '../db/postgres-failure.js';
+import { runDatabaseTool, withMigratedDatabase } from '../db/database-tool.js';
 import { replaceReferencePrefixes } from '../db/reference-prefixes.js';
 
 /**
@@ -48,14 +45,7 @@ async function run(parsed: Arguments, databaseUrl: string): Promise<number> {
   const text = await readFile(parsed.file, 'utf8');
   // The whole list is read before the database is opened: a bad file changes nothing.
   const prefixes = readPrefixList(text, parsed.format ?? guessFormat(text, parsed.file));
-  try {
-    await ensureDatabase(databaseUrl);
-  } catch (error) {
-    process.stderr.write(`${postgresFailureMessage(databaseUrl, error)}\n`);
-    return 1;
-  }
-  return withDb(databaseUrl, { max: 2 }, async (db) => {
-    await migrateToLatest(db);
+  return withMigratedDatabase(databaseUrl, async (db) => {
     const { removed, loaded } = await replaceReferencePrefixes(db, parsed.source, prefixes);
     process.stdout.write(`Loaded ${loaded} prefixes of ${parsed.source} (replacing ${removed})\n`);
     return 0;
