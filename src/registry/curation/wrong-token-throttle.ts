@@ -34,6 +34,7 @@ export const MAX_DELAY_SECONDS = 15 * 60;
 const STORE_TIMEOUT_MS = 250;
 
 export const TOO_MANY_WRONG_TOKENS = 'Too many wrong curator tokens were sent from your address';
+export const TOO_MANY_WRONG_TOKENS_MESSAGE = `${TOO_MANY_WRONG_TOKENS}: wait the seconds the Retry-After header gives before the next try`;
 
 export interface WrongTokenThrottleOptions {
   redis: Redis;
@@ -106,7 +107,5 @@ async function consumeOne(limiter: RateLimiterAbstract, client: string): Promise
 
 /** The 429 answer of a throttled wrong token: the error translator adds Retry-After. */
 export function wrongTokenRefusal(waitSeconds: number): DomainError {
-  return new DomainError('rate-limited', `${TOO_MANY_WRONG_TOKENS}: wait the seconds the Retry-After header gives before the next try`, {
-    retryAfterSeconds: waitSeconds,
-  });
+  return new DomainError('rate-limited', TOO_MANY_WRONG_TOKENS_MESSAGE, { retryAfterSeconds: waitSeconds });
 }

@@ -18,6 +18,12 @@ export const SIGN_IN_COOKIE = 'registry_curator_oidc';
 const SIGN_IN_PATH = `${DESK_PATH}/oidc`;
 /** The hidden field of the desk's forms. */
 export const DESK_CSRF_FIELD = 'csrf';
+/**
+ * The sign-in, sign-out and OpenID Connect forms hold a CSRF token, the curator token (at most 1,000
+ * characters, config.ts) and the way back (at most 500): anyone may post them, so they are read within a few
+ * KiB, not the pages' 64 KiB.
+ */
+export const SIGN_IN_FORM_LIMIT = 8 * 1024;
 
 interface DeskState {
   desk?: SessionLookup;

@@ -17,6 +17,7 @@ import {
   sessionCookie,
   setSessionCookie,
   setSignInCookie,
+  SIGN_IN_FORM_LIMIT,
   takeSignInCookie,
 } from './desk-auth.js';
 import { FORGED_FORM, NO_STORE, type DeskKit } from './desk-kit.js';
@@ -40,11 +41,6 @@ export interface DeskSignInDeps {
 
 const WRONG_TOKEN = 'That is not the curator token. Check it and try again.';
 const NOT_HERE = 'This sign-in is not enabled on this registry';
-/**
- * The sign-in forms hold a CSRF token, the curator token (at most 1,000 characters, config.ts) and the way
- * back (at most 500): anyone may post them, so they are read within a few KiB, not the pages' 64 KiB.
- */
-const SIGN_IN_FORM_LIMIT = 8 * 1024;
 
 /** "1 second", "2 minutes": how long a throttled address is told to wait, on the sign-in page. */
 function describeWait(seconds: number): string {
