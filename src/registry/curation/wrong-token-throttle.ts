@@ -78,7 +78,7 @@ export class WrongTokenThrottle {
   /** Counts a wrong token from `client` and throws the 429 refusal when the address is past its free tries. */
   async refuseWhenThrottled(client: string): Promise<void> {
     const wait = await this.countWrongTry(client);
-    if (wait > 0) throw wrongTokenRefusal(wait);
+    if (wait > 0) throw new WrongTokenThrottled(wait);
   }
 
   async #count(client: string): Promise<RateLimiterRes> {
@@ -105,7 +105,9 @@ async function consumeOne(limiter: RateLimiterAbstract, client: string): Promise
   }
 }
 
-/** The 429 answer of a throttled wrong token: the error translator adds Retry-After. */
-export function wrongTokenRefusal(waitSeconds: number): DomainError {
-  return new DomainError('rate-limited', TOO_MANY_WRONG_TOKENS_MESSAGE, { retryAfterSeconds: waitSeconds });
+/** The 429 refusal of a throttled wrong token: the error translator answers it with Retry-After. */
+export class WrongTokenThrottled extends DomainError {
+  constructor(readonly waitSeconds: number) {
+    super('rate-limited', TOO_MANY_WRONG_TOKENS_MESSAGE, { retryAfterSeconds: waitSeconds });
+  }
 }

@@ -6,7 +6,7 @@ import { HttpError } from '../../http/http-error.js';
 import { CSRF_FIELD, isOwnFormPost } from '../../web/csrf.js';
 import { sendPage } from '../../web/render-page.js';
 import { checkCuratorToken, tokenCurator } from '../curation/curator-auth.js';
-import { TOO_MANY_WRONG_TOKENS, type WrongTokenThrottle } from '../curation/wrong-token-throttle.js';
+import { TOO_MANY_WRONG_TOKENS, WrongTokenThrottled, type WrongTokenThrottle } from '../curation/wrong-token-throttle.js';
 import {
   clearSessionCookie,
   deskLookup,
@@ -50,8 +50,8 @@ function describeWait(seconds: number): string {
 
 /**
  * Signing in to the desk and out of it: the curator token typed into a form (compared in constant time;
- * wrong ones throttled per address as on the curation API, the right one always let in), or OpenID Connect (oidc-sign-in.service.ts). A sign-in
- * starts a session (desk-sessions.service.ts) and sets its cookie (desk-auth.ts); signing out ends it.
+ * wrong ones throttled per address as on the curation API, the right one always let in), or OpenID Connect
+ * (oidc-sign-in.service.ts). A sign-in starts a session (desk-sessions.service.ts) and sets its cookie (desk-auth.ts); signing out ends it.
  */
 export function deskSignInRoutes(deps: DeskSignInDeps): Router {
   const { kit, sessions, site } = deps;
@@ -78,9 +78,9 @@ export function deskSignInRoutes(deps: DeskSignInDeps): Router {
     try {
       if (!(await checkCuratorToken(ctx, posted.token ?? '', deps.curatorToken, deps.tokenThrottle))) return kit.showSignIn(ctx, { status: 401, problem: WRONG_TOKEN, next });
     } catch (error) {
-      if (!(error instanceof DomainError) || error.retryAfterSeconds === undefined) throw error;
-      ctx.set('Retry-After', String(error.retryAfterSeconds));
-      return kit.showSignIn(ctx, { status: 429, problem: `${TOO_MANY_WRONG_TOKENS}. Try again in ${describeWait(error.retryAfterSeconds)}.`, next });
+      if (!(error instanceof WrongTokenThrottled)) throw error;
+      ctx.set('Retry-After', String(error.waitSeconds));
+      return kit.showSignIn(ctx, { status: 429, problem: `${TOO_MANY_WRONG_TOKENS}. Try again in ${describeWait(error.waitSeconds)}.`, next });
     }
     const { cookieValue, session } = await sessions.start(tokenCurator(deps.curatorName));
     setSessionCookie(ctx, cookieValue, session.expiresAt);
