@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { markBodyRead } from './auth-before-body.js';
 import { HttpError } from './http-error.js';
 import { textProblem } from './input-guard.js';
 import { describeLimit, readText } from './json-body.js';
@@ -50,6 +51,7 @@ export function parseFormText(text: string): FormFields {
  */
 export function formBody(limit = DEFAULT_FORM_LIMIT): Middleware {
   return async function readFormBody(ctx, next) {
+    markBodyRead(ctx);
     const declared = Number(ctx.get('content-length'));
     if (declared > limit) throw new HttpError(413, `Request body is larger than the limit of ${describeLimit(limit)}`);
     const type = ctx.get('content-type');

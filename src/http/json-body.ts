@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './http-error.js';
+import { markBodyRead } from './auth-before-body.js';
 import { checkJsonBody } from './input-guard.js';
 
 export const DEFAULT_JSON_LIMIT = 64 * 1024;
@@ -63,6 +64,7 @@ export function readJsonRequest(req: IncomingMessage, limit: number): Promise<un
 export function textBody(mediaType: string, limit = DEFAULT_JSON_LIMIT): Middleware {
   const type = new RegExp(`^${mediaType.replace(/[.+/]/g, '\\$&')}\\s*(;|$)`, 'i');
   return async function readTextBody(ctx, next) {
+    markBodyRead(ctx);
     const declared = Number(ctx.get('Content-Length'));
     if (declared > limit) throw new HttpError(413, `Request body is larger than the limit of ${describeLimit(limit)}`);
     const given = ctx.get('Content-Type');
@@ -75,6 +77,7 @@ export function textBody(mediaType: string, limit = DEFAULT_JSON_LIMIT): Middlew
 /** Koa middleware: the parsed body in ctx.request.body (see readJsonRequest), with a size limit per route. */
 export function jsonBody(limit = DEFAULT_JSON_LIMIT): Middleware {
   return async function readJsonBody(ctx, next) {
+    markBodyRead(ctx);
     ctx.request.body = await readJsonRequest(ctx.req, limit);
     await next();
   };

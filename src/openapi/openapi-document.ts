@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../lib/project-root.js';
 import { CURATION_DISABLED_MESSAGE, TOKEN_MISSING_MESSAGE, TOKEN_WRONG_MESSAGE } from '../registry/curation/curator-auth.js';
+import { FREE_WRONG_TRIES, MAX_DELAY_SECONDS, TOO_MANY_WRONG_TOKENS_MESSAGE, WRONG_TRY_WINDOW_SECONDS } from '../registry/curation/wrong-token-throttle.js';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../http/error-translator.js';
 import { CURATION_SCHEMAS } from './answers/curation.schemas.js';
 import { ENVELOPE_SCHEMAS } from './answers/envelope.schemas.js';
@@ -94,13 +95,25 @@ const SECURITY_SCHEMES = {
   metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when it is set' },
 };
 
+const QUOTA_HEADERS = {
+  'Retry-After': { description: 'Seconds until the quota resets', schema: { type: 'integer' } },
+  RateLimit: { description: 'The remaining quota, e.g. "resolution";r=0;t=42', schema: { type: 'string' } },
+  'RateLimit-Policy': { description: 'The quota, e.g. "resolution";q=6000;w=60', schema: { type: 'string' } },
+};
+
 const RATE_LIMITED: ResponseSpec = {
   ...errorAnswer('Over the rate limit of the route family (see the description of this document)', 'Too many resolutions from your address: at most 6,000 a minute; the Retry-After header says when to send the next'),
-  headers: {
-    'Retry-After': { description: 'Seconds until the quota resets', schema: { type: 'integer' } },
-    RateLimit: { description: 'The remaining quota, e.g. "resolution";r=0;t=42', schema: { type: 'string' } },
-    'RateLimit-Policy': { description: 'The quota, e.g. "resolution";q=6000;w=60', schema: { type: 'string' } },
-  },
+  headers: QUOTA_HEADERS,
+};
+
+/** A route that takes the curator token answers 429 for wrong tokens too (registry/curation/wrong-token-throttle.ts). */
+const RATE_LIMITED_OR_WRONG_TOKENS: ResponseSpec = {
+  ...errorAnswer(
+    `Over the rate limit of the route family, or a wrong curator token after ${FREE_WRONG_TRIES} others from this address within ${WRONG_TRY_WINDOW_SECONDS / 60} minutes ` +
+      `(the right token is still let in; Retry-After doubles with each further wrong one, from 1 second up to ${MAX_DELAY_SECONDS / 60} minutes)`,
+    TOO_MANY_WRONG_TOKENS_MESSAGE,
+  ),
+  headers: QUOTA_HEADERS,
 };
 
 /**
@@ -109,6 +122,7 @@ const RATE_LIMITED: ResponseSpec = {
  */
 const SHARED_RESPONSES: Readonly<Record<string, ResponseSpec>> = {
   RateLimited: RATE_LIMITED,
+  RateLimitedOrWrongTokens: RATE_LIMITED_OR_WRONG_TOKENS,
   NoCuratorToken: errorAnswer('No bearer token', TOKEN_MISSING_MESSAGE),
   WrongCuratorToken: errorAnswer('Not the curator token', TOKEN_WRONG_MESSAGE),
   CuratorItemNotFound: errorAnswer('Not found, or curation is off on this registry (no CURATOR_TOKEN)', CURATION_DISABLED_MESSAGE),
@@ -121,7 +135,8 @@ const shared = (name: keyof typeof SHARED_RESPONSES): ResponseOrRef => ({ $ref: 
 /** The answers every operation of its kind may give besides its own. */
 function commonResponses(area: Area, spec: OperationSpec): Record<number, ResponseOrRef> {
   const common: Record<number, ResponseOrRef> = {};
-  if (spec.rateLimited !== false) common[429] = shared('RateLimited');
+  const takesToken = spec.access === 'curator' || spec.access === 'optional-curator';
+  if (spec.rateLimited !== false) common[429] = shared(takesToken ? 'RateLimitedOrWrongTokens' : 'RateLimited');
   if (spec.access === 'curator') {
     common[401] = shared('NoCuratorToken');
     common[403] = shared('WrongCuratorToken');

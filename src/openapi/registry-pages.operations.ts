@@ -2,8 +2,11 @@
  * The registry's pages for people (pages/, the registration forms, the curator desk) and their files. They
  * answer HTML; their forms post application/x-www-form-urlencoded with the page's CSRF token.
  */
+import { describeLimit } from '../http/json-body.js';
 import { CURATION_DISABLED_MESSAGE } from '../registry/curation/curator-auth.js';
-import { DESK_PATH } from '../registry/curator-desk/desk-auth.js';
+import { FREE_WRONG_TRIES, MAX_DELAY_SECONDS, WRONG_TRY_WINDOW_SECONDS } from '../registry/curation/wrong-token-throttle.js';
+import { DESK_PATH, SIGN_IN_FORM_LIMIT } from '../registry/curator-desk/desk-auth.js';
+import { REFERENCE_LIST_FORM_LIMIT } from '../registry/reference-prefixes/reference-prefixes.service.js';
 import { QUEUE_BOARD_PATH } from '../registry/queue-board/queue-board-access.js';
 import { ADMIN_QUEUES_PATH } from '../registry/queue-board/queue-board.routes.js';
 import { formFields, REQUEST_FORMS } from '../registry/pages/registration-fields.js';
@@ -218,7 +221,10 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
       401: pageAnswer('Not the curator token: the form again'),
       403: FORBIDDEN,
       404: pageErrorAnswer('Token sign-in is not enabled (no CURATOR_TOKEN)', 'This sign-in is not enabled on this registry'),
-      429: pageAnswer('Too many wrong tokens from this address (with Retry-After)'),
+      413: pageErrorAnswer(`The form is larger than ${describeLimit(SIGN_IN_FORM_LIMIT)} (refused before it is read)`, `Request body is larger than the limit of ${describeLimit(SIGN_IN_FORM_LIMIT)}`),
+      429: pageAnswer(
+        `A wrong token after ${FREE_WRONG_TRIES} others from this address within ${WRONG_TRY_WINDOW_SECONDS / 60} minutes, counted with the curation APIs' (with Retry-After, doubling up to ${MAX_DELAY_SECONDS / 60} minutes); the right token is still let in`,
+      ),
     },
   },
   {
@@ -228,7 +234,11 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
     summary: 'Sign out (ends the session)',
     addition: 'the curators\' pages',
     requestBody: formBody('The desk\'s form', {}, {}),
-    responses: { 303: redirectAnswer('To the sign-in page', `${DESK_PATH}/sign-in?signedOut=1`), 403: FORBIDDEN },
+    responses: {
+      303: redirectAnswer('To the sign-in page (without a session at once, the body unread)', `${DESK_PATH}/sign-in?signedOut=1`),
+      403: FORBIDDEN,
+      413: pageErrorAnswer(`The form is larger than ${describeLimit(SIGN_IN_FORM_LIMIT)}`, `Request body is larger than the limit of ${describeLimit(SIGN_IN_FORM_LIMIT)}`),
+    },
   },
   {
     methods: ['post'],
@@ -242,6 +252,7 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
       303: redirectAnswer('To the OpenID provider', 'https://login.example.org/authorize?client_id=registry'),
       403: FORBIDDEN,
       404: pageErrorAnswer('OpenID Connect sign-in is not enabled', 'This sign-in is not enabled on this registry'),
+      413: pageErrorAnswer(`The form is larger than ${describeLimit(SIGN_IN_FORM_LIMIT)}`, `Request body is larger than the limit of ${describeLimit(SIGN_IN_FORM_LIMIT)}`),
       503: pageAnswer('The OpenID provider cannot be reached (with Retry-After)'),
     },
   },
@@ -384,6 +395,10 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
     responses: {
       ...DESK_FORM_RESPONSES,
       303: SEE_OTHER(`${DESK_PATH}/reference-prefixes?loaded=2%20prefixes%20of%20bioregistry`),
+      413: pageErrorAnswer(
+        `The form is larger than ${describeLimit(REFERENCE_LIST_FORM_LIMIT)} as sent (refused before it is read; a larger list is loaded with the command line's reference-prefixes)`,
+        `Request body is larger than the limit of ${describeLimit(REFERENCE_LIST_FORM_LIMIT)}`,
+      ),
       422: pageAnswer('The list or the registry\'s name cannot be read: the page with the message next to its field'),
     },
   },

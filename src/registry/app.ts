@@ -57,7 +57,8 @@ import { htmlErrorPage } from '../web/error-page.js';
 import type { Site } from '../web/site.js';
 import { StaticAssets } from '../web/static-assets.js';
 import { SubmissionService } from './registration/submission/submission.service.js';
-import { isSignedInAtDesk, SignInThrottle } from './curator-desk/desk-auth.js';
+import { isSignedInAtDesk } from './curator-desk/desk-auth.js';
+import { WrongTokenThrottle } from './curation/wrong-token-throttle.js';
 import { createDeskKit } from './curator-desk/desk-kit.js';
 import { deskReferencePrefixRoutes } from './curator-desk/desk-reference-prefixes.routes.js';
 import { deskRegistryRoutes } from './curator-desk/desk-registry.routes.js';
@@ -145,6 +146,8 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   });
   // The curator desk: sessions in Postgres; sign-in with CURATOR_TOKEN and/or OpenID Connect.
   const deskSessions = new DeskSessions(db, config.CURATOR_SESSION_HOURS);
+  // One count of wrong curator tokens per address for every place the token is taken, shared in Redis.
+  const tokenThrottle = new WrongTokenThrottle({ redis: deps.redis, queuePrefix: config.QUEUE_PREFIX, logger: deps.logger });
   app.use(limitRequests(limits, registryFamilyOf, { advertise: true, curatorRequest: (ctx) => isSignedInAtDesk(ctx, deskSessions) }));
   const notifications = {
     publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
@@ -191,6 +194,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     signInEnabled: config.CURATOR_TOKEN !== '' || oidc !== undefined,
     publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
     sessions: deskSessions,
+    tokenThrottle,
     logger: deps.logger,
   })) {
     app.use(middleware);
@@ -228,18 +232,21 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
       maintenance,
       curatorToken: config.CURATOR_TOKEN,
       curatorName: config.CURATOR_NAME,
+      tokenThrottle,
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
     }),
     warningsRoutes({
       warnings: createWarningsActions(db),
       curatorToken: config.CURATOR_TOKEN,
       curatorName: config.CURATOR_NAME,
+      tokenThrottle,
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
     }),
     curationRoutes({
       curation,
       curatorToken: config.CURATOR_TOKEN,
       curatorName: config.CURATOR_NAME,
+      tokenThrottle,
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
     }),
     ...(submissions ? [submissionRoutes({ submissions })] : []),
@@ -252,14 +259,14 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
       sessions: deskSessions,
       curatorToken: config.CURATOR_TOKEN,
       curatorName: config.CURATOR_NAME,
-      throttle: new SignInThrottle(),
+      tokenThrottle,
       oidc,
     }),
     deskRoutes({ kit: deskKit, desk }),
     deskRegistryRoutes({ kit: deskKit, desk }),
     deskReferencePrefixRoutes({ kit: deskKit, referencePrefixes: createReferencePrefixesService(db) }),
     // Ahead of /restApi too: a person's answer depends on the caller, and the browse API's cache on the URL only.
-    personRoutes({ persons: createPersonsService(db), publicRegistryUrl: config.PUBLIC_REGISTRY_URL, curatorToken: config.CURATOR_TOKEN }),
+    personRoutes({ persons: createPersonsService(db), publicRegistryUrl: config.PUBLIC_REGISTRY_URL, curatorToken: config.CURATOR_TOKEN, tokenThrottle }),
     restApiRoutes({
       data: restApiData,
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,

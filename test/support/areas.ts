@@ -47,6 +47,8 @@ export interface RegistryAppOptions {
   env?: Record<string, string>;
   registration?: RegistryAppDeps['registration'];
   registryVersions?: RegistryAppDeps['registryVersions'];
+  /** Another Redis connection than the stack's (one that cannot connect, say). */
+  redis?: Redis;
 }
 
 export interface ResolverAppOptions {
@@ -121,7 +123,7 @@ export async function startStack(label: string, options: StartOptions = {}): Pro
       createRegistryApp({
         config: app.env ? loadConfig({ ...baseEnv, ...options.env, ...app.env }) : config,
         db: t.db,
-        redis,
+        redis: app.redis ?? redis,
         logger,
         registration: app.registration,
         registryVersions: app.registryVersions,

@@ -63,3 +63,40 @@ export async function startRawServer(listener: RequestListener, maxSockets = 8):
     },
   };
 }
+
+export interface PartialBodyRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  /** The Content-Length the headers declare. */
+  declaredLength: number;
+  /** The only part of the body that is sent; the rest never is. */
+  firstChunk: Buffer;
+  /** Fails the request when no answer has come by then: the server is waiting for the rest of the body. */
+  timeoutMs: number;
+}
+
+/**
+ * Sends a request's headers and the first chunk of its body, and resolves with the server's answer, which
+ * must come without the rest of the body (never sent): how a test sees that a route refuses a request
+ * before it reads the body. The socket is its own and is closed once the answer is read.
+ */
+export function sendPartialBody(port: number, request: PartialBodyRequest): Promise<RawResponse> {
+  return new Promise<RawResponse>((resolve, reject) => {
+    const headers = { ...request.headers, 'Content-Length': String(request.declaredLength) };
+    const req = http.request({ host: '127.0.0.1', port, agent: false, method: request.method, path: request.path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
+        req.destroy();
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.setTimeout(request.timeoutMs, () =>
+      req.destroy(new Error(`${request.method} ${request.path}: no answer within ${request.timeoutMs} ms with ${request.firstChunk.length} of ${request.declaredLength} body bytes sent`)),
+    );
+    req.write(request.firstChunk);
+  });
+}

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { notFound } from '../../http/http-error.js';
 import { jsonBody } from '../../http/json-body.js';
 import { curatorOf, requireCurator } from '../curation/curator-auth.js';
+import type { WrongTokenThrottle } from '../curation/wrong-token-throttle.js';
 import type { CurationWarning, CurationWarningEvent } from './curation-warning.js';
 import { WarningsPresenter } from './warnings.presenter.js';
 import { NOTIFICATIONS_BODY_LIMIT, readNotifications, type WarningNotification } from './warnings.schemas.js';
@@ -22,6 +23,8 @@ export interface WarningsRouteDeps {
   warnings: WarningsActions;
   curatorToken: string;
   curatorName: string;
+  /** Wrong tokens counted and throttled, for every place the token is checked (wrong-token-throttle.ts). */
+  tokenThrottle: WrongTokenThrottle;
   publicRegistryUrl: string;
 }
 
@@ -37,7 +40,7 @@ const WARNING_NOT_FOUND = 'EntityRepresentationModel not found!';
  */
 export function warningsRoutes(deps: WarningsRouteDeps): Router {
   const router = new Router();
-  const curator = requireCurator(deps.curatorToken, deps.curatorName);
+  const curator = requireCurator(deps.curatorToken, deps.curatorName, deps.tokenThrottle);
   const present = new WarningsPresenter(deps.publicRegistryUrl);
   const selfHref = (ctx: Context) => `${deps.publicRegistryUrl}${ctx.path}`;
   const sendHal = (ctx: Context, body: unknown) => {

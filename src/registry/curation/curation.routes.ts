@@ -11,13 +11,16 @@ import { checkSessionEventBody } from './curation.schemas.js';
 import type { CurationActions } from './curation-actions.js';
 import { CurationError, parseSessionId, readSessionEventPayload, type Operation } from './curation.service.js';
 import { curatorOf, requireCurator } from './curator-auth.js';
+import type { WrongTokenThrottle } from './wrong-token-throttle.js';
 
 export interface CurationRouteDeps {
   curation: CurationActions;
   /** CURATOR_TOKEN; empty: every curation endpoint answers 404. */
   curatorToken: string;
   /** CURATOR_NAME: the actor the token's holder is recorded as. */
-  curatorName?: string;
+  curatorName: string;
+  /** Wrong tokens counted and throttled, for every place the token is checked (wrong-token-throttle.ts). */
+  tokenThrottle: WrongTokenThrottle;
   publicRegistryUrl: string;
 }
 
@@ -46,7 +49,7 @@ function itemId(ctx: Context): number {
  */
 export function curationRoutes(deps: CurationRouteDeps): Router {
   const router = new Router();
-  const curator = requireCurator(deps.curatorToken, deps.curatorName);
+  const curator = requireCurator(deps.curatorToken, deps.curatorName, deps.tokenThrottle);
   const readBody = jsonBody();
   const present = new CurationPresenter(new HalPresenter(deps.publicRegistryUrl));
   const selfHref = (ctx: Context) => `${deps.publicRegistryUrl}${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`;

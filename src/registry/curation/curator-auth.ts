@@ -1,7 +1,9 @@
 import type { Context, Middleware } from 'koa';
 import type { CuratorKind } from '../../db/tables.js';
+import { assertBodyUnread } from '../../http/auth-before-body.js';
 import { bearerTokenOf, isCuratorToken } from '../../http/bearer-token.js';
 import { HttpError } from '../../http/http-error.js';
+import type { WrongTokenThrottle } from './wrong-token-throttle.js';
 
 // The comparison lives in http/ (the rate limits exempt the token in both areas); the desk takes it from here.
 export { isCuratorToken };
@@ -40,33 +42,45 @@ function bearerToken(ctx: Context): string | undefined {
 }
 
 /**
- * Whether a public endpoint's caller is a curator (and may see what others may not). No bearer token, or
- * curation off: not a curator. A wrong token is refused with 403, as on the curation endpoints, so that a
- * mistyped token does not silently read as an anonymous call.
+ * Whether `given` is the curator token. The comparison comes first, so the right token is let in from any
+ * address, however many wrong ones were sent from it; a wrong one is counted by the throttle, which throws
+ * its 429 once the address is past its free tries (wrong-token-throttle.ts).
  */
-export function callerIsCurator(ctx: Context, curatorToken: string): boolean {
+export async function checkCuratorToken(ctx: Context, given: string, curatorToken: string, throttle: WrongTokenThrottle): Promise<boolean> {
+  if (isCuratorToken(given, curatorToken)) return true;
+  await throttle.refuseWhenThrottled(ctx.ip);
+  return false;
+}
+
+/**
+ * Whether a public endpoint's caller is a curator (and may see what others may not). No bearer token, or
+ * curation off: not a curator. A wrong token is refused with 403 (429 when throttled), as on the curation
+ * endpoints, so that a mistyped token does not silently read as an anonymous call.
+ */
+export async function callerIsCurator(ctx: Context, curatorToken: string, throttle: WrongTokenThrottle): Promise<boolean> {
   const given = bearerToken(ctx);
   if (given === undefined || curatorToken === '') return false;
-  if (!isCuratorToken(given, curatorToken)) throw new HttpError(403, TOKEN_WRONG_MESSAGE);
+  if (!(await checkCuratorToken(ctx, given, curatorToken, throttle))) throw new HttpError(403, TOKEN_WRONG_MESSAGE);
   return true;
 }
 
 /**
  * Guards every curation endpoint with the CURATOR_TOKEN setting. Curation is off when the setting is empty:
  * the endpoints then answer 404 (they do not exist on this registry) before any token is looked at.
- * No token: 401 with WWW-Authenticate; a wrong one: 403. The answers are never cached by intermediaries.
- * The curator let through is in ctx.state (curatorOf), named `curatorName` (CURATOR_NAME).
+ * No token: 401 with WWW-Authenticate; a wrong one: 403, or 429 once the address has sent too many
+ * (`throttle`). The answers are never cached by intermediaries. The curator let through is in ctx.state
+ * (curatorOf), named `curatorName` (CURATOR_NAME). It runs ahead of the route's body reader, which an
+ * anonymous request never reaches (auth-before-body.ts).
  */
-export function requireCurator(curatorToken: string, curatorName = 'curator'): Middleware {
+export function requireCurator(curatorToken: string, curatorName: string, throttle: WrongTokenThrottle): Middleware {
   const curator = tokenCurator(curatorName);
   return async function curatorOnly(ctx, next) {
+    assertBodyUnread(ctx, 'the curator token check');
     ctx.set('Cache-Control', 'no-store');
     if (curatorToken === '') throw new HttpError(404, CURATION_DISABLED_MESSAGE);
     const given = bearerToken(ctx);
     if (given === undefined) throw new HttpError(401, TOKEN_MISSING_MESSAGE, { 'WWW-Authenticate': 'Bearer realm="curation"' });
-    if (!isCuratorToken(given, curatorToken)) {
-      throw new HttpError(403, TOKEN_WRONG_MESSAGE);
-    }
+    if (!(await checkCuratorToken(ctx, given, curatorToken, throttle))) throw new HttpError(403, TOKEN_WRONG_MESSAGE);
     (ctx.state as { curator?: Curator }).curator = curator;
     await next();
   };

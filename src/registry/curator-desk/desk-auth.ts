@@ -1,11 +1,11 @@
 /**
- * Who is at the curator desk: the session cookie, the CSRF check of the desk's forms, and the bound on
- * wrong curator tokens. The cookie is HttpOnly, SameSite=Strict, Secure when the desk is served over https
+ * Who is at the curator desk: the session cookie and the CSRF check of the desk's forms (wrong curator
+ * tokens are throttled by curation/wrong-token-throttle.ts, as everywhere the token is taken). The cookie is HttpOnly, SameSite=Strict, Secure when the desk is served over https
  * (ctx.secure: behind a proxy, with TRUST_PROXY), and has the path /curation: the browser sends it to the
  * desk's own pages and forms only, never to the JSON APIs, which keep asking for the bearer token.
  */
 import type { Context, Middleware } from 'koa';
-import { LRUCache } from 'lru-cache';
+import { assertBodyUnread } from '../../http/auth-before-body.js';
 import type { Curator } from '../curation/curator-auth.js';
 import { isOwnOrigin, sameToken } from '../../web/csrf.js';
 import type { DeskSession, DeskSessions, SessionLookup } from './desk-sessions.service.js';
@@ -18,6 +18,12 @@ export const SIGN_IN_COOKIE = 'registry_curator_oidc';
 const SIGN_IN_PATH = `${DESK_PATH}/oidc`;
 /** The hidden field of the desk's forms. */
 export const DESK_CSRF_FIELD = 'csrf';
+/**
+ * The sign-in, sign-out and OpenID Connect forms hold a CSRF token, the curator token (at most 1,000
+ * characters, config.ts) and the way back (at most 500): anyone may post them, so they are read within a few
+ * KiB, not the pages' 64 KiB.
+ */
+export const SIGN_IN_FORM_LIMIT = 8 * 1024;
 
 interface DeskState {
   desk?: SessionLookup;
@@ -102,10 +108,12 @@ export function safeNext(raw: unknown): string {
 /**
  * The desk's pages need a signed-in curator. A page asked without one is sent to the sign-in (303) with
  * its address to come back to; a form sent without one is answered by `refuse` (401), since its values
- * cannot be carried through a sign-in.
+ * cannot be carried through a sign-in. It runs ahead of the form's body reader: a request without a session
+ * is refused before a byte of its body is read (auth-before-body.ts).
  */
 export function requireSignedIn(refuse: (ctx: Context, expired: boolean) => void): Middleware {
   return async function signedInOnly(ctx, next) {
+    assertBodyUnread(ctx, 'the desk session check');
     const lookup = deskLookup(ctx);
     if (lookup.state === 'signed-in') return next();
     const expired = lookup.state === 'expired';
@@ -130,37 +138,4 @@ export function isDeskFormPost(ctx: Context, formToken: string | undefined, publ
   const lookup = deskLookup(ctx);
   if (lookup.state !== 'signed-in' || formToken === undefined) return false;
   return isOwnOrigin(ctx, publicOrigin) && sameToken(lookup.session.csrfToken, formToken);
-}
-
-/**
- * Wrong curator tokens per client address: after MAX_FAILURES within the window, sign-ins from that address
- * are refused with 429 until the window ends, so the token cannot be guessed at speed. A right token
- * clears the address's count.
- */
-export class SignInThrottle {
-  private readonly failures: LRUCache<string, { count: number; until: number }>;
-
-  constructor(
-    private readonly maxFailures = 10,
-    private readonly windowMs = 15 * 60_000,
-  ) {
-    this.failures = new LRUCache({ max: 10_000, ttl: windowMs });
-  }
-
-  /** Seconds the address must wait before trying again; 0 when it may try now. */
-  waitSeconds(address: string): number {
-    const entry = this.failures.get(address);
-    if (!entry || entry.count < this.maxFailures) return 0;
-    return Math.max(1, Math.ceil((entry.until - Date.now()) / 1000));
-  }
-
-  fail(address: string): void {
-    const entry = this.failures.get(address);
-    if (entry) entry.count += 1;
-    else this.failures.set(address, { count: 1, until: Date.now() + this.windowMs });
-  }
-
-  succeed(address: string): void {
-    this.failures.delete(address);
-  }
 }

@@ -33,7 +33,10 @@ export interface DeskKit {
   page: Middleware[];
   /** A desk page (GET): signed in, or sent to the sign-in. */
   signedIn: Middleware[];
-  /** A desk form (POST): the body read, signed in (else 401), sent from the desk (else 403). */
+  /**
+   * A desk form (POST): signed in (else 401, the body unread), then the body read (at most 64 KiB), then
+   * sent from the desk (else 403): the CSRF token is in the body, the session in the cookie.
+   */
   form: Middleware[];
   /** The same for a form whose body may be up to `limit` bytes (a pasted list). */
   formWithin(limit: number): Middleware[];
@@ -92,8 +95,8 @@ export function createDeskKit(deps: DeskKitDeps): DeskKit {
   return {
     page,
     signedIn: [...page, sessionEnded],
-    form: [...page, formBody(), sessionEnded, fromDesk],
-    formWithin: (limit) => [...page, formBody(limit), sessionEnded, fromDesk],
+    form: [...page, sessionEnded, formBody(), fromDesk],
+    formWithin: (limit) => [...page, sessionEnded, formBody(limit), fromDesk],
     context: (ctx) => {
       const session = deskSessionOf(ctx);
       return { site, curator: session.curator, csrf: session.csrfToken };

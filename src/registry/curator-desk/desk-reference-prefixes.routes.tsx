@@ -2,7 +2,7 @@ import { Router } from '@koa/router';
 import type { PrefixListFormat } from '../../core/reference-prefix-list.js';
 import type { FormFields } from '../../http/form-body.js';
 import { sendPage } from '../../web/render-page.js';
-import type { ReferencePrefixesService } from '../reference-prefixes/reference-prefixes.service.js';
+import { REFERENCE_LIST_FORM_LIMIT, type ReferencePrefixesService } from '../reference-prefixes/reference-prefixes.service.js';
 import type { DeskKit } from './desk-kit.js';
 import { NO_STORE } from './desk-kit.js';
 import { REFERENCE_PREFIXES_PATH, ReferencePrefixesPage } from './pages/reference-prefixes.page.js';
@@ -12,8 +12,6 @@ export interface DeskReferencePrefixRouteDeps {
   referencePrefixes: ReferencePrefixesService;
 }
 
-/** A pasted list of every Bioregistry prefix with its name is about 100 KB; room for larger registries. */
-const LIST_FORM_LIMIT = 16 * 1024 * 1024;
 const FORMATS = new Set(['json', 'tsv', 'csv']);
 
 /**
@@ -32,7 +30,7 @@ export function deskReferencePrefixRoutes(deps: DeskReferencePrefixRouteDeps): R
     });
   });
 
-  router.post(REFERENCE_PREFIXES_PATH, ...kit.formWithin(LIST_FORM_LIMIT), async (ctx) => {
+  router.post(REFERENCE_PREFIXES_PATH, ...kit.formWithin(REFERENCE_LIST_FORM_LIMIT), async (ctx) => {
     const posted = ctx.request.body as FormFields;
     const format = FORMATS.has(posted.format ?? '') ? (posted.format as PrefixListFormat) : null;
     const outcome = await referencePrefixes.load(posted.source ?? '', posted.list ?? '', format);

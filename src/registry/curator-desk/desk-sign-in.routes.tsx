@@ -1,10 +1,12 @@
 import { Router } from '@koa/router';
+import type { Context, Middleware } from 'koa';
 import { DomainError } from '../../core/domain-error.js';
 import { formBody, type FormFields } from '../../http/form-body.js';
 import { HttpError } from '../../http/http-error.js';
 import { CSRF_FIELD, isOwnFormPost } from '../../web/csrf.js';
 import { sendPage } from '../../web/render-page.js';
-import { isCuratorToken, tokenCurator } from '../curation/curator-auth.js';
+import { checkCuratorToken, tokenCurator } from '../curation/curator-auth.js';
+import { TOO_MANY_WRONG_TOKENS, WrongTokenThrottled, type WrongTokenThrottle } from '../curation/wrong-token-throttle.js';
 import {
   clearSessionCookie,
   deskLookup,
@@ -15,8 +17,8 @@ import {
   sessionCookie,
   setSessionCookie,
   setSignInCookie,
+  SIGN_IN_FORM_LIMIT,
   takeSignInCookie,
-  type SignInThrottle,
 } from './desk-auth.js';
 import { FORGED_FORM, NO_STORE, type DeskKit } from './desk-kit.js';
 import type { DeskSessions } from './desk-sessions.service.js';
@@ -32,23 +34,30 @@ export interface DeskSignInDeps {
   curatorToken: string;
   /** CURATOR_NAME: who the token's holder is recorded as. */
   curatorName: string;
-  throttle: SignInThrottle;
+  /** Wrong tokens counted and throttled as on the curation API (wrong-token-throttle.ts). */
+  tokenThrottle: WrongTokenThrottle;
   oidc?: OidcSignIn;
 }
 
 const WRONG_TOKEN = 'That is not the curator token. Check it and try again.';
 const NOT_HERE = 'This sign-in is not enabled on this registry';
 
+/** "1 second", "2 minutes": how long a throttled address is told to wait, on the sign-in page. */
+function describeWait(seconds: number): string {
+  const [count, unit] = seconds < 60 ? [seconds, 'second'] : [Math.ceil(seconds / 60), 'minute'];
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
 /**
- * Signing in to the desk and out of it: the curator token typed into a form (compared in constant time, a
- * bounded number of wrong tries per address), or OpenID Connect (oidc-sign-in.service.ts). A sign-in
- * starts a session (desk-sessions.service.ts) and sets its cookie (desk-auth.ts); signing out ends it.
+ * Signing in to the desk and out of it: the curator token typed into a form (compared in constant time;
+ * wrong ones throttled per address as on the curation API, the right one always let in), or OpenID Connect
+ * (oidc-sign-in.service.ts). A sign-in starts a session (desk-sessions.service.ts) and sets its cookie (desk-auth.ts); signing out ends it.
  */
 export function deskSignInRoutes(deps: DeskSignInDeps): Router {
   const { kit, sessions, site } = deps;
   const router = new Router();
   const publicOrigin = new URL(site.publicRegistryUrl).origin;
-  const readForm = formBody();
+  const readSignInForm = formBody(SIGN_IN_FORM_LIMIT);
 
   router.get(`${DESK_PATH}/sign-in`, ...kit.page, (ctx) => {
     const next = safeNext(ctx.query.next);
@@ -61,39 +70,40 @@ export function deskSignInRoutes(deps: DeskSignInDeps): Router {
     kit.showSignIn(ctx, { notice, next });
   });
 
-  router.post(`${DESK_PATH}/sign-in`, ...kit.page, readForm, async (ctx) => {
+  router.post(`${DESK_PATH}/sign-in`, ...kit.page, readSignInForm, async (ctx) => {
     if (deps.curatorToken === '') throw new HttpError(404, NOT_HERE);
     const posted = ctx.request.body as FormFields;
     const next = safeNext(posted.next);
     if (!isOwnFormPost(ctx, posted[CSRF_FIELD], publicOrigin)) return kit.showSignIn(ctx, { status: 403, problem: FORGED_FORM, next });
-    const wait = deps.throttle.waitSeconds(ctx.ip);
-    if (wait > 0) {
-      ctx.set('Retry-After', String(wait));
-      const minutes = Math.ceil(wait / 60);
-      return kit.showSignIn(ctx, { status: 429, problem: `Too many wrong tokens were tried from your address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, next });
+    try {
+      if (!(await checkCuratorToken(ctx, posted.token ?? '', deps.curatorToken, deps.tokenThrottle))) return kit.showSignIn(ctx, { status: 401, problem: WRONG_TOKEN, next });
+    } catch (error) {
+      if (!(error instanceof WrongTokenThrottled)) throw error;
+      ctx.set('Retry-After', String(error.waitSeconds));
+      return kit.showSignIn(ctx, { status: 429, problem: `${TOO_MANY_WRONG_TOKENS}. Try again in ${describeWait(error.waitSeconds)}.`, next });
     }
-    if (!isCuratorToken(posted.token ?? '', deps.curatorToken)) {
-      deps.throttle.fail(ctx.ip);
-      return kit.showSignIn(ctx, { status: 401, problem: WRONG_TOKEN, next });
-    }
-    deps.throttle.succeed(ctx.ip);
     const { cookieValue, session } = await sessions.start(tokenCurator(deps.curatorName));
     setSessionCookie(ctx, cookieValue, session.expiresAt);
     ctx.status = 303;
     ctx.redirect(next);
   });
 
-  router.post(`${DESK_PATH}/sign-out`, ...kit.page, readForm, async (ctx) => {
-    const posted = ctx.request.body as FormFields;
-    // Signing out is a change too: only the desk's own form may do it (a session that is gone needs nothing).
-    if (deskLookup(ctx).state === 'signed-in' && !isDeskFormPost(ctx, posted[DESK_CSRF_FIELD], publicOrigin)) return kit.showError(ctx, 403, FORGED_FORM);
+  const signOut = async (ctx: Context) => {
     await sessions.end(sessionCookie(ctx));
     clearSessionCookie(ctx);
     ctx.status = 303;
     ctx.redirect(`${DESK_PATH}/sign-in?signedOut=1`);
+  };
+  // Signing out is a change too: only the desk's own form may do it. A session that is gone needs nothing,
+  // and then the request's body is never read.
+  const signedOutAlready: Middleware = async (ctx, next) => (deskLookup(ctx).state === 'signed-in' ? next() : signOut(ctx));
+  router.post(`${DESK_PATH}/sign-out`, ...kit.page, signedOutAlready, readSignInForm, async (ctx) => {
+    const posted = ctx.request.body as FormFields;
+    if (!isDeskFormPost(ctx, posted[DESK_CSRF_FIELD], publicOrigin)) return kit.showError(ctx, 403, FORGED_FORM);
+    await signOut(ctx);
   });
 
-  router.post(`${DESK_PATH}/oidc/start`, ...kit.page, readForm, async (ctx) => {
+  router.post(`${DESK_PATH}/oidc/start`, ...kit.page, readSignInForm, async (ctx) => {
     if (!deps.oidc) throw new HttpError(404, NOT_HERE);
     const posted = ctx.request.body as FormFields;
     if (!isOwnFormPost(ctx, posted[CSRF_FIELD], publicOrigin)) return kit.showSignIn(ctx, { status: 403, problem: FORGED_FORM });

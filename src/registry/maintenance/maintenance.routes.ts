@@ -5,6 +5,7 @@ import { clientErrorAnswer } from '../../http/error-translator.js';
 import { jsonBody, textBody } from '../../http/json-body.js';
 import { methodNotAllowed } from '../../http/unserved-methods.js';
 import { curatorOf, requireCurator } from '../curation/curator-auth.js';
+import type { WrongTokenThrottle } from '../curation/wrong-token-throttle.js';
 import { HalPresenter } from '../rest-api/hal.presenter.js';
 import { readReactivation, readRecordPatch, readUriList, type EditableCollection } from './maintenance.schemas.js';
 import { MaintenancePresenter } from './maintenance.presenter.js';
@@ -16,6 +17,8 @@ export interface MaintenanceRouteDeps {
   curatorToken: string;
   /** CURATOR_NAME: the curator the token's holder is logged as. */
   curatorName: string;
+  /** Wrong tokens counted and throttled, for every place the token is checked (wrong-token-throttle.ts). */
+  tokenThrottle: WrongTokenThrottle;
   publicRegistryUrl: string;
 }
 
@@ -64,7 +67,7 @@ function reportRefusals(present: MaintenancePresenter, text = false): Middleware
  */
 export function maintenanceRoutes(deps: MaintenanceRouteDeps): Router {
   const router = new Router();
-  const curator = requireCurator(deps.curatorToken, deps.curatorName);
+  const curator = requireCurator(deps.curatorToken, deps.curatorName, deps.tokenThrottle);
   const present = new MaintenancePresenter(new HalPresenter(deps.publicRegistryUrl));
   const readJson = jsonBody();
   const id = (ctx: Context) => ctx.params.id ?? '';

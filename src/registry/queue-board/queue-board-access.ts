@@ -18,10 +18,12 @@
  */
 import type { BeforeHook } from '@bull-board/api/typings/app';
 import type { Context, Middleware } from 'koa';
-import { bearerTokenOf, isCuratorToken } from '../../http/bearer-token.js';
+import { assertBodyUnread } from '../../http/auth-before-body.js';
+import { bearerTokenOf } from '../../http/bearer-token.js';
 import { HttpError } from '../../http/http-error.js';
 import { isOwnOrigin } from '../../web/csrf.js';
-import { CURATION_DISABLED_MESSAGE, TOKEN_WRONG_MESSAGE } from '../curation/curator-auth.js';
+import { checkCuratorToken, CURATION_DISABLED_MESSAGE, TOKEN_WRONG_MESSAGE } from '../curation/curator-auth.js';
+import type { WrongTokenThrottle } from '../curation/wrong-token-throttle.js';
 import { DESK_PATH, deskLookup, isSignedInAtDesk, sendToSignIn } from '../curator-desk/desk-auth.js';
 import type { DeskSessions } from '../curator-desk/desk-sessions.service.js';
 
@@ -60,6 +62,8 @@ export interface QueueBoardAccess {
   /** PUBLIC_REGISTRY_URL's origin: what a browser behind a proxy sends as Origin. */
   publicOrigin: string;
   sessions: DeskSessions;
+  /** Wrong tokens counted and throttled as on the curation API (wrong-token-throttle.ts). */
+  tokenThrottle: WrongTokenThrottle;
 }
 
 /** The board's path below its mount (`/api/queues`), or undefined for a request outside the board. */
@@ -68,11 +72,11 @@ export function pathInBoard(path: string, basePath: string): string | undefined 
   return path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
 }
 
-/** The curator token as a bearer (a wrong one is refused, as on the curation API), or a desk session. */
+/** The curator token as a bearer (a wrong one is refused and throttled, as on the curation API), or a desk session. */
 async function isCurator(ctx: Context, access: QueueBoardAccess): Promise<boolean> {
   const given = bearerTokenOf(ctx.get('Authorization') || undefined);
   if (given !== undefined) {
-    if (!isCuratorToken(given, access.curatorToken)) throw new HttpError(403, TOKEN_WRONG_MESSAGE);
+    if (!(await checkCuratorToken(ctx, given, access.curatorToken, access.tokenThrottle))) throw new HttpError(403, TOKEN_WRONG_MESSAGE);
     return true;
   }
   // Read once per request: the rate limits have already looked it up for this request when they could.
@@ -105,6 +109,7 @@ export function guardQueueBoard(access: QueueBoardAccess): Middleware {
   return async function queueBoardAccess(ctx, next) {
     const boardPath = pathInBoard(ctx.path, access.basePath);
     if (boardPath === undefined) return next();
+    assertBodyUnread(ctx, 'the queue board\'s guard');
     setBoardHeaders(ctx, boardPath);
     if (!access.signInEnabled) throw new HttpError(404, CURATION_DISABLED_MESSAGE);
     if (!(await isCurator(ctx, access))) {

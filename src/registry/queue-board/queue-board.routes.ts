@@ -14,6 +14,7 @@ import type { Context, Middleware } from 'koa';
 import type { Logger } from '../../lib/logger.js';
 import { DESK_PATH } from '../curator-desk/desk-auth.js';
 import type { DeskSessions } from '../curator-desk/desk-sessions.service.js';
+import type { WrongTokenThrottle } from '../curation/wrong-token-throttle.js';
 import { guardQueueBoard, pathInBoard, QUEUE_BOARD_PATH } from './queue-board-access.js';
 import { createQueueBoard, type QueueBoardDeps } from './queue-board.js';
 
@@ -28,6 +29,7 @@ export interface QueueBoardRouteDeps {
   signInEnabled: boolean;
   publicRegistryUrl: string;
   sessions: DeskSessions;
+  tokenThrottle: WrongTokenThrottle;
   logger: Logger;
 }
 
@@ -40,6 +42,7 @@ export function queueBoardMiddleware(deps: QueueBoardRouteDeps): Middleware[] {
       signInEnabled: deps.signInEnabled,
       publicOrigin: new URL(deps.publicRegistryUrl).origin,
       sessions: deps.sessions,
+      tokenThrottle: deps.tokenThrottle,
     }),
     createQueueBoard({ redis: deps.redis, prefix: deps.queuePrefix, basePath: QUEUE_BOARD_PATH, deskPath: DESK_PATH, logger: deps.logger }),
   ];

@@ -9,6 +9,14 @@ import { listReferenceSources, replaceReferencePrefixes, type ReferenceSource } 
 
 export type { ReferenceSource } from '../../db/reference-prefixes.js';
 
+/**
+ * The most the desk's list form may weigh, percent-encoded as the browser sends it: Bioregistry's whole
+ * list with names is about 100 KB of text, and reading a form costs the registry's event loop about 30 ms a
+ * MiB. A larger list is loaded with the CLI (`reference-prefixes --source <name> <file>`), which has no
+ * such bound.
+ */
+export const REFERENCE_LIST_FORM_LIMIT = 1024 * 1024;
+
 export type ListLoad = { ok: true; source: string; loaded: number; removed: number } | { ok: false; errors: Record<string, string> };
 
 export interface ReferencePrefixesService {

@@ -1,6 +1,7 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { callerIsCurator } from '../curation/curator-auth.js';
+import type { WrongTokenThrottle } from '../curation/wrong-token-throttle.js';
 import { HalPresenter } from './hal.presenter.js';
 import type { ContactPersonOwner, PersonsService } from './persons.service.js';
 import type { PersonRow } from './rows.js';
@@ -12,6 +13,8 @@ export interface PersonRouteDeps {
   publicRegistryUrl: string;
   /** CURATOR_TOKEN: its bearer sees persons' e-mail addresses and names. */
   curatorToken: string;
+  /** Wrong tokens counted and throttled, for every place the token is checked (wrong-token-throttle.ts). */
+  tokenThrottle: WrongTokenThrottle;
 }
 
 /**
@@ -23,8 +26,8 @@ export function personRoutes(deps: PersonRouteDeps): Router {
   const hal = new HalPresenter(deps.publicRegistryUrl);
   const router = new Router({ prefix: '/restApi' });
 
-  function sendPerson(ctx: Context, person: PersonRow, lastModified?: Date): void {
-    const personal = callerIsCurator(ctx, deps.curatorToken);
+  async function sendPerson(ctx: Context, person: PersonRow, lastModified?: Date): Promise<void> {
+    const personal = await callerIsCurator(ctx, deps.curatorToken, deps.tokenThrottle);
     // Shared caches must not hand one caller's answer to another; a curator's is not stored at all.
     ctx.vary('Authorization');
     if (personal) ctx.set('Cache-Control', 'private, no-store');
@@ -33,14 +36,14 @@ export function personRoutes(deps: PersonRouteDeps): Router {
     ctx.body = hal.person(person, { personal });
   }
   const contactPerson = (owner: ContactPersonOwner) => async (ctx: Context) => {
-    sendPerson(ctx, await deps.persons.getContactPerson(owner, ctx.params.id ?? ''));
+    await sendPerson(ctx, await deps.persons.getContactPerson(owner, ctx.params.id ?? ''));
   };
 
   router.get('/namespaces/:id/contactPerson', contactPerson('namespaces'));
   router.get('/resources/:id/contactPerson', contactPerson('resources'));
   router.get('/persons/:id', async (ctx) => {
     const person = await deps.persons.getPerson(ctx.params.id ?? '');
-    sendPerson(ctx, person, person.modified);
+    await sendPerson(ctx, person, person.modified);
   });
   return router;
 }

@@ -1,4 +1,5 @@
-import type { ReferenceSource } from '../../reference-prefixes/reference-prefixes.service.js';
+import { describeLimit } from '../../../http/json-body.js';
+import { REFERENCE_LIST_FORM_LIMIT, type ReferenceSource } from '../../reference-prefixes/reference-prefixes.service.js';
 import { DESK_PATH } from '../desk-auth.js';
 import { CsrfField, DeskFrame, ErrorSummary, Notice, TextBox, When, type DeskContext } from './desk-parts.js';
 
@@ -87,7 +88,7 @@ export function ReferencePrefixesPage({
           id="list"
           name="list"
           label="The list"
-          hint='JSON ([{"prefix": ..., "name": ...}] or {"prefix": "name"}), TSV or CSV with a prefix column and a name column.'
+          hint={`JSON ([{"prefix": ..., "name": ...}] or {"prefix": "name"}), TSV or CSV with a prefix column and a name column; at most ${describeLimit(REFERENCE_LIST_FORM_LIMIT)} as sent (a larger list is loaded with the command line: reference-prefixes --source <name> <file>).`}
           value={form?.list ?? ''}
           error={errors.list}
           multiline
