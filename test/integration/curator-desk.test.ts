@@ -414,6 +414,14 @@ describe('the curator desk', () => {
       expect(stale.text).toContain('The record was changed by someone else meanwhile');
     });
 
+    it('refuses a synonym a prefix map cannot publish, saying which character, next to the synonyms field', async () => {
+      const fields = await editForm(`/curation/namespaces/${prefix}`);
+      const bad = await postDesk(desk, `/curation/namespaces/${namespaceId}/edit`, { ...fields, synonyms: `${prefix}_alias\n${prefix}|pipe` });
+      expect(bad.status).toBe(422);
+      expect(bad.text).toMatch(/id="edit-synonyms-msg" aria-live="polite">Synonym '[a-z0-9_]+\|pipe' holds '\|': a synonym is made of letters, digits, dots, underscores and hyphens[^<]*<\/p>/);
+      expect(await t.db('namespaceSynonyms').where({ namespaceId })).toEqual([]);
+    });
+
     it('sets and clears a successor, deactivates and reactivates the namespace', async () => {
       const modified = async () => (await t.db('namespaces').where({ id: namespaceId }).first())!.modified.toISOString();
       const unknown = await postDesk(desk, `/curation/namespaces/${namespaceId}/successor`, { successor: 'no-such-prefix', modified: await modified() });
