@@ -234,6 +234,31 @@ describe('the curator desk', () => {
       expect((await getPage(desk, '/curation/requests/other/1')).status).toBe(404);
     });
 
+    it('shows where the request\'s institution differs from the registry\'s, which accepting leaves as it is', async () => {
+      const jax = (await t.db('institutions').where({ name: 'The Jackson Laboratory' }).first())!;
+      const harvard = (await t.db('institutions').where({ name: 'Harvard Medical School' }).first())!;
+      const otherRor = await submit('prefix', prefixRegistration(unique('di'), { institutionName: 'the jackson laboratory', institutionRorId: '0zzzzzz99' }));
+      const noRor = await submit('prefix', prefixRegistration(unique('di'), { institutionName: 'Harvard Medical School', institutionRorId: 'https://ror.org/03vek6s52' }));
+      const rorOfAnother = await submit('prefix', prefixRegistration(unique('di'), { institutionName: 'Some Other Institute', institutionRorId: '02catss52' }));
+      const same = await submit('prefix', prefixRegistration(unique('di'), { institutionName: 'The Jackson Laboratory', institutionRorId: jax.rorId }));
+
+      const page = async (id: number) => (await getPage(desk, `/curation/requests/prefix/${id}`)).text;
+      const heading = '<h2 id="institution-difference-heading">Institution differs from the registry’s</h2>';
+      const first = await page(otherRor);
+      expect(first).toContain(heading);
+      expect(first).toContain(
+        `The request gives the ROR id <code>https://ror.org/0zzzzzz99</code> for “the jackson laboratory”; the registry’s institution <a href="/curation/institutions/${jax.id}">The Jackson Laboratory</a> has the ROR id <code>${jax.rorId}</code>.`,
+      );
+      expect(first).toContain('Accepting the request uses the registry’s institution as it is.');
+      expect(await page(noRor)).toContain(`<a href="/curation/institutions/${harvard.id}">Harvard Medical School</a> has no ROR id.`);
+      expect(await page(rorOfAnother)).toMatch(/The request’s ROR id <code>https:\/\/ror.org\/02catss52<\/code> is that of the registry’s institution <a href="\/curation\/institutions\/\d+">European Bioinformatics Institute<\/a>, not of “Some Other Institute”/);
+      expect(await page(same)).not.toContain(heading);
+
+      expect((await postDesk(desk, `/curation/requests/prefix/${otherRor}/accept`, { text: '' })).status).toBe(303);
+      expect((await t.db('institutions').where({ id: jax.id }).first())!.rorId).toBe(jax.rorId);
+      expect(await page(otherRor)).not.toContain(heading);
+    });
+
     it('shows a request that fails a check with the failure', async () => {
       const prefix = unique('dv');
       const id = await submit('prefix', prefixRegistration(prefix));

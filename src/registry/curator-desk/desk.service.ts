@@ -11,6 +11,7 @@ import type { CurationActions } from '../curation/curation-actions.js';
 import { AMENDED_FIELD } from '../curation/curation.schemas.js';
 import { CurationError, readSessionEventPayload } from '../curation/curation.service.js';
 import type { Curator } from '../curation/curator-auth.js';
+import { requestedInstitutionDifference, type InstitutionDifference } from '../curation/requested-institution.js';
 import type { PrefixCollisionCheck } from '../reference-prefixes/collision-warnings.js';
 import { completeNamespaceRows } from '../rest-api/namespace-synonyms.js';
 import type { EditableCollection } from '../maintenance/maintenance.schemas.js';
@@ -65,6 +66,8 @@ export interface RequestView {
   review: ReviewState;
   /** Prefix requests: other registries that already use the requested prefix (issue 15 item 6), one sentence each. */
   prefixWarnings: string[];
+  /** Open requests: where the registry's institution that acceptance would use differs from the request's. */
+  institutionDifference?: InstitutionDifference;
 }
 
 export interface NamespaceView {
@@ -181,7 +184,8 @@ export class DeskService {
     const review = status === 'open' ? await this.review(kind, values) : ({ state: 'unchecked' } as const);
     const requested = 'requestedPrefix' in request! ? request.requestedPrefix : null;
     const prefixWarnings = requested && this.deps.prefixCollisions ? await this.deps.prefixCollisions(requested) : [];
-    return { kind, session, request: request!, values, events, status, review, prefixWarnings };
+    const institutionDifference = status === 'open' ? await requestedInstitutionDifference(this.deps.db, request!) : undefined;
+    return { kind, session, request: request!, values, events, status, review, prefixWarnings, institutionDifference };
   }
 
   /** Comment, reject or accept, as the curator; CurationError (400, 409) when refused. */
