@@ -527,7 +527,7 @@ describe('curation', () => {
 
       // A requester's ROR id never lands on an institution the registry has (the desk shows the difference).
       expect(await institutionOf(payload.requestedPrefix)).toMatchObject({ id: harvard.id, name: 'Harvard Medical School', rorId: null });
-      expect((await t.db('institutions').where({ id: harvard.id }).first()).modified).toEqual(harvard.modified);
+      expect((await t.db('institutions').where({ id: harvard.id }).first())!.modified).toEqual(harvard.modified);
       // The same requester: the same person.
       expect(await count('persons')).toBe(persons);
       expect(await t.db('prefixRegistrationSessionEvents').where({ sessionId, eventName: 'ACCEPT' }).first()).toMatchObject({
