@@ -216,6 +216,33 @@ describe('the curator desk', () => {
       expect(res.text).toContain(`Mirror ${code}`);
     });
 
+    it('lists at most 20 open requests of a kind per page, oldest first, with links to the next and previous pages', async () => {
+      const open = async () => Number(((await t.db('prefixRegistrationSessions').where({ closed: false }).count({ n: '*' }).first()) as { n: string }).n);
+      for (let missing = 45 - (await open()); missing > 0; missing--) await submit('prefix', prefixRegistration(unique('dp')));
+      const total = await open();
+      const pages = Math.ceil(total / 20);
+      const rowsOf = (html: string) => [...html.matchAll(/<tr><td><a href="\/curation\/requests\/prefix\/(\d+)">/g)].map((match) => Number(match[1]));
+      const oldestFirst = ((await t.db('prefixRegistrationSessions').where({ closed: false }).orderBy('created').orderBy('id').pluck('id')) as number[]);
+
+      const first = await getPage(desk, '/curation');
+      expect(first.text).toContain(`<h2 id="open-prefix">Prefix requests <span class="muted">(${total})</span></h2>`);
+      expect(rowsOf(first.text)).toEqual(oldestFirst.slice(0, 20));
+      expect(first.text).toContain(`<p>Page 1 of ${pages}</p>`);
+      expect(first.text).toContain('<a href="/curation?prefixPage=1" rel="next">Next page</a>');
+      expect(first.text).not.toContain('rel="prev"');
+
+      const second = await getPage(desk, '/curation?prefixPage=1');
+      expect(rowsOf(second.text)).toEqual(oldestFirst.slice(20, 40));
+      expect(second.text).toContain('<a href="/curation" rel="prev">Previous page</a>');
+      expect(second.text).toContain('<a href="/curation?prefixPage=2" rel="next">Next page</a>');
+
+      // Past the last page: the last; not a page number: the first.
+      const last = await getPage(desk, '/curation?prefixPage=999999');
+      expect(rowsOf(last.text)).toEqual(oldestFirst.slice((pages - 1) * 20));
+      expect(last.text).not.toContain('rel="next"');
+      expect(rowsOf((await getPage(desk, '/curation?prefixPage=x')).text)).toEqual(oldestFirst.slice(0, 20));
+    });
+
     it('shows one request: its fields, URL checks, history and the action forms, each with the session’s CSRF token', async () => {
       const prefix = unique('ds');
       const id = await submit('prefix', prefixRegistration(prefix));
