@@ -124,6 +124,26 @@ describe('the dataset build', () => {
     }
   });
 
+  it('leaves out of the exports a synonym stored before the rule refused what it holds', async () => {
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'dataset-exports-old-synonyms-'));
+    const chebi = (await t.db('namespaces').where({ prefix: 'chebi' }).first('id')) as { id: number };
+    // As an older release stored them (the database's own check takes anything but ':', '/' and spaces).
+    await t.db('namespaceSynonyms').insert(['chebi.compound', 'che"bi', '<chebi>', 'che|bi'].map((synonym) => ({ namespaceId: chebi.id, synonym })));
+    try {
+      const result = await buildDataset({ db: t.db, dir: elsewhere, urls: URLS });
+      const read = (format: string) =>
+        readFileSync(path.join(elsewhere, (result.manifest.exports!.files as Record<string, { file: string }>)[format]!.file), 'utf8');
+      const records = JSON.parse(read('prefixmap.json')) as Record<string, unknown>[];
+      expect(records.find((r) => r.prefix === 'chebi')).toMatchObject({ prefix_synonyms: ['chebi.compound'] });
+      for (const format of ['prefixmap.json', 'context.jsonld', 'namespaces.csv', 'registry.ttl']) {
+        expect([format, read(format)]).toEqual([format, expect.not.stringMatching(/che\\?"bi|<chebi>|che\|bi/)]);
+      }
+    } finally {
+      await t.db('namespaceSynonyms').where({ namespaceId: chebi.id }).del();
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it('gives the exports the synonyms its reader finds', async () => {
     const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'dataset-exports-synonyms-'));
     try {
