@@ -421,6 +421,13 @@ const configSchema = {
       default: true,
       description: 'Load the small sample registry on start when the registry is empty.',
     },
+    REGISTRATION_REQUESTS_PER_DAY: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 100000000,
+      default: 20,
+      description: 'Registration requests (prefix and resource, API and forms) one client address may have stored per day (24 hours from its first), across every registry process (Redis); the next is refused 429 with Retry-After before any check runs. Curators (the curator token, a desk session) are exempt; off with RATE_LIMITS=false. 0: unlimited.',
+    },
     REGISTRATION_MIN_DESCRIPTION_LENGTH: {
       type: 'integer',
       minimum: 0,
@@ -612,6 +619,7 @@ export interface Config {
   ROR_API_URL: string;
   IDEMPOTENCY_KEY_RETENTION_HOURS: number;
   SEED_SAMPLE_REGISTRY: boolean;
+  REGISTRATION_REQUESTS_PER_DAY: number;
   REGISTRATION_MIN_DESCRIPTION_LENGTH: number;
   REGISTRATION_URL_PATTERN_SIMILARITY: number;
   REGEX_CHECK_TIMEOUT_MS: number;

@@ -10,15 +10,30 @@ export const MAX_SYNONYM_LENGTH = 255;
 /** More than this per namespace is a mistake in the file or the form, not a list of names. */
 export const MAX_SYNONYMS_PER_NAMESPACE = 50;
 
-// A compact identifier is split at ':' and '/', so a synonym holding either could never be looked up; the
-// database's check constraint (namespace_synonyms_text) says the same.
-const SYNONYM_TEXT = /^[^:/\s]+$/u;
+// What a prefix may hold (the registry's prefixes are lowercase letters, digits, '.', '_' and '-') plus the
+// upper case real synonyms use (NCBITaxon, ncbi.taxon, gene_ontology, ec-code). Anything else would be
+// published in prefixmap.json and the JSON-LD context as a CURIE prefix no reader takes: a quote, '<', '>' or
+// '|' breaks them, ':' and '/' split a compact identifier, and a space cannot be typed in one. The first
+// character is a letter, digit or underscore, as in CURIE prefixes. The database's check constraint
+// (namespace_synonyms_text) is the older, looser rule.
+const SYNONYM_CHARACTER = /[A-Za-z0-9._-]/;
+const SYNONYM_START = /^[A-Za-z0-9_]/;
+const SYNONYM_RULE = 'a synonym is made of letters, digits, dots, underscores and hyphens, and starts with a letter, a digit or an underscore';
 
-/** Why a synonym cannot be stored, or null when it can. */
+/** A character as a message can show it: itself when printable, else its code point. */
+function shown(character: string): string {
+  if (character === ' ') return 'a space';
+  return /^[\p{L}\p{N}\p{P}\p{S}]$/u.test(character) ? `'${character}'` : `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** Why a synonym cannot be stored, or null when it can. Every path that stores a synonym asks this. */
 export function synonymProblem(synonym: string): string | null {
   if (synonym.length === 0) return 'a synonym cannot be empty';
   if (synonym.length > MAX_SYNONYM_LENGTH) return `'${synonym.slice(0, 40)}...' is longer than ${MAX_SYNONYM_LENGTH} characters`;
-  if (!SYNONYM_TEXT.test(synonym)) return `'${synonym}' holds a ':', a '/' or a space, which a compact identifier cannot carry in its prefix`;
+  const quoted = `'${synonym.replace(/[^\p{L}\p{N}\p{P}\p{S} ]/gu, '?')}'`;
+  const bad = [...synonym].find((character) => !SYNONYM_CHARACTER.test(character));
+  if (bad !== undefined) return `${quoted} holds ${shown(bad)}: ${SYNONYM_RULE}`;
+  if (!SYNONYM_START.test(synonym)) return `${quoted} starts with ${shown(synonym.charAt(0))}: ${SYNONYM_RULE}`;
   return null;
 }
 

@@ -17,12 +17,12 @@ export const EXPORT_FORMATS = [
   {
     name: 'namespaces.tsv',
     mediaType: 'text/tab-separated-values; charset=utf-8',
-    description: 'Namespaces, one a line, with a header line; tab, newline, carriage return and backslash escaped as \\t, \\n, \\r, \\\\',
+    description: 'Namespaces, one a line, with a header line; tab, newline, carriage return and backslash escaped as \\t, \\n, \\r, \\\\; a text starting with = + - @, tab or carriage return starts with a \' (never a spreadsheet formula)',
   },
   {
     name: 'namespaces.csv',
     mediaType: 'text/csv; charset=utf-8; header=present',
-    description: 'Namespaces, one a record (RFC 4180), with a header record',
+    description: "Namespaces, one a record (RFC 4180), with a header record; a text starting with = + - @, tab or carriage return starts with a ' (never a spreadsheet formula)",
   },
   {
     name: 'resources.tsv',
@@ -32,7 +32,7 @@ export const EXPORT_FORMATS = [
   {
     name: 'resources.csv',
     mediaType: 'text/csv; charset=utf-8; header=present',
-    description: 'Resources (providers), one a record (RFC 4180), with a header record',
+    description: 'Resources (providers), one a record (RFC 4180), with a header record; formulas neutralised as in namespaces.csv',
   },
   {
     name: 'registry.ttl',

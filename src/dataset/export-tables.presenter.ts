@@ -61,13 +61,34 @@ export const RESOURCE_TABLE: readonly (readonly [string, (r: DatasetResourceRow,
 
 const text = (cell: Cell): string => (cell === null ? '' : String(cell));
 
+// What a spreadsheet reads as the start of a formula (OWASP "CSV injection"): `=`, `+`, `-`, `@`, and tab
+// and carriage return, which some spreadsheets skip before such a character.
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A cell's text as the tables write it: a text that a spreadsheet would run as a formula (a request's
+ * `=HYPERLINK(...)` or `+cmd|' /C calc'!A0`) gets a leading `'`, which spreadsheets read as "this is text"
+ * and do not show. Only texts are touched: numbers and booleans are the registry's own values (ids, flags),
+ * never a requester's. The `-` is neutralised too although a negative number starts with one: no column of
+ * these tables holds a number as text (ids are numbers, sample ids and patterns never start with `-` in the
+ * registry), while real descriptions do start with `- DEPRECATION NOTE -`, which a spreadsheet would read as
+ * a formula and show as #NAME?. A program reading the tables sees the `'` and can drop it.
+ */
+export function spreadsheetSafe(cell: Cell): string {
+  const value = text(cell);
+  return typeof cell === 'string' && FORMULA_START.test(value) ? `'${value}` : value;
+}
+
 const CSV_QUOTED = /[",\r\n]/;
 
-/** One CSV record (RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; CRLF). */
+/**
+ * One CSV record (RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; CRLF), each
+ * cell spreadsheetSafe.
+ */
 export function csvRecord(cells: readonly Cell[]): string {
   return `${cells
     .map((cell) => {
-      const value = text(cell);
+      const value = spreadsheetSafe(cell);
       return CSV_QUOTED.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
     })
     .join(',')}\r\n`;
@@ -77,8 +98,9 @@ const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '
 
 /**
  * One TSV line: a tab cannot be quoted in TSV (IANA text/tab-separated-values), so tab, line breaks and the
- * backslash are written as the escapes PostgreSQL's COPY and most TSV readers understand; quotes are plain.
+ * backslash are written as the escapes PostgreSQL's COPY and most TSV readers understand; quotes are plain;
+ * each cell spreadsheetSafe.
  */
 export function tsvLine(cells: readonly Cell[]): string {
-  return `${cells.map((cell) => text(cell).replace(/[\\\t\n\r]/g, (c) => TSV_ESCAPES[c]!)).join('\t')}\n`;
+  return `${cells.map((cell) => spreadsheetSafe(cell).replace(/[\\\t\n\r]/g, (c) => TSV_ESCAPES[c]!)).join('\t')}\n`;
 }

@@ -4,7 +4,7 @@
  * constraint name below, which synonymClashMessage turns into words for the curator.
  */
 import type { Knex } from 'knex';
-import { sortSynonyms } from '../core/prefix-synonyms.js';
+import { sortSynonyms, synonymProblem } from '../core/prefix-synonyms.js';
 
 /** The constraint a synonym/prefix clash is raised under (by the triggers) or a synonym/synonym one (the index). */
 export const SYNONYM_PREFIX_CLASH = 'namespace_synonyms_prefix_clash';
@@ -77,9 +77,13 @@ export interface SynonymChanges {
 /**
  * Makes `synonyms` (tidied: tidySynonyms) the namespace's whole list, touching only the rows that change, so
  * that an unchanged list logs no registry change. A spelling change of one synonym (`ncbitaxon` to
- * `NCBITaxon`) is a removal and an addition. Run it in the caller's transaction.
+ * `NCBITaxon`) is a removal and an addition. Run it in the caller's transaction. A synonym that synonymProblem
+ * refuses is never stored.
  */
 export async function setNamespaceSynonyms(trx: Knex, namespaceId: number, synonyms: readonly string[]): Promise<SynonymChanges> {
+  // The callers refuse such a synonym with its reason first; this keeps a path that forgot from publishing it.
+  const refused = synonyms.map(synonymProblem).find((problem) => problem !== null);
+  if (refused) throw new Error(`Synonym ${refused}`);
   const stored = (await trx('namespace_synonyms').select('id', 'synonym').where({ namespaceId })) as { id: number; synonym: string }[];
   const wanted = new Set(synonyms);
   const have = new Set(stored.map((row) => row.synonym));

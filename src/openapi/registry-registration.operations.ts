@@ -64,7 +64,7 @@ function submissionOperations(area: (typeof AREAS)[number]): OperationSpec[] {
       tag: TAG,
       summary: `Request a new ${area.kind === 'prefix' ? 'prefix (namespace)' : 'resource (provider) of a namespace'}`,
       description:
-        'Every validation chain runs; a valid request starts a registration session for the curators. With an Idempotency-Key header, sending the same request again answers the first answer again (Idempotent-Replayed: true).',
+        'Every validation chain runs; a valid request starts a registration session for the curators. With an Idempotency-Key header, sending the same request again answers the first answer again (Idempotent-Replayed: true). One client address may have at most REGISTRATION_REQUESTS_PER_DAY (20) requests of both kinds stored per day; the next is refused 429 with Retry-After before any check (curators exempt).',
       parameters: [
         {
           name: 'Idempotency-Key',

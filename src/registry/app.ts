@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import type { Context } from 'koa';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';
@@ -69,6 +70,7 @@ import { DeskService } from './curator-desk/desk.service.js';
 import { OidcSignIn } from './curator-desk/oidc-sign-in.service.js';
 import { splitList } from '../config.js';
 import { registryFamilyOf, registryRateLimits } from './registry-rate-limits.js';
+import { registrationQuota } from './registration/submission/daily-quota.js';
 import { Registry } from 'prom-client';
 import { meteredFamilyOf } from '../http/metrics-middleware.js';
 import { HttpMeter } from '../metrics/http-meter.js';
@@ -155,7 +157,9 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     curatorEmail: config.CURATOR_EMAIL,
   };
   const validator = deps.registration && new RegistrationValidator(config, db, deps.registration);
-  const submissions = validator && new SubmissionService({ db, validator, notifications });
+  const quota = registrationQuota(config, deps.redis, (error) => deps.logger.warn({ err: error }, 'registration quota store failed; counting in memory meanwhile'));
+  const submissions = validator && new SubmissionService({ db, validator, notifications, quota });
+  const isCurator = async (ctx: Context) => limits.exempt(ctx.get('Authorization')) || (await isSignedInAtDesk(ctx, deskSessions));
   const versions = deps.registryVersions ?? new RegistryVersionSource(db);
   const restApiData = new RestApiData(deps.reads?.db ?? db, new RestApiCaches(versions.maxAgeMs));
   const statistics = createStatisticsService(db, deps.redis);
@@ -249,9 +253,9 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
       tokenThrottle,
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
     }),
-    ...(submissions ? [submissionRoutes({ submissions })] : []),
+    ...(submissions ? [submissionRoutes({ submissions, isCurator })] : []),
     ...(submissions
-      ? [registrationPagesRoutes({ site, submissions, ror, minDescriptionLength: config.REGISTRATION_MIN_DESCRIPTION_LENGTH })]
+      ? [registrationPagesRoutes({ site, submissions, ror, minDescriptionLength: config.REGISTRATION_MIN_DESCRIPTION_LENGTH, isCurator })]
       : []),
     deskSignInRoutes({
       site,

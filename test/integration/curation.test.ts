@@ -292,6 +292,13 @@ describe('curation', () => {
       expect(await count('prefixRegistrationRequests')).toBe(requests);
       expect(await count('prefixRegistrationSessionEvents')).toBe(events);
 
+      const notRor = await operate('prefix', 'amend', sessionId, { prefixRegistrationRequest: { ...original, institutionRorId: 'ror.org.evil.example' } });
+      expect(notRor.status).toBe(400);
+      expect(notRor.body.errorMessage).toBe(
+        "INVALID Prefix registration request due to 'Institution ROR ID 'ror.org.evil.example' is not a ROR ID (such as https://ror.org/02catss52)'",
+      );
+      expect(await count('prefixRegistrationRequests')).toBe(requests);
+
       const missing = await operate('prefix', 'amend', sessionId, { comment: 'no request' });
       expect(missing.status).toBe(400);
       expect(missing.body.errorMessage).toBe("'prefixRegistrationRequest' is required: the amended request");
@@ -509,8 +516,8 @@ describe('curation', () => {
       });
     }, LONG);
 
-    it('matches the institution by name whatever its case, keeping the requested ROR id', async () => {
-      const harvard = (await t.db('institutions').where({ name: 'Harvard Medical School' }).first()) as { id: number; rorId: string | null };
+    it('matches the institution by name whatever its case, and leaves it without the requested ROR id', async () => {
+      const harvard = (await t.db('institutions').where({ name: 'Harvard Medical School' }).first()) as { id: number; rorId: string | null; modified: Date };
       expect(harvard.rorId).toBeNull();
       const payload = prefixPayload(sites, { institutionName: 'HARVARD medical school', institutionRorId: 'https://ror.org/03vek6s52' });
       const { sessionId } = await submit('prefix', payload);
@@ -518,12 +525,25 @@ describe('curation', () => {
 
       expect((await operate('prefix', 'accept', sessionId)).status).toBe(200);
 
-      expect(await institutionOf(payload.requestedPrefix)).toMatchObject({ id: harvard.id, name: 'Harvard Medical School', rorId: 'https://ror.org/03vek6s52' });
+      // A requester's ROR id never lands on an institution the registry has (the desk shows the difference).
+      expect(await institutionOf(payload.requestedPrefix)).toMatchObject({ id: harvard.id, name: 'Harvard Medical School', rorId: null });
+      expect((await t.db('institutions').where({ id: harvard.id }).first())!.modified).toEqual(harvard.modified);
       // The same requester: the same person.
       expect(await count('persons')).toBe(persons);
       expect(await t.db('prefixRegistrationSessionEvents').where({ sessionId, eventName: 'ACCEPT' }).first()).toMatchObject({
         acceptanceReason: 'No acceptance reason provided',
       });
+    }, LONG);
+
+    it('leaves the ROR id of an institution found by name as it is when the request names another', async () => {
+      const ebi = (await t.db('institutions').where({ rorId: 'https://ror.org/02catss52' }).first()) as { id: number; name: string };
+      const payload = prefixPayload(sites, { institutionName: ebi.name.toUpperCase(), institutionRorId: '0zzzzzz99' });
+      const { sessionId } = await submit('prefix', payload);
+
+      expect((await operate('prefix', 'accept', sessionId)).status).toBe(200);
+
+      expect(await institutionOf(payload.requestedPrefix)).toMatchObject({ id: ebi.id, rorId: 'https://ror.org/02catss52' });
+      expect(await t.db('institutions').where({ rorId: 'https://ror.org/0zzzzzz99' }).first()).toBeUndefined();
     }, LONG);
 
     it('creates an institution that matches neither, with the requested ROR id and location', async () => {

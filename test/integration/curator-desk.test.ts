@@ -219,6 +219,33 @@ describe('the curator desk', () => {
       expect(res.text).toContain(`Mirror ${code}`);
     });
 
+    it('lists at most 20 open requests of a kind per page, oldest first, with links to the next and previous pages', async () => {
+      const open = async () => Number(((await t.db('prefixRegistrationSessions').where({ closed: false }).count({ n: '*' }).first()) as { n: string }).n);
+      for (let missing = 45 - (await open()); missing > 0; missing--) await submit('prefix', prefixRegistration(unique('dp')));
+      const total = await open();
+      const pages = Math.ceil(total / 20);
+      const rowsOf = (html: string) => [...html.matchAll(/<tr><td><a href="\/curation\/requests\/prefix\/(\d+)">/g)].map((match) => Number(match[1]));
+      const oldestFirst = ((await t.db('prefixRegistrationSessions').where({ closed: false }).orderBy('created').orderBy('id').pluck('id')) as number[]);
+
+      const first = await getPage(desk, '/curation');
+      expect(first.text).toContain(`<h2 id="open-prefix">Prefix requests <span class="muted">(${total})</span></h2>`);
+      expect(rowsOf(first.text)).toEqual(oldestFirst.slice(0, 20));
+      expect(first.text).toContain(`<p>Page 1 of ${pages}</p>`);
+      expect(first.text).toContain('<a href="/curation?prefixPage=1" rel="next">Next page</a>');
+      expect(first.text).not.toContain('rel="prev"');
+
+      const second = await getPage(desk, '/curation?prefixPage=1');
+      expect(rowsOf(second.text)).toEqual(oldestFirst.slice(20, 40));
+      expect(second.text).toContain('<a href="/curation" rel="prev">Previous page</a>');
+      expect(second.text).toContain('<a href="/curation?prefixPage=2" rel="next">Next page</a>');
+
+      // Past the last page: the last; not a page number: the first.
+      const last = await getPage(desk, '/curation?prefixPage=999999');
+      expect(rowsOf(last.text)).toEqual(oldestFirst.slice((pages - 1) * 20));
+      expect(last.text).not.toContain('rel="next"');
+      expect(rowsOf((await getPage(desk, '/curation?prefixPage=x')).text)).toEqual(oldestFirst.slice(0, 20));
+    });
+
     it('shows one request: its fields, URL checks, history and the action forms, each with the session’s CSRF token', async () => {
       const prefix = unique('ds');
       const id = await submit('prefix', prefixRegistration(prefix));
@@ -235,6 +262,31 @@ describe('the curator desk', () => {
       expect(tokens).toBe(forms);
       expect((await getPage(desk, '/curation/requests/prefix/999999999')).status).toBe(404);
       expect((await getPage(desk, '/curation/requests/other/1')).status).toBe(404);
+    });
+
+    it('shows where the request\'s institution differs from the registry\'s, which accepting leaves as it is', async () => {
+      const jax = (await t.db('institutions').where({ name: 'The Jackson Laboratory' }).first())!;
+      const harvard = (await t.db('institutions').where({ name: 'Harvard Medical School' }).first())!;
+      const otherRor = await submit('prefix', prefixRegistration(unique('di'), { institutionName: 'the jackson laboratory', institutionRorId: '0zzzzzz99' }));
+      const noRor = await submit('prefix', prefixRegistration(unique('di'), { institutionName: 'Harvard Medical School', institutionRorId: 'https://ror.org/03vek6s52' }));
+      const rorOfAnother = await submit('prefix', prefixRegistration(unique('di'), { institutionName: 'Some Other Institute', institutionRorId: '02catss52' }));
+      const same = await submit('prefix', prefixRegistration(unique('di'), { institutionName: 'The Jackson Laboratory', institutionRorId: jax.rorId }));
+
+      const page = async (id: number) => (await getPage(desk, `/curation/requests/prefix/${id}`)).text;
+      const heading = '<h2 id="institution-difference-heading">Institution differs from the registry’s</h2>';
+      const first = await page(otherRor);
+      expect(first).toContain(heading);
+      expect(first).toContain(
+        `The request gives the ROR id <code>https://ror.org/0zzzzzz99</code> for “the jackson laboratory”; the registry’s institution <a href="/curation/institutions/${jax.id}">The Jackson Laboratory</a> has the ROR id <code>${jax.rorId}</code>.`,
+      );
+      expect(first).toContain('Accepting the request uses the registry’s institution as it is.');
+      expect(await page(noRor)).toContain(`<a href="/curation/institutions/${harvard.id}">Harvard Medical School</a> has no ROR id.`);
+      expect(await page(rorOfAnother)).toMatch(/The request’s ROR id <code>https:\/\/ror.org\/02catss52<\/code> is that of the registry’s institution <a href="\/curation\/institutions\/\d+">European Bioinformatics Institute<\/a>, not of “Some Other Institute”/);
+      expect(await page(same)).not.toContain(heading);
+
+      expect((await postDesk(desk, `/curation/requests/prefix/${otherRor}/accept`, { text: '' })).status).toBe(303);
+      expect((await t.db('institutions').where({ id: jax.id }).first())!.rorId).toBe(jax.rorId);
+      expect(await page(otherRor)).not.toContain(heading);
     });
 
     it('shows a request that fails a check with the failure', async () => {
@@ -415,6 +467,14 @@ describe('the curator desk', () => {
       const stale = await postDesk(desk, `/curation/namespaces/${namespaceId}/edit`, { ...fields, name: 'Over the other edit' });
       expect(stale.status).toBe(409);
       expect(stale.text).toContain('The record was changed by someone else meanwhile');
+    });
+
+    it('refuses a synonym a prefix map cannot publish, saying which character, next to the synonyms field', async () => {
+      const fields = await editForm(`/curation/namespaces/${prefix}`);
+      const bad = await postDesk(desk, `/curation/namespaces/${namespaceId}/edit`, { ...fields, synonyms: `${prefix}_alias\n${prefix}|pipe` });
+      expect(bad.status).toBe(422);
+      expect(bad.text).toMatch(/id="edit-synonyms-msg" aria-live="polite">Synonym '[a-z0-9_]+\|pipe' holds '\|': a synonym is made of letters, digits, dots, underscores and hyphens[^<]*<\/p>/);
+      expect(await t.db('namespaceSynonyms').where({ namespaceId })).toEqual([]);
     });
 
     it('sets and clears a successor, deactivates and reactivates the namespace', async () => {

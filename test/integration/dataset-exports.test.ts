@@ -35,6 +35,8 @@ const IDOT = 'http://identifiers.org/idot/';
 const VOID = 'http://rdfs.org/ns/void#';
 // Every kind of character a CSV or TSV writer must get right, in one description.
 const AWKWARD = 'Comma, "quotes", a tab\there,\nnew line, CR\r, back\\slash and ünïcödé';
+// What a requester could make a spreadsheet run, as the text of a namespace and of a provider.
+const FORMULAS = { name: '=HYPERLINK("https://evil.example/","Locus")', description: "+cmd|' /C calc'!A0", providerName: '@SUM(1+1)*cmd|calc', sampleId: '-1+1' };
 
 let t: RegistryUnderTest;
 let dir: string;
@@ -76,6 +78,8 @@ beforeAll(async () => {
   t.redis.on('error', () => undefined);
   await t.db('namespaces').where({ prefix: 'taxonomy' }).update({ description: AWKWARD });
   await t.db('resources').where({ mirId: 'MIR:00100561' }).update({ description: AWKWARD });
+  await t.db('namespaces').where({ prefix: 'lrg' }).update({ name: FORMULAS.name, description: FORMULAS.description });
+  await t.db('resources').where({ mirId: 'MIR:00100478' }).update({ name: FORMULAS.providerName, sampleId: FORMULAS.sampleId });
   // A successor, for dcterms:isReplacedBy.
   const go = (await t.db('namespaces').where({ prefix: 'go' }).first('id')) as { id: number };
   await t.db('namespaces').where({ prefix: '3dmet' }).update({ successorId: go.id });
@@ -116,6 +120,26 @@ describe('the dataset build', () => {
       const context = readFileSync(path.join(elsewhere, rebuilt.manifest.exports!.files['context.jsonld'].file), 'utf8');
       expect(context).toContain('"taxonomy": "https://id.example.org/taxonomy:"');
     } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves out of the exports a synonym stored before the rule refused what it holds', async () => {
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'dataset-exports-old-synonyms-'));
+    const chebi = (await t.db('namespaces').where({ prefix: 'chebi' }).first('id')) as { id: number };
+    // As an older release stored them (the database's own check takes anything but ':', '/' and spaces).
+    await t.db('namespaceSynonyms').insert(['chebi.compound', 'che"bi', '<chebi>', 'che|bi'].map((synonym) => ({ namespaceId: chebi.id, synonym })));
+    try {
+      const result = await buildDataset({ db: t.db, dir: elsewhere, urls: URLS });
+      const read = (format: string) =>
+        readFileSync(path.join(elsewhere, (result.manifest.exports!.files as Record<string, { file: string }>)[format]!.file), 'utf8');
+      const records = JSON.parse(read('prefixmap.json')) as Record<string, unknown>[];
+      expect(records.find((r) => r.prefix === 'chebi')).toMatchObject({ prefix_synonyms: ['chebi.compound'] });
+      for (const format of ['prefixmap.json', 'context.jsonld', 'namespaces.csv', 'registry.ttl']) {
+        expect([format, read(format)]).toEqual([format, expect.not.stringMatching(/che\\?"bi|<chebi>|che\|bi/)]);
+      }
+    } finally {
+      await t.db('namespaceSynonyms').where({ namespaceId: chebi.id }).del();
       rmSync(elsewhere, { recursive: true, force: true });
     }
   });
@@ -216,6 +240,23 @@ describe('the exports, read back by parsers of their own', () => {
     const storedResources = ((await t.db('resources').orderBy('mirId').select('mirId')) as { mirId: string }[]).map((row) => row.mirId);
     expect(resourcesCsv.map((row) => row.mirId).sort()).toEqual(storedResources);
     expect(resourcesTsv.slice(1).map((row) => unescapeTsv(row[1]!)).sort()).toEqual(storedResources);
+  });
+
+  it("start every cell a spreadsheet would run as a formula with a ', in CSV and TSV alike", async () => {
+    const tsv = { delimiter: '\t', quote: false, columns: true } as const;
+    for (const [format, options, decode] of [
+      ['csv', { columns: true }, (value: string) => value],
+      ['tsv', tsv, unescapeTsv],
+    ] as const) {
+      const namespaces = parseCsv(await exportText(`namespaces.${format}`), options) as Record<string, string>[];
+      const resources = parseCsv(await exportText(`resources.${format}`), options) as Record<string, string>[];
+      const lrg = namespaces.find((row) => row.prefix === 'lrg')!;
+      expect([decode(lrg.name!), decode(lrg.description!)]).toEqual([`'${FORMULAS.name}`, `'${FORMULAS.description}`]);
+      const provider = resources.find((row) => row.mirId === 'MIR:00100478')!;
+      expect([decode(provider.name!), decode(provider.sampleId!)]).toEqual([`'${FORMULAS.providerName}`, `'${FORMULAS.sampleId}`]);
+      const formulaCells = [...namespaces, ...resources].flatMap((row) => Object.values(row).map(decode)).filter((cell) => /^[=+\-@\t\r]/.test(cell));
+      expect(formulaCells).toEqual([]);
+    }
   });
 
   it('Turtle and N-Triples parse to the same triples: a dataset per namespace, an access pattern per resource', async () => {

@@ -31,9 +31,15 @@ describe('page validity', () => {
     t = await startRegistry('page_validity', { registration: regexpChecks, env: { CURATOR_TOKEN } });
     const sent = await request(t.app)
       .post('/prefixRegistrationApi/registerPrefix')
-      .send({ apiVersion: '1.0', payload: prefixRegistration(unique('valid')) });
+      // An institution the registry has under another ROR id: the desk's request page shows the difference.
+      .send({ apiVersion: '1.0', payload: prefixRegistration(unique('valid'), { institutionName: 'The Jackson Laboratory', institutionRorId: '0zzzzzz99' }) });
     expect(sent.status).toBe(200);
     token = sent.body.payload.token as string;
+    // More than a page of open requests: the desk's list has its page links.
+    for (let i = 0; i < 20; i++) {
+      const more = await request(t.app).post('/prefixRegistrationApi/registerPrefix').send({ apiVersion: '1.0', payload: prefixRegistration(unique('valid')) });
+      expect(more.status).toBe(200);
+    }
   });
   afterAll(() => t.close());
 
@@ -90,6 +96,7 @@ describe('page validity', () => {
     const resource = (await t.db('resources').first('id', 'institutionId'))!;
     const paths = [
       '/curation',
+      '/curation?prefixPage=1',
       `/curation/requests/prefix/${session.id}`,
       '/curation/registry?q=tax',
       '/curation/namespaces/taxonomy',
@@ -100,6 +107,8 @@ describe('page validity', () => {
     for (const path of paths) {
       const res = await request(t.app).get(path).set('Accept', HTML).set('Cookie', cookie);
       expect([path, res.status]).toEqual([path, 200]);
+      if (path === '/curation') expect(res.text).toContain('rel="next"');
+      if (path.startsWith('/curation/requests/')) expect(res.text).toContain('Institution differs from the registry’s');
       expect([path, await problemsOf(res.text)]).toEqual([path, []]);
       csrf = new RegExp(`name="${CSRF_FIELD}" value="([^"]+)"`).exec(res.text)![1]!;
     }

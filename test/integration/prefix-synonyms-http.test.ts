@@ -129,6 +129,11 @@ describe('curators', () => {
     expect(synonymClash.status).toBe(409);
     const bad = await request(registry).patch(`/restApi/namespaces/${taxonomyId}`).set('Authorization', auth()).send({ synonyms: ['tax:on'] });
     expect(bad.status).toBe(400);
+    for (const [synonym, character] of [['tax"on', `'"'`], ['<taxon>', "'<'"], ['tax|on', "'|'"]] as const) {
+      const refused = await request(registry).patch(`/restApi/namespaces/${taxonomyId}`).set('Authorization', auth()).send({ synonyms: ['taxon', synonym] });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errorMessage).toContain(`holds ${character}: a synonym is made of letters, digits, dots, underscores and hyphens`);
+    }
     const item = await request(registry).get(`/restApi/namespaces/${taxonomyId}`);
     expect(item.body.synonyms).toEqual(['NCBITaxon', 'species_taxon', 'taxon']);
   });

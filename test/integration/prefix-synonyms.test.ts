@@ -134,13 +134,15 @@ describe('the importer CLI', () => {
     expect(both.stdout).toMatch(/synonyms: 19 added, 0 removed, on 11 namespaces; 1 spellings folded, 0 skipped/);
 
     const file = path.join(os.tmpdir(), `synonyms-${process.pid}.json`);
-    writeFileSync(file, JSON.stringify({ taxonomy: ['taxon'], nosuch: ['x'], go: ['pmid', 'CHEBI', 'bad name'] }));
+    writeFileSync(file, JSON.stringify({ taxonomy: ['taxon', 'tax"on', '<taxon>'], nosuch: ['x'], go: ['pmid', 'CHEBI', 'bad name'] }));
     const alone = await runImporterCli([`--synonyms=${file}`], t.url);
     expect(alone.code).toBe(0);
     expect(alone.stdout).toMatch(/skipped 'nosuch': no namespace has this prefix/);
     expect(alone.stdout).toMatch(/skipped 'go': 'pmid' is already a synonym of 'pubmed'/);
     expect(alone.stdout).toMatch(/skipped 'go': 'CHEBI' is already the prefix of 'chebi'/);
     expect(alone.stdout).toMatch(/skipped 'go': 'bad name' holds/);
+    expect(alone.stdout).toContain(`skipped 'taxonomy': 'tax"on' holds '"': a synonym is made of letters, digits, dots, underscores and hyphens`);
+    expect(alone.stdout).toContain("skipped 'taxonomy': '<taxon>' holds '<'");
     const taxonomy = await t.db('namespace_synonyms as s').join('namespaces as n', 'n.id', 's.namespaceId').where('n.prefix', 'taxonomy').pluck('s.synonym');
     expect(taxonomy).toEqual(['taxon']);
     const go = await t.db('namespace_synonyms as s').join('namespaces as n', 'n.id', 's.namespaceId').where('n.prefix', 'go').pluck('s.synonym');

@@ -196,6 +196,59 @@ describe('registration pages without JavaScript', () => {
     });
   });
 
+  describe('an institution ROR id that is none (issue 21 item 3)', () => {
+    const NOT_ROR = 'https://evil.example/ror/02catss52';
+    const MESSAGE = `Institution ROR ID '${NOT_ROR}' is not a ROR ID (such as https://ror.org/02catss52)`;
+
+    it('answers 400 to either JSON request in the reference\'s refusal shape, and stores nothing', async () => {
+      const prefix = unique('ror');
+      const prefixRes = await request(app).post('/prefixRegistrationApi/registerPrefix').send({ apiVersion: '1.0', payload: prefixRegistration(prefix, { institutionRorId: NOT_ROR }) });
+      expect(prefixRes.status).toBe(400);
+      expect(prefixRes.body).toEqual({
+        apiVersion: '1.0',
+        errorMessage: `INVALID Prefix registration request due to '${MESSAGE}'`,
+        payload: { comment: 'No comments on your prefix registration request', token: '' },
+      });
+      expect(await t.db('prefixRegistrationRequests').where({ requestedPrefix: prefix }).first()).toBeUndefined();
+
+      const code = unique('ror');
+      const resourceRes = await request(app).post('/resourceManagementApi/registerResource').send({ apiVersion: '1.0', payload: resourceRegistration(code, { institutionRorId: NOT_ROR }) });
+      expect(resourceRes.status).toBe(400);
+      expect(resourceRes.body).toEqual({
+        apiVersion: '1.0',
+        errorMessage: `INVALID Resource registration request for resource name 'Mirror ${code}', due to '${MESSAGE}'`,
+        payload: { comment: 'No comments on your prefix registration request', token: '' },
+      });
+      expect(await t.db('resourceRegistrationRequests').where({ providerCode: code }).first()).toBeUndefined();
+
+      // A ROR id, bare or as its URL, and none at all still pass.
+      for (const institutionRorId of ['02catss52', 'https://ror.org/02catss52', '', null]) {
+        const ok = await request(app).post('/prefixRegistrationApi/registerPrefix').send({ apiVersion: '1.0', payload: prefixRegistration(unique('ror'), { institutionRorId }) });
+        expect([institutionRorId, ok.status]).toEqual([institutionRorId, 200]);
+      }
+    });
+
+    it('is checked by a field validator of both areas, as the form checks it while it is typed', async () => {
+      for (const api of ['/prefixRegistrationApi', '/resourceManagementApi']) {
+        const bad = await request(app).post(`${api}/validateInstitutionRorId`).send({ apiVersion: '1.0', payload: { institutionRorId: NOT_ROR } });
+        expect([api, bad.status, bad.body.errorMessage, bad.body.payload.comment]).toEqual([api, 400, MESSAGE, 'VALIDATION FAILED']);
+        const good = await request(app).post(`${api}/validateInstitutionRorId`).send({ apiVersion: '1.0', payload: { institutionRorId: 'https://ror.org/02catss52' } });
+        expect([api, good.status, good.body.payload.comment]).toEqual([api, 200, 'VALIDATION OK']);
+      }
+      const page = await request(app).get('/prefixregistrationrequest').set('Accept', HTML);
+      expect(page.text).toMatch(/id="f-institutionRorId"[^>]*data-validate="validateInstitutionRorId"/);
+    });
+
+    it('re-renders the form with the message next to the ROR id field (422)', async () => {
+      const form = await openPage('/prefixregistrationrequest');
+      const prefix = unique('ror');
+      const res = await postForm('/prefixregistrationrequest', asFormFields(prefixRegistration(prefix, { institutionRorId: NOT_ROR })), form);
+      expect(res.status).toBe(422);
+      expect(res.text).toContain(`id="f-institutionRorId-msg" aria-live="polite">${MESSAGE}</p>`);
+      expect(await t.db('prefixRegistrationRequests').where({ requestedPrefix: prefix }).first()).toBeUndefined();
+    });
+  });
+
   describe('the provider request form', () => {
     it('fills the namespace from the address, refuses an unknown one with the reference message, and stores a valid one', async () => {
       const form = await openPage('/resourceregistrationrequest?namespacePrefix=ncbigene');

@@ -1,3 +1,4 @@
+import { parse as parseCsv } from 'csv-parse/sync';
 import { csvRecord, tsvLine } from '../../src/dataset/export-tables.presenter.js';
 import { isWritableIri, uriPrefixOf } from '../../src/dataset/export-uris.js';
 
@@ -50,5 +51,17 @@ describe('the table writers', () => {
 
   it('escape tab, line breaks and backslash in TSV and leave quotes as they are', () => {
     expect(tsvLine(['a\tb', 'c\nd\re', 'back\\slash', '"quoted"', null, false])).toBe('a\\tb\tc\\nd\\re\tback\\\\slash\t"quoted"\t\tfalse\n');
+  });
+
+  it("start a cell a spreadsheet would run as a formula with a ', in CSV and TSV alike, and leave other cells and numbers as they are", () => {
+    const hostile = ['=HYPERLINK("https://evil.example/","click")', "+cmd|' /C calc'!A0", '-2+3+cmd|calc', '@SUM(A1:A9)', '\t=1+1', '\r=1+1'];
+    const harmless = ['a=b', 'taxonomy', ' =not at the start', 'MIR:00000001', ''];
+    const cells = [...hostile, ...harmless, 42, true];
+    const expected = [...hostile.map((value) => `'${value}`), ...harmless, '42', 'true'];
+
+    const [csv] = parseCsv(csvRecord(cells)) as string[][];
+    expect(csv).toEqual(expected);
+    const [tsv] = parseCsv(tsvLine(cells), { delimiter: '\t', quote: false }) as string[][];
+    expect(tsv!.map((cell) => cell.replace(/\\([\\tnr])/g, (_, c: string) => ({ '\\': '\\', t: '\t', n: '\n', r: '\r' })[c]!))).toEqual(expected);
   });
 });

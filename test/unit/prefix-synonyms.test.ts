@@ -106,4 +106,15 @@ describe('tidying a list of synonyms', () => {
     expect(synonymProblem('NCBI-Taxon_2')).toBeNull();
     for (const bad of ['tax:on', 'tax/on', 'tax on', '', 'x'.repeat(256)]) expect(synonymProblem(bad)).not.toBeNull();
   });
+
+  it('takes what real synonyms hold (letters of both cases, digits, dots, underscores, hyphens) and refuses what a prefix map cannot publish, saying which character', () => {
+    for (const real of ['NCBITaxon', 'ncbi.taxon', 'gene_ontology', 'go.term', 'ec-code', '3dmet.compound', '_private']) expect(synonymProblem(real)).toBeNull();
+    expect(synonymProblem('tax"on')).toBe(`'tax"on' holds '"': a synonym is made of letters, digits, dots, underscores and hyphens, and starts with a letter, a digit or an underscore`);
+    expect(synonymProblem('bad name')).toMatch(/^'bad name' holds a space: /);
+    expect(synonymProblem('tax\u0007on')).toMatch(/^'tax\?on' holds U\+0007: /);
+    expect(synonymProblem('-taxon')).toMatch(/^'-taxon' starts with '-': /);
+    for (const bad of ['<taxon>', 'tax|on', "tax'on", 'tax#on', 'tax%20on', 'tax?on', 'tax&on', 'tax;on', 'tax=on', 'tax\\on', 'taxón', '.taxon']) {
+      expect(synonymProblem(bad)).not.toBeNull();
+    }
+  });
 });

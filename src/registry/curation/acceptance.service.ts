@@ -4,15 +4,15 @@
  * that makes the request impossible now (the prefix taken meanwhile, a provider code clash, a location the
  * registry lacks) rolls everything back and is answered 409 with the reason.
  *
- * Unlike the reference: the requested ROR id is kept on the institution; institutions are matched by ROR id
- * and then by name whatever its case; MIR ids come from a Postgres sequence kept above every MIR id in the
+ * Unlike the reference: institutions are matched by ROR id and then by name whatever its case
+ * (requested-institution.ts); an institution found is never changed (its ROR id stays as the curators left it;
+ * the desk shows them the difference), and a new one keeps the requested ROR id; MIR ids come from a Postgres sequence kept above every MIR id in the
  * registry (no MIR id service). The registry tables' triggers announce the change (NOTIFY), so the resolver
  * serves the new namespace within moments and the workers rebuild the dataset.
  */
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.js';
 import { findNamespaceByPrefixIgnoringCase, providerCodeTaken } from '../../db/registry-reads.js';
-import { findInstitutionByRorId, rorIdForms } from '../registration/ror/ror.service.js';
 import {
   insertEvent,
   prefixOf,
@@ -24,6 +24,7 @@ import {
 } from '../registration/submission/registration-records.js';
 import { hasText } from '../registration/validation/validators.js';
 import { CurationError, lockOpenSession, type SessionEventPayload } from './curation.service.js';
+import { findRequestedInstitution, requestedRorId } from './requested-institution.js';
 import { writeOutbox } from '../../notifications/outbox.js';
 import { acceptanceMessages, type NotificationSettings } from '../registration/notification-messages.js';
 
@@ -84,30 +85,21 @@ async function findOrCreatePerson(trx: Knex, email: string, fullName: string): P
   return existing!.id;
 }
 
-/** The ROR id in the form the registry stores (`https://ror.org/<id>`) when it parses as one. */
-function canonicalRorId(rorId: string): string {
-  return rorIdForms(rorId).find((form) => form.startsWith('https://ror.org/')) ?? rorId.trim();
-}
-
 /**
  * The institution of the request: the one with its ROR id, else the one with its name (whatever the case),
- * else a new one. An institution found by name that has no ROR id yet takes the requested one; an existing
- * institution's other data wins over the request's (curators keep it current).
+ * left as it is (curators keep it current, ROR id included), else a new one with the request's data.
  */
 async function findOrCreateInstitution(trx: Knex, request: RequestRow, locationCode: string): Promise<number> {
-  const rorId = hasText(request.institutionRorId) ? canonicalRorId(request.institutionRorId) : null;
-  if (rorId) {
-    const byRor = await findInstitutionByRorId(trx, rorId);
-    if (byRor) return byRor.id;
-  }
-  const name = request.institutionName.trim();
-  const byName = await trx('institutions').first('id', 'rorId').whereRaw('lower(name) = lower(?)', [name]).orderBy('id');
-  if (byName) {
-    if (rorId && !byName.rorId) await trx('institutions').update({ rorId, modified: trx.fn.now() }).where({ id: byName.id });
-    return byName.id;
-  }
+  const found = await findRequestedInstitution(trx, request);
+  if (found) return found.institution.id;
   const [created] = await trx('institutions')
-    .insert({ name, homeUrl: request.institutionHomeUrl, description: request.institutionDescription, rorId, locationCountryCode: locationCode })
+    .insert({
+      name: request.institutionName.trim(),
+      homeUrl: request.institutionHomeUrl,
+      description: request.institutionDescription,
+      rorId: requestedRorId(request),
+      locationCountryCode: locationCode,
+    })
     .returning('id');
   return created!.id;
 }

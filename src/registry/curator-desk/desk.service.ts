@@ -11,6 +11,7 @@ import type { CurationActions } from '../curation/curation-actions.js';
 import { AMENDED_FIELD } from '../curation/curation.schemas.js';
 import { CurationError, readSessionEventPayload } from '../curation/curation.service.js';
 import type { Curator } from '../curation/curator-auth.js';
+import { requestedInstitutionDifference, type InstitutionDifference } from '../curation/requested-institution.js';
 import type { PrefixCollisionCheck } from '../reference-prefixes/collision-warnings.js';
 import { completeNamespaceRows } from '../rest-api/namespace-synonyms.js';
 import type { EditableCollection } from '../maintenance/maintenance.schemas.js';
@@ -34,8 +35,11 @@ import { patchFromRecordForm, placeEditRefusal, recordFormValues, requestFormVal
 
 /** How long the list of open requests waits for the reviews (their checks go on, and answer the next load). */
 const LIST_REVIEW_WAIT_MS = 2000;
-/** Open requests listed per kind, oldest first. */
-const LIST_LIMIT = 100;
+/**
+ * Open requests listed per kind and page, oldest first: each listed request is reviewed (its checks run
+ * again), so a page costs at most this many reviews however many requests wait.
+ */
+export const DESK_PAGE_SIZE = 20;
 
 /** A request's validation as the desk shows it: a review, one not finished in time, or none (no checks here). */
 export type ReviewState = RequestReview | { state: 'pending' } | { state: 'unchecked' };
@@ -54,6 +58,18 @@ export interface OpenRequest {
   review: ReviewState;
 }
 
+/** One page of the open requests of a kind (`page` from 0, within the pages there are). */
+export interface OpenRequestPage {
+  kind: RequestKind;
+  page: number;
+  pages: number;
+  total: number;
+  requests: OpenRequest[];
+}
+
+/** The page of each kind's list to show, from 0. */
+export type OpenRequestPages = Readonly<Record<RequestKind, number>>;
+
 export interface RequestView {
   kind: RequestKind;
   session: SessionRow;
@@ -65,6 +81,8 @@ export interface RequestView {
   review: ReviewState;
   /** Prefix requests: other registries that already use the requested prefix (issue 15 item 6), one sentence each. */
   prefixWarnings: string[];
+  /** Open requests: where the registry's institution that acceptance would use differs from the request's. */
+  institutionDifference?: InstitutionDifference;
 }
 
 export interface NamespaceView {
@@ -133,17 +151,35 @@ export class DeskService {
     }
   }
 
-  /** The open requests of both kinds, oldest first, each with its last event and (within a bound) its review. */
-  async openRequests(): Promise<OpenRequest[]> {
-    const lists = await Promise.all((['prefix', 'resource'] as const).map((kind) => this.openRequestsOf(kind)));
-    return lists.flat();
+  /**
+   * A page of the open requests of each kind, oldest first, each with its last event and (within a bound)
+   * its review. A page past the last shows the last.
+   */
+  async openRequests(pages: OpenRequestPages): Promise<OpenRequestPage[]> {
+    return Promise.all((['prefix', 'resource'] as const).map((kind) => this.openRequestsOf(kind, pages[kind])));
   }
 
-  private async openRequestsOf(kind: RequestKind): Promise<OpenRequest[]> {
+  private async openRequestsOf(kind: RequestKind, wanted: number): Promise<OpenRequestPage> {
     const { db } = this.deps;
     const tables = REGISTRATION_TABLES[kind];
-    const sessions: SessionRow[] = await db(tables.sessions).select('*').where({ closed: false }).orderBy('created').orderBy('id').limit(LIST_LIMIT);
+    const counted = await db(tables.sessions).count({ n: '*' }).where({ closed: false }).first();
+    const total = Number(counted?.n ?? 0);
+    const pages = Math.max(1, Math.ceil(total / DESK_PAGE_SIZE));
+    const page = Math.min(wanted, pages - 1);
+    const sessions: SessionRow[] = await db(tables.sessions)
+      .select('*')
+      .where({ closed: false })
+      .orderBy('created')
+      .orderBy('id')
+      .limit(DESK_PAGE_SIZE)
+      .offset(page * DESK_PAGE_SIZE);
+    return { kind, page, pages, total, requests: await this.listed(kind, sessions) };
+  }
+
+  private async listed(kind: RequestKind, sessions: readonly SessionRow[]): Promise<OpenRequest[]> {
     if (sessions.length === 0) return [];
+    const { db } = this.deps;
+    const tables = REGISTRATION_TABLES[kind];
     const [requests, events] = await Promise.all([
       db(tables.requests).select('*').whereIn('id', sessions.map((s) => s.requestId)),
       db(tables.events).select('sessionId', 'eventName', 'actor', 'created').whereIn('sessionId', sessions.map((s) => s.id)).orderBy('id'),
@@ -181,7 +217,8 @@ export class DeskService {
     const review = status === 'open' ? await this.review(kind, values) : ({ state: 'unchecked' } as const);
     const requested = 'requestedPrefix' in request! ? request.requestedPrefix : null;
     const prefixWarnings = requested && this.deps.prefixCollisions ? await this.deps.prefixCollisions(requested) : [];
-    return { kind, session, request: request!, values, events, status, review, prefixWarnings };
+    const institutionDifference = status === 'open' ? await requestedInstitutionDifference(this.deps.db, request!) : undefined;
+    return { kind, session, request: request!, values, events, status, review, prefixWarnings, institutionDifference };
   }
 
   /** Comment, reject or accept, as the curator; CurationError (400, 409) when refused. */

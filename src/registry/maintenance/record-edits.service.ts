@@ -12,7 +12,7 @@ import { DomainError, invalid } from '../../core/domain-error.js';
 import type { Db } from '../../db/knex.js';
 import type { CurationEntity, InstitutionRow, NamespaceRow, ResourceRow } from '../../db/tables.js';
 import type { Curator } from '../curation/curator-auth.js';
-import { rorIdForms } from '../registration/ror/ror.service.js';
+import { canonicalRorId, rorIdProblem } from '../../core/ror-id.js';
 import { COLLECTIONS } from '../rest-api/collections.js';
 import { itemNotFound } from '../rest-api/items.service.js';
 import { synonymClashMessage } from '../../db/namespace-synonyms.js';
@@ -69,10 +69,10 @@ async function resolveAssociation(db: Knex, property: string, spec: AssociationS
   return key;
 }
 
-/** The stored form of a ROR id (`https://ror.org/<id>`); invalid when it is not one. */
-function canonicalRorId(value: string): string {
-  const canonical = rorIdForms(value).find((form) => form.startsWith('https://ror.org/'));
-  if (!canonical) throw invalid(`Institution ROR ID '${value.slice(0, 200)}' is not a ROR ID (such as https://ror.org/02catss52)`);
+/** The stored form of a ROR id (`https://ror.org/<id>`); invalid, as a request's would be, when it is not one. */
+function storedRorId(value: string): string {
+  const canonical = canonicalRorId(value);
+  if (canonical === undefined) throw invalid(rorIdProblem(value)!);
   return canonical;
 }
 
@@ -85,7 +85,7 @@ async function patchedValues(db: Knex, collection: EditableCollection, patch: Re
     if (spec.type === 'date') values[property] = readDate(property, value as string | number | null);
     else if (spec.type === 'rules') values[property] = readLuiRulesValue(value);
     else if (value === null && REQUIRED_TEXT[collection].includes(property)) values[property] = '';
-    else if (property === 'rorId' && typeof value === 'string' && value.trim() !== '') values[property] = canonicalRorId(value);
+    else if (property === 'rorId' && typeof value === 'string' && value.trim() !== '') values[property] = storedRorId(value);
     else if (property === 'rorId') values[property] = null;
     else values[property] = value;
   }

@@ -102,6 +102,7 @@ const institution: FieldGroup = {
       hint: 'e.g. https://ror.org/02catss52 or 02catss52.',
       input: 'text',
       required: false,
+      validate: 'validateInstitutionRorId',
       enhance: 'ror-lookup',
     },
     { name: 'institutionName', label: 'Institution name', input: 'text', required: true, validate: 'validateInstitutionName', autocomplete: 'organization' },

@@ -20,6 +20,8 @@ export interface RegistrationPagesDeps {
   ror: RorService;
   /** REGISTRATION_MIN_DESCRIPTION_LENGTH, for the descriptions' hints. */
   minDescriptionLength: number;
+  /** Whether the request is a curator's (no daily quota of registration requests). */
+  isCurator?: (ctx: Context) => Promise<boolean>;
 }
 
 const EXPIRED_FORM = 'The form had expired, or was not sent from this site. Check the values and send it again.';
@@ -90,7 +92,13 @@ export function registrationPagesRoutes(deps: RegistrationPagesDeps): Router {
   async function sendRequest(ctx: Context, form: RequestForm, values: FormValues): Promise<void> {
     let token: string | undefined;
     const outcome = await deps.submissions.submitRegistration(
-      { kind: form.kind, endpoint: `page:${form.path}`, body: { apiVersion: '1.0', payload: payloadFromForm(form, values) }, client: ctx.ip },
+      {
+        kind: form.kind,
+        endpoint: `page:${form.path}`,
+        body: { apiVersion: '1.0', payload: payloadFromForm(form, values) },
+        client: ctx.ip,
+        curator: (await deps.isCurator?.(ctx)) ?? false,
+      },
       (issued) => {
         token = issued;
         return acceptedAnswer(issued);
@@ -105,6 +113,10 @@ export function registrationPagesRoutes(deps: RegistrationPagesDeps): Router {
     if (outcome.kind === 'incomplete') {
       ctx.set('Retry-After', String(outcome.error.retryAfterSeconds));
       return showForm(ctx, form, { status: 503, values, problems: [outcome.error.message] });
+    }
+    if (outcome.kind === 'over-quota') {
+      ctx.set('Retry-After', String(outcome.error.quota?.resetSeconds ?? 60));
+      return showForm(ctx, form, { status: 429, values, problems: [outcome.error.message] });
     }
     if (outcome.kind === 'refused' && outcome.problem === 'invalid') {
       const errors = messagesByField(form, outcome.failures);

@@ -3,6 +3,13 @@
  * (src/notifications/outbox.ts). Start: a confirmation to the requester and a notice to the curators;
  * reject and accept: a message to the requester; the requester's answer to a comment: a notice to the
  * curators; amend and a curator's comment: nothing.
+ *
+ * A request sends mail to whatever address it gives, so the requester's messages quote none of the
+ * requester's free text that could carry a link (issue 21 item 11: a spam request once mailed any address
+ * 255 characters of its sender's choosing): the greeting names the requester only when the name is a plain
+ * name, and the subject names the requested prefix only when it cannot be read as a domain. Everything else
+ * the requester reads on the status page. The curators' notices quote the request: that is their purpose,
+ * and they go to the curators only.
  */
 import type { OutboxMessage } from '../../notifications/outbox.js';
 import { prefixOf, type RequestKind, type RequestRow } from './submission/registration-records.js';
@@ -26,6 +33,27 @@ const OPERATION: Record<RequestKind, string> = { prefix: 'PrefixRegistrationRequ
 
 // Subjects are single lines whatever a requester typed.
 const oneLine = (value: string): string => value.replace(/[\r\n]+/g, ' ').slice(0, 200);
+
+// A name as people write theirs (letters, spaces, `.`, `'`, `-`), short, and with no dot a letter follows
+// (`evil.example`): nothing a mail program would turn into a link.
+const PLAIN_NAME = /^[\p{L}\p{M}][\p{L}\p{M} .'’-]{0,59}$/u;
+const DOMAIN_LIKE = /\.\p{L}/u;
+
+/** `Dear Rita Requester,` for a plain name, else a greeting that quotes nothing of the requester's. */
+export function greeting(requesterName: string): string {
+  const name = requesterName.trim();
+  return PLAIN_NAME.test(name) && !DOMAIN_LIKE.test(name) ? `Dear ${name},` : 'Hello,';
+}
+
+/**
+ * The request's prefix as the requester's messages quote it, or undefined when it could be read as a link:
+ * a requested prefix holding a dot (`win.example.com`). A resource request's prefix is a registered
+ * namespace's, quoted as it is.
+ */
+export function quotablePrefix(kind: RequestKind, request: RequestRow): string | undefined {
+  const prefix = oneLine(prefixOf(request));
+  return kind === 'prefix' && prefix.includes('.') ? undefined : prefix;
+}
 
 function describeRequest(kind: RequestKind, request: RequestRow): string[] {
   const lines: string[] = [];
@@ -52,18 +80,14 @@ function requesterMessage(
   event: 'start' | 'reject' | 'accept',
   news: { subject: string; outcome: string; more: string[] },
 ): OutboxMessage {
-  const prefix = oneLine(prefixOf(request));
+  const prefix = quotablePrefix(kind, request);
   const word = WORD[kind];
+  const forPrefix = prefix === undefined ? '' : ` for '${prefix}'`;
   return {
     kind: `${kind}.${event}.requester`,
     recipient: request.requesterEmail,
-    subject: `${news.subject} ${word} registration request for '${prefix}'`,
-    body: [
-      `Dear ${request.requesterName},`,
-      '',
-      `your ${word} registration request for '${prefix}' has been ${news.outcome}`,
-      ...news.more,
-    ].join('\n'),
+    subject: `${news.subject} ${word} registration request${forPrefix}`,
+    body: [greeting(request.requesterName), '', `your ${word} registration request${forPrefix} has been ${news.outcome}`, ...news.more].join('\n'),
   };
 }
 

@@ -4,6 +4,8 @@ import type { EventRow } from '../../registration/submission/registration-record
 import type { DeskField, DeskInput as DeskInputKind } from '../desk-forms.js';
 import type { RequestView } from '../desk.service.js';
 import { requestHref, reviewSummary } from './open-requests.page.js';
+import { deskInstitutionHref } from './registry-desk.page.js';
+import type { InstitutionDifference } from '../../curation/requested-institution.js';
 import { age, CountryList, CsrfField, DeskFrame, DeskInput, ErrorSummary, Notice, TextBox, When, type DeskContext } from './desk-parts.js';
 
 export type RequestAction = 'comment' | 'reject' | 'accept' | 'amend';
@@ -95,6 +97,38 @@ function PrefixWarnings({ warnings }: { warnings: readonly string[] }) {
           <li key={warning}>{warning}</li>
         ))}
       </ul>
+    </section>
+  );
+}
+
+/**
+ * Issue 21 item 3: acceptance uses the registry's institution as it is; the curator sees where the request
+ * says otherwise, and changes the institution by hand when the request is right.
+ */
+function InstitutionNotice({ difference }: { difference: InstitutionDifference }) {
+  const { institution, matchedBy, requestedName, requestedRorId } = difference;
+  const link = <a href={deskInstitutionHref(institution.id)}>{institution.name}</a>;
+  return (
+    <section aria-labelledby="institution-difference-heading" class="notice-warn">
+      <h2 id="institution-difference-heading">Institution differs from the registry’s</h2>
+      {matchedBy === 'name' ? (
+        <p>
+          The request gives the ROR id <code>{requestedRorId}</code> for “{requestedName}”; the registry’s institution {link} has{' '}
+          {institution.rorId ? (
+            <>
+              the ROR id <code>{institution.rorId}</code>
+            </>
+          ) : (
+            'no ROR id'
+          )}
+          .
+        </p>
+      ) : (
+        <p>
+          The request’s ROR id <code>{requestedRorId}</code> is that of the registry’s institution {link}, not of “{requestedName}”.
+        </p>
+      )}
+      <p>Accepting the request uses the registry’s institution as it is. If the request is right, change the institution on its page first.</p>
     </section>
   );
 }
@@ -260,6 +294,7 @@ export function DeskRequestPage({ desk, view, notice, refused }: { desk: DeskCon
         </dd>
       </dl>
       {view.prefixWarnings.length > 0 ? <PrefixWarnings warnings={view.prefixWarnings} /> : null}
+      {view.institutionDifference ? <InstitutionNotice difference={view.institutionDifference} /> : null}
       {view.status === 'open' ? <Review view={view} /> : null}
       <Facts view={view} />
       <History events={view.events} />

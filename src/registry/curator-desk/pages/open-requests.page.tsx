@@ -1,10 +1,50 @@
 import type { RequestKind } from '../../registration/submission/registration-records.js';
 import { DESK_PATH } from '../desk-auth.js';
-import type { OpenRequest, ReviewState } from '../desk.service.js';
+import type { OpenRequest, OpenRequestPage, OpenRequestPages, ReviewState } from '../desk.service.js';
 import { age, DeskFrame, Notice, When, type DeskContext } from './desk-parts.js';
 
 export function requestHref(kind: RequestKind, sessionId: number): string {
   return `${DESK_PATH}/requests/${kind}/${sessionId}`;
+}
+
+/** The query parameter of each kind's page (from 0) on the desk's home. */
+export const PAGE_PARAMETER: Readonly<Record<RequestKind, string>> = { prefix: 'prefixPage', resource: 'resourcePage' };
+
+/** The desk's home showing these pages of the two lists. */
+function openRequestsHref(pages: OpenRequestPages): string {
+  const params = new URLSearchParams();
+  for (const kind of ['prefix', 'resource'] as const) if (pages[kind] > 0) params.set(PAGE_PARAMETER[kind], String(pages[kind]));
+  const query = params.toString();
+  return query ? `${DESK_PATH}?${query}` : DESK_PATH;
+}
+
+/** Previous and next links of one list, the other list staying on its page. */
+function Pager({ list, shown }: { list: OpenRequestPage; shown: OpenRequestPages }) {
+  if (list.pages <= 1) return null;
+  const to = (page: number) => openRequestsHref({ ...shown, [list.kind]: page });
+  return (
+    <nav class="pages" aria-label={list.kind === 'prefix' ? 'Pages of prefix requests' : 'Pages of provider requests'}>
+      <p>
+        Page {list.page + 1} of {list.pages}
+      </p>
+      <ul>
+        {list.page > 0 ? (
+          <li>
+            <a href={to(list.page - 1)} rel="prev">
+              Previous page
+            </a>
+          </li>
+        ) : null}
+        {list.page + 1 < list.pages ? (
+          <li>
+            <a href={to(list.page + 1)} rel="next">
+              Next page
+            </a>
+          </li>
+        ) : null}
+      </ul>
+    </nav>
+  );
 }
 
 /** A review in a few words, for the list and the request's page. */
@@ -31,13 +71,14 @@ function lastEventText(request: OpenRequest): string {
   return last.eventName;
 }
 
-function RequestTable({ kind, requests }: { kind: RequestKind; requests: readonly OpenRequest[] }) {
+function RequestTable({ list, shown }: { list: OpenRequestPage; shown: OpenRequestPages }) {
+  const { kind, requests } = list;
   const id = `open-${kind}`;
   const heading = kind === 'prefix' ? 'Prefix requests' : 'Provider requests';
   return (
     <section aria-labelledby={id}>
       <h2 id={id}>
-        {heading} <span class="muted">({requests.length})</span>
+        {heading} <span class="muted">({list.total})</span>
       </h2>
       {requests.length === 0 ? (
         <p class="muted">None open.</p>
@@ -82,19 +123,22 @@ function RequestTable({ kind, requests }: { kind: RequestKind; requests: readonl
           </table>
         </div>
       )}
+      <Pager list={list} shown={shown} />
     </section>
   );
 }
 
-/** `/curation`: the open requests of both kinds, oldest first, with their age and validation. */
-export function OpenRequestsPage({ desk, requests, notice }: { desk: DeskContext; requests: readonly OpenRequest[]; notice?: string }) {
+/** `/curation`: the open requests of both kinds, oldest first, with their age and validation, a page of each. */
+export function OpenRequestsPage({ desk, lists, notice }: { desk: DeskContext; lists: readonly OpenRequestPage[]; notice?: string }) {
+  const shown = Object.fromEntries(lists.map((list) => [list.kind, list.page])) as Record<RequestKind, number>;
   return (
     <DeskFrame desk={desk} title="Open requests" section="requests">
       <h1>Open requests</h1>
       <Notice text={notice} />
       <p>Oldest first. A request’s validation is its checks run again now, on the registry as it is.</p>
-      <RequestTable kind="prefix" requests={requests.filter((r) => r.kind === 'prefix')} />
-      <RequestTable kind="resource" requests={requests.filter((r) => r.kind === 'resource')} />
+      {lists.map((list) => (
+        <RequestTable key={list.kind} list={list} shown={shown} />
+      ))}
     </DeskFrame>
   );
 }

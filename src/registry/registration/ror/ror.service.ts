@@ -1,3 +1,4 @@
+import { bareRorId } from '../../../core/ror-id.js';
 import type { Db } from '../../../db/knex.js';
 import { findInstitutionByRorIds, type InstitutionWithLocationRow } from '../../../db/registry-reads.js';
 import { lookUpRorOrganization, type RorApiSettings, type RorOrganization } from './ror-api.client.js';
@@ -5,15 +6,8 @@ import { lookUpRorOrganization, type RorApiSettings, type RorOrganization } from
 export type { InstitutionWithLocationRow } from '../../../db/registry-reads.js';
 export type { RorOrganization } from './ror-api.client.js';
 
-// A ROR id is `0` + 6 base-32 characters + a 2-digit checksum, alone or as https://ror.org/<id>.
-const ROR_ID = /^(?:https?:\/\/(?:www\.)?ror\.org\/)?(0[a-z0-9]{6}[0-9]{2})\/?$/i;
 // The ror_id column holds at most this much: longer input cannot match.
 const ROR_ID_MAX_LENGTH = 2000;
-
-/** The bare id (`00f54p054`) of a text written as a ROR id, or undefined when it is not one. */
-export function bareRorId(rorId: string): string | undefined {
-  return ROR_ID.exec(rorId.trim())?.[1]?.toLowerCase();
-}
 
 /**
  * The stored forms a ROR id may have been written in: as given, the bare id, and the canonical URL (the

@@ -9,9 +9,6 @@ import { DomainError, type DomainErrorKind } from '../../../core/domain-error.js
 import { CheckBusyError, CheckStillRunningError, CheckUnavailableError, type RegexTest, type UrlCheck } from '../checks.js';
 import { validateAllByChain, type ChainKey, type RegistrationDeps, type RegistrationPayload, type RequestKind } from '../validation/run-chains.js';
 
-/** The institution_ror_id column's size. */
-const ROR_ID_MAX_LENGTH = 2000;
-
 /** Seconds to wait before sending the same request again while a URL check is running. */
 export const STILL_RUNNING_RETRY_AFTER_SECONDS = 5;
 /** Seconds to wait when the checks cannot run at all (the queue or the regex workers are unreachable). */
@@ -66,7 +63,7 @@ export async function validateRequest(kind: RequestKind, payload: RegistrationPa
 
 /** A failure of a whole request's validation: the chain (or the one field without a chain) and its message. */
 export interface RequestFailure {
-  field: ChainKey | 'institutionRorId';
+  field: ChainKey;
   message: string;
 }
 
@@ -95,7 +92,5 @@ export async function validateRequestByField(kind: RequestKind, payload: Registr
     throw error;
   }
   if (incomplete) throw incomplete;
-  // The one stored field without a chain of its own: bounded by its column, as the chains bound the others.
-  if ((payload.institutionRorId?.length ?? 0) > ROR_ID_MAX_LENGTH) failures.push({ field: 'institutionRorId', message: 'Institution ROR ID is too long' });
   return failures;
 }

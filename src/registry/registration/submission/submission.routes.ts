@@ -11,6 +11,8 @@ import type { SubmissionRefusal, SubmissionService } from './submission.service.
 
 export interface SubmissionRouteDeps {
   submissions: SubmissionService;
+  /** Whether the request is a curator's (no daily quota of registration requests). */
+  isCurator?: (ctx: Context) => Promise<boolean>;
 }
 
 const AREAS: readonly { kind: RequestKind; base: string; submit: string }[] = [
@@ -29,7 +31,7 @@ export function submissionRoutes(deps: SubmissionRouteDeps): Router {
   const router = new Router();
   const readBody = jsonBody();
   for (const area of AREAS) {
-    router.post(`${area.base}/${area.submit}`, readBody, (ctx) => submit(ctx, area.kind, area.submit, deps.submissions));
+    router.post(`${area.base}/${area.submit}`, readBody, (ctx) => submit(ctx, area.kind, area.submit, deps));
     router.get(`${area.base}/status/:token`, (ctx) => answerStatus(ctx, area.kind, deps.submissions));
     router.post(`${area.base}/status/:token/comment`, readBody, async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
@@ -61,10 +63,11 @@ function sendRefusal(ctx: Context, kind: RequestKind, refusal: SubmissionRefusal
   ctx.body = refusal.problem === 'no-payload' ? errorEnvelope(PAYLOAD_REQUIRED) : submissionRefused(kind, refusal.messages, refusal.providerName);
 }
 
-async function submit(ctx: Context, kind: RequestKind, endpoint: string, submissions: SubmissionService): Promise<void> {
+async function submit(ctx: Context, kind: RequestKind, endpoint: string, deps: SubmissionRouteDeps): Promise<void> {
   ctx.set('Cache-Control', 'no-store');
   const idempotencyKey = readIdempotencyKey(ctx.get('Idempotency-Key') || undefined);
-  const outcome = await submissions.submitRegistration({ kind, endpoint, body: ctx.request.body, idempotencyKey, client: ctx.ip }, acceptedAnswer);
+  const curator = (await deps.isCurator?.(ctx)) ?? false;
+  const outcome = await deps.submissions.submitRegistration({ kind, endpoint, body: ctx.request.body, idempotencyKey, client: ctx.ip, curator }, acceptedAnswer);
   switch (outcome.kind) {
     case 'accepted':
       return sendAnswer(ctx, outcome.answer);
@@ -74,7 +77,9 @@ async function submit(ctx: Context, kind: RequestKind, endpoint: string, submiss
     case 'refused':
       return sendRefusal(ctx, kind, outcome);
     case 'incomplete':
-      // No verdict (a check did not answer): the error mapping answers 503 or 429 with Retry-After.
+    case 'over-quota':
+      // No verdict (a check did not answer), or the address has filed its requests of the day: the error
+      // mapping answers 503 or 429 with Retry-After.
       throw outcome.error;
   }
 }

@@ -9,6 +9,7 @@ import { startMessages, type NotificationSettings } from '../notification-messag
 import type { RegistrationValidator } from '../registration-validator.js';
 import { InvalidPayloadError, normaliseRegistrationPayload, readEnvelopePayload, type RegistrationPayload } from '../validation/payload.js';
 import { ChecksIncompleteError, type RequestFailure } from './checked-validation.js';
+import type { RegistrationQuota } from './daily-quota.js';
 import { checkReply, recordRequesterReply, REQUESTER_ACTOR, UNKNOWN_TOKEN_MESSAGE, type ReplySource } from './requester-reply.js';
 import { DomainError } from '../../../core/domain-error.js';
 import { claimIdempotencyKey, findStoredAnswer, hashRequestBody, type IdempotencyClaim, type RecordedAnswer, type StoredAnswer } from './idempotency.js';
@@ -156,6 +157,8 @@ export interface SubmissionServiceDeps {
   db: Db;
   validator: RegistrationValidator;
   notifications: NotificationSettings;
+  /** The requests one address may file per day; none: unlimited. */
+  quota?: RegistrationQuota;
 }
 
 export interface Submission {
@@ -165,8 +168,10 @@ export interface Submission {
   /** The request body (the envelope), as parsed JSON. */
   body: unknown;
   idempotencyKey?: string;
-  /** The requester's address, which the regex checks are shared fairly between. */
+  /** The requester's address, which the regex checks are shared fairly between and the daily quota counts. */
   client?: string;
+  /** Sent by a curator (the curator token, a desk session): no daily quota. */
+  curator?: boolean;
 }
 
 /** Why nothing was stored, when the client's request is what has to change. */
@@ -184,7 +189,20 @@ export type SubmissionOutcome =
   | { kind: 'replayed'; answer: RecordedAnswer }
   | ({ kind: 'refused' } & SubmissionRefusal)
   /** A check did not answer: nothing was stored, the client sends the same request again. */
-  | { kind: 'incomplete'; error: ChecksIncompleteError };
+  | { kind: 'incomplete'; error: ChecksIncompleteError }
+  /** The address has filed as many requests today as it may: nothing was stored (a rate-limited DomainError). */
+  | { kind: 'over-quota'; error: DomainError };
+
+/** The outcome of a refusing quota step, or undefined when it lets the request through. */
+async function overQuota(step: Promise<void> | undefined): Promise<SubmissionOutcome | undefined> {
+  try {
+    await step;
+    return undefined;
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'rate-limited') return { kind: 'over-quota', error };
+    throw error;
+  }
+}
 
 function replay(stored: StoredAnswer, requestHash: string): SubmissionOutcome {
   return stored.requestHash === requestHash ? { kind: 'replayed', answer: stored } : { kind: 'refused', problem: 'key-reused' };
@@ -205,8 +223,15 @@ export class SubmissionService {
       const stored = await findStoredAnswer(db, endpoint, key);
       if (stored) return replay(stored, requestHash);
     }
+    const { client } = submission;
+    const quota = submission.curator || client === undefined ? undefined : this.deps.quota;
+    // Before the checks: an address that has used up its day costs no URL check.
+    const usedUp = await overQuota(quota?.refuseWhenUsedUp(client!));
+    if (usedUp) return usedUp;
     const checked = await this.readValidRequest(submission);
     if (!('payload' in checked)) return checked;
+    const oneTooMany = await overQuota(quota?.take(client!));
+    if (oneTooMany) return oneTooMany;
 
     const token = newSessionToken();
     const answer = acceptedAnswer(token);

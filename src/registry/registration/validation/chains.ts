@@ -19,6 +19,7 @@ import {
   prefix,
   providerCode,
   regexSyntax,
+  rorId,
   sampleIdMatchesPattern,
   sampleUrl,
   similarUrlPattern,
@@ -37,6 +38,7 @@ export type ChainKey =
   | 'institutionHomeUrl'
   | 'institutionDescription'
   | 'institutionLocation'
+  | 'institutionRorId'
   | 'prefix'
   | 'providerUrlPattern'
   | 'sampleId'
@@ -108,6 +110,8 @@ export const CHAINS: readonly Chain[] = [
     ...both((p) => p.institutionLocation),
     validators: [notBlank, countryCode],
   },
+  // Not a chain of the reference, which never stored the ROR id; optional, and refused only when not one.
+  { key: 'institutionRorId', label: 'Institution ROR ID', ...both((p) => p.institutionRorId), validators: [rorId] },
   {
     key: 'prefix',
     label: 'Prefix',

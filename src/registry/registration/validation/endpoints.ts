@@ -50,6 +50,8 @@ const commonEndpoints: readonly ValidationEndpoint[] = [
   endpoint('validateInstitutionHomeUrl', ['institutionHomeUrl']),
   endpoint('validateInstitutionDescription', ['institutionDescription']),
   endpoint('validateInstitutionLocation', ['institutionLocation']),
+  // Not in the reference: the forms check the ROR id as it is typed, as every other field.
+  endpoint('validateInstitutionRorId', ['institutionRorId']),
   endpoint('validateProviderUrlPattern', ['providerUrlPattern']),
   endpoint('validateSampleId', ['sampleId'], { partners: ['providerUrlPattern'] }),
   endpoint('validateAdditionalInformation', ['additionalInformation']),

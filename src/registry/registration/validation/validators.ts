@@ -7,6 +7,7 @@
 import isEmailModule from 'validator/lib/isEmail.js';
 import isURLModule from 'validator/lib/isURL.js';
 import { countries } from '../../../../migrations/data/iso-3166-1.js';
+import { rorIdProblem } from '../../../core/ror-id.js';
 import { CheckStillRunningError, type RegexVerdict } from '../checks.js';
 import type { SimilarResource } from './registry-lookups.js';
 import type { ValidationContext, Validator } from './validation-context.js';
@@ -27,6 +28,12 @@ export function hasText(value: string | null | undefined): value is string {
 }
 
 export const notBlank: Validator = (value, { label }) => (HAS_TEXT.test(value) ? null : `${label} is required`);
+
+/**
+ * An optional ROR id is blank or a ROR id (core/ror-id.ts, the rule a curator's edit of an institution
+ * follows too): acceptance keeps it on the institution it creates, and the pages link to it.
+ */
+export const rorId: Validator = (value) => (HAS_TEXT.test(value) ? rorIdProblem(value) : null);
 
 /** Refuses what the column it is stored in could not hold (a 500 at registration otherwise). */
 export function maxLength(limit: number): Validator {
