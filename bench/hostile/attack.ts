@@ -3,7 +3,7 @@
  * with the area's event-loop delay read around each: what one such request costs, undisturbed. Then the
  * flood: a few connections send the cases in turn, each connection its next request as soon as it has an
  * answer (a refusal included: an abusive client does not wait), for the window and on until every case was
- * sent at least once; what each answer took (to its last byte) and what it was is recorded per case.
+ * sent at least once; what the answers were and the slowest of them (to its last byte) are recorded.
  */
 import http from 'node:http';
 import type { AttackCase } from './case-derivation.js';
@@ -31,12 +31,6 @@ export interface AttackOptions {
   maxMs: number;
 }
 
-export interface CaseFigures {
-  requests: number;
-  slowestMs: number;
-  statuses: Record<string, number>;
-}
-
 export interface AttackFigures {
   requests: number;
   durationMs: number;
@@ -48,7 +42,6 @@ export interface AttackFigures {
   timeouts: number;
   /** Cases never sent (the window's hard end came first). */
   unsent: number;
-  byCase: Record<string, CaseFigures>;
 }
 
 interface Outcome {
@@ -120,7 +113,7 @@ export async function sendEachAlone(
 
 export async function attackRoute(options: AttackOptions): Promise<AttackFigures> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections, localAddress: options.localAddress });
-  const figures: AttackFigures = { requests: 0, durationMs: 0, slowestMs: 0, slowestCase: null, statuses: {}, failures: {}, timeouts: 0, unsent: 0, byCase: {} };
+  const figures: AttackFigures = { requests: 0, durationMs: 0, slowestMs: 0, slowestCase: null, statuses: {}, failures: {}, timeouts: 0, unsent: 0 };
   const started = performance.now();
   const windowEnds = started + options.windowMs;
   const hardEnd = started + options.maxMs;
@@ -132,11 +125,6 @@ export async function attackRoute(options: AttackOptions): Promise<AttackFigures
       const attack = options.cases[next++ % options.cases.length]!;
       const outcome = await send(options, agent, attack);
       figures.requests++;
-      const perCase = (figures.byCase[attack.label] ??= { requests: 0, slowestMs: 0, statuses: {} });
-      perCase.requests++;
-      perCase.slowestMs = Math.max(perCase.slowestMs, Math.round(outcome.ms));
-      const key = answerOf(outcome);
-      perCase.statuses[key] = (perCase.statuses[key] ?? 0) + 1;
       if (outcome.timedOut) figures.timeouts++;
       else if (outcome.failure !== undefined) figures.failures[outcome.failure] = (figures.failures[outcome.failure] ?? 0) + 1;
       else figures.statuses[String(outcome.status)] = (figures.statuses[String(outcome.status)] ?? 0) + 1;

@@ -3,6 +3,11 @@
  * requests, one route at a time, while a probe process measures what an ordinary client gets meanwhile
  * (issue 21: no request may cost the service more than a small, known amount of work). Writes
  * bench/results/hostile.json and bench/results/hostile.md. See report.ts for what is measured and judged.
+ *
+ * Settings (environment): HOSTILE_WINDOW_MS (flood per route, default 1500), HOSTILE_ROUTES (a regular
+ * expression on `area METHOD /path`: only those routes), HOSTILE_CONNECTIONS (default 6),
+ * HOSTILE_TIMEOUT_MS (default 30000), HOSTILE_STRICT=1 (exit 1 when a route misses a target; by default the
+ * run only reports), and the shared ones: REGISTRY_DATASET, BENCH_REDIS_DB, BENCH_KEEP_DB.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -23,6 +28,7 @@ import { readMemory, startNodeService, type NodeServiceProcess } from '../lib/se
 import { say } from '../lib/settings.js';
 import { runSuite, type SuiteRun } from '../lib/suite.js';
 import { attackRoute, sendEachAlone } from './attack.js';
+import { cpuShareSince, markCpu } from './cpu-share.js';
 import type { CaseContext } from './case-derivation.js';
 import { loopMonitorFlags, readLoopDelay } from './loop-delay.js';
 import type { Area, OpenApiDocumentLike } from './openapi-operations.js';
@@ -210,11 +216,14 @@ async function measureHostile(run: SuiteRun): Promise<HostileResults> {
   // The probe's first second, and a window with no attack at all: the machine's noise floor.
   await sleep(1000);
   await readLoops(areas);
+  const benchmarkPids = [resolver.pid, registry.pid, probe.pid, process.pid];
   const quietFrom = epochNow();
+  const quietCpu = markCpu(benchmarkPids);
   await sleep(settings.windowMs);
   const quietLoop = await readLoops(areas);
+  const quietOutsidePct = cpuShareSince(quietCpu, resolver.pid).outsidePct;
   await sleep(settings.settleMs);
-  results.quiet = { loop: quietLoop, probe: await probeWindow(probe, quietFrom, quietFrom + settings.windowMs) };
+  results.quiet = { loop: quietLoop, probe: await probeWindow(probe, quietFrom, quietFrom + settings.windowMs), outsideCpuPct: quietOutsidePct };
   say(`quiet: loop max resolver ${quietLoop.resolver.busyMaxMs} ms busy (${quietLoop.resolver.maxMs} wall), registry ${quietLoop.registry.busyMaxMs} ms busy (${quietLoop.registry.maxMs} wall)`);
 
   const started = performance.now();
@@ -226,6 +235,7 @@ async function measureHostile(run: SuiteRun): Promise<HostileResults> {
     try {
       const before = readMemory(attacked.pid);
       const from = epochNow();
+      const cpuFrom = markCpu(benchmarkPids);
       const solo = await sendEachAlone({ port: attacked.port, cases, localAddress: attacker, timeoutMs: settings.timeoutMs }, () => readLoopDelay(attacked));
       await readLoops(areas);
       const attack = await attackRoute({
@@ -238,6 +248,7 @@ async function measureHostile(run: SuiteRun): Promise<HostileResults> {
         maxMs: settings.windowMs + 90_000,
       });
       const to = epochNow();
+      const cpu = cpuShareSince(cpuFrom, attacked.pid);
       const loops = await readLoops(areas);
       const after = readMemory(attacked.pid);
       await sleep(settings.settleMs);
@@ -252,12 +263,13 @@ async function measureHostile(run: SuiteRun): Promise<HostileResults> {
         loop: { attacked: worstLoop([loops[operation.area], ...solo.map((c) => ({ maxMs: c.loopMs, busyMaxMs: c.loopBusyMs }))]), other: loops[otherArea] },
         probe: await probeWindow(probe, from, to),
         memory: { before, after },
+        cpu,
       };
       const reasons = judgeRoute(route);
       results.routes.push(route);
       say(
         `[${n + 1}/${selected.length}] ${name}: ${attack.requests} requests (${attackStatuses(attack)}), slowest ${attack.slowestMs} ms, ` +
-          `loop ${route.loop.attacked.busyMaxMs} ms busy (${route.loop.attacked.maxMs} ms wall), probe p99 ${route.probe.resolver.p99Ms} / ${route.probe.registry.p99Ms} ms${reasons.length > 0 ? ` — FAIL: ${reasons.join('; ')}` : ''}`,
+          `loop ${route.loop.attacked.busyMaxMs} ms busy (${route.loop.attacked.maxMs} ms wall), probe p99 ${route.probe.resolver.p99Ms} / ${route.probe.registry.p99Ms} ms, CPU ${cpu.attackedPct} % attacked, ${cpu.outsidePct} % outside${reasons.length > 0 ? ` — FAIL: ${reasons.join('; ')}` : ''}`,
       );
     } catch (error) {
       throw new Error(`while attacking ${name}: ${(error as Error).message}`, { cause: error });
