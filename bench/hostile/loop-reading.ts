@@ -9,9 +9,9 @@ export interface LoopReading {
   /** Longest the loop was late on its timer since the last reading, in wall time. */
   maxMs: number;
   /**
-   * The same stretches, counting only the process's CPU time in them (at most their wall time): the work
-   * that held the loop. On a shared machine the wall figure also holds the time the process waited for a
-   * core; this one does not.
+   * The same stretches, counting only the main thread's CPU time in them (at most their wall time): the
+   * work that held the loop. On a shared machine the wall figure also holds the time the thread waited for
+   * a core; this one does not.
    */
   busyMaxMs: number;
 }

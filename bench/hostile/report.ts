@@ -24,7 +24,7 @@ export interface RouteResult {
   attacker: string;
   /** Statuses the document lists for the operation (a 5xx among them is an answer, not a failure). */
   documentedStatuses: string[];
-  /** Each case sent alone first, in turn. */
+  /** Each case sent alone first, in turn: the ones worth reading (notableAlone). */
   solo: SoloCase[];
   /** The flood. */
   attack: AttackFigures;
@@ -115,6 +115,18 @@ export function costliestAlone(solo: readonly SoloCase[]): SoloCase | undefined 
   return [...solo].sort((a, b) => b.loopBusyMs - a.loopBusyMs || b.ms - a.ms)[0];
 }
 
+/** Below these, a case sent alone is not worth a line in the results. */
+const NOTABLE_LOOP_MS = 10;
+const NOTABLE_ANSWER_MS = 100;
+
+/** The costliest case alone and every case that held the loop, took long, failed or answered 5xx; the results keep only these. */
+export function notableAlone(solo: readonly SoloCase[]): SoloCase[] {
+  const costliest = costliestAlone(solo);
+  return solo.filter(
+    (c) => c === costliest || c.loopBusyMs >= NOTABLE_LOOP_MS || c.ms >= NOTABLE_ANSWER_MS || c.answer.startsWith('5') || !/^\d+$/.test(c.answer),
+  );
+}
+
 function costliestText(r: RouteResult): string {
   const c = costliestAlone(r.solo);
   return c ? `${c.label}: ${c.answer} in ${formatMs(c.ms)}, loop ${formatMs(c.loopBusyMs)}` : '—';
@@ -186,7 +198,7 @@ function method(results: HostileResults): string[] {
       `to the registry ${p.registry.perSecond}/s from ${p.registry.addresses.join(', ')} at a steady rate (open loop), the whole run long; a route's p99 is over the requests sent during its attack ` +
       '(unanswered ones count with the time they had waited).',
     'Event-loop delay: a monitor preloaded into each area (bench/hostile/loop-monitor.ts, `--import`; nothing in src/), read and restarted over IPC around each case alone and around the flood: ' +
-      'the longest time the loop was late on its 5 ms timer (wall), and the same counting only the process\'s CPU time in it (busy: the work that held the loop, one request or several handled in one go). ' +
+      'the longest time the loop was late on its 5 ms timer (wall), and the same counting only the main thread\'s CPU time in it (busy, from /proc/self/task/<pid>/schedstat: the work that held the loop, one request or several handled in one go). ' +
       'On a shared machine the wall figure also holds time spent waiting for a core; the busy figure is the one judged.',
     'CPU: the attacked area\'s CPU time over its route\'s attack in % of one core, and the machine\'s busy time less the processes of the benchmark (areas, probe, harness) in % of one core: ' +
       'Postgres and Redis serving the areas, and any other work on the machine (on a shared machine, other people\'s tests), from /proc.',
@@ -195,8 +207,29 @@ function method(results: HostileResults): string[] {
   ];
 }
 
-export function markdownReport(results: HostileResults): string {
+/** A failing route's own fault (its work held the loop, a 5xx, no answer), or only the probes' figures. */
+const onlyProbes = (r: RouteResult) => (r.reasons ?? []).every((reason) => / probe p99 /.test(reason));
+
+function failureLists(results: HostileResults): string[] {
   const failing = results.routes.filter((r) => !r.pass);
+  const own = failing.filter((r) => !onlyProbes(r));
+  const probesOnly = failing.filter(onlyProbes);
+  const item = (r: RouteResult) => `- ${r.area} \`${r.route}\`: ${r.reasons!.join('; ')}. Costliest alone: ${costliestText(r)}.`;
+  return [
+    `**${failing.length} of ${results.routes.length} routes miss a target.**`,
+    '',
+    `Routes whose own work misses it (the loop held > ${MAX_LOOP_DELAY_MS} ms, an undocumented 5xx, no answer) — ${own.length}:`,
+    '',
+    ...(own.length > 0 ? own.map(item) : ['- none']),
+    '',
+    `Routes that miss only the probe target (p99 > ${MAX_PROBE_P99_MS} ms with the loop never held that long: compare the CPU used outside the benchmark) — ${probesOnly.length}:`,
+    '',
+    ...(probesOnly.length > 0 ? probesOnly.map((r) => `- ${r.area} \`${r.route}\`: ${r.reasons!.join('; ')}; CPU outside ${r.cpu.outsidePct} %.`) : ['- none']),
+    '',
+  ];
+}
+
+export function markdownReport(results: HostileResults): string {
   const lines = [
     `# Hostile benchmark — ${results.startedAt}`,
     '',
@@ -208,7 +241,8 @@ export function markdownReport(results: HostileResults): string {
     ...method(results).flatMap((line) => [line, '']),
     quietLine(results),
     '',
-    `**${failing.length} of ${results.routes.length} routes miss a target.**`,
+    ...failureLists(results),
+    'Every route:',
     '',
     markdownTable(HEADER, results.routes.map((r) => row(r, escapeMarkdown))),
     '',

@@ -34,7 +34,7 @@ import { loopMonitorFlags, readLoopDelay } from './loop-delay.js';
 import type { Area, OpenApiDocumentLike } from './openapi-operations.js';
 import { epochNow, startProbe, type ProbeProcess } from './probe-client.js';
 import type { ProbeFigures } from './probe.js';
-import { attackStatuses, judgeRoute, markdownReport, textReport, type HostileResults, type LoopFigures, type RouteResult } from './report.js';
+import { attackStatuses, judgeRoute, notableAlone, markdownReport, textReport, type HostileResults, type LoopFigures, type RouteResult } from './report.js';
 import { ROUTE_CASES } from './route-cases.js';
 import { planRoutes, routeName } from './route-plan.js';
 import { readHostileSettings, type HostileSettings } from './settings.js';
@@ -259,7 +259,7 @@ async function measureHostile(run: SuiteRun): Promise<HostileResults> {
         attacker,
         documentedStatuses: operation.statuses,
         attack,
-        solo,
+        solo: notableAlone(solo),
         loop: { attacked: worstLoop([loops[operation.area], ...solo.map((c) => ({ maxMs: c.loopMs, busyMaxMs: c.loopBusyMs }))]), other: loops[otherArea] },
         probe: await probeWindow(probe, from, to),
         memory: { before, after },
