@@ -76,13 +76,13 @@ export function attackStatuses(attack: AttackFigures): string {
 }
 
 /**
- * A hint for a probe figure the route's own work does not explain: its area's loop was never held long, but
- * was late far more often than that (waiting for a core), e.g. while other work used the machine.
+ * A note for a probe figure the route's own work does not explain: its area's loop was never held long, but
+ * was late far more than that (waiting for a core), e.g. while other work used the machine.
  */
-function waitedForCore(route: RouteResult): string {
+export function contentionNote(route: RouteResult): string | null {
   const loop = route.loop.attacked;
-  if (loop.busyMaxMs > MAX_LOOP_DELAY_MS || loop.maxMs < 2 * Math.max(loop.busyMaxMs, 10)) return '';
-  return ` (the loop held ≤ ${formatMs(loop.busyMaxMs)} but was ${formatMs(loop.maxMs)} late: CPU contention, ${route.cpu.outsidePct} % of a core used outside the benchmark's processes)`;
+  if (loop.busyMaxMs > MAX_LOOP_DELAY_MS || loop.maxMs < 2 * Math.max(loop.busyMaxMs, 10)) return null;
+  return `the loop was held ≤ ${formatMs(loop.busyMaxMs)} but ${formatMs(loop.maxMs)} late: CPU contention, ${route.cpu.outsidePct} % of a core used outside the benchmark's processes`;
 }
 
 /** Judges a route against the targets; records and returns the reasons it fails (none: it passes). */
@@ -90,7 +90,7 @@ export function judgeRoute(route: RouteResult): string[] {
   const reasons: string[] = [];
   for (const area of ['resolver', 'registry'] as const) {
     const probe = route.probe[area];
-    if (probe.p99Ms !== null && probe.p99Ms > MAX_PROBE_P99_MS) reasons.push(`${area} probe p99 ${formatMs(probe.p99Ms)}${waitedForCore(route)}`);
+    if (probe.p99Ms !== null && probe.p99Ms > MAX_PROBE_P99_MS) reasons.push(`${area} probe p99 ${formatMs(probe.p99Ms)}`);
     const refused = Object.entries(probe.statuses).filter(([status]) => status !== '200');
     if (refused.length > 0) reasons.push(`${area} probe answered ${statusText(Object.fromEntries(refused))}`);
   }
@@ -106,6 +106,15 @@ export function judgeRoute(route: RouteResult): string[] {
   route.reasons = reasons;
   return reasons;
 }
+
+/** Whether a failing route missed only the probe target (not its own fault: no loop held, no 5xx, all answered). */
+const onlyProbes = (r: RouteResult) => (r.reasons ?? []).every((reason) => / probe p99 /.test(reason));
+
+/** The reasons a route fails, with the contention note when the probes' figures are not its own. */
+const verdictText = (r: RouteResult) => {
+  const note = onlyProbes(r) ? contentionNote(r) : null;
+  return `${r.reasons!.join('; ')}${note ? ` (${note})` : ''}`;
+};
 
 const ms = (value: number | null) => (value === null ? '—' : formatMs(value));
 const slowest = (r: RouteResult) => `${formatMs(r.attack.slowestMs)}${r.attack.slowestCase ? ` (${r.attack.slowestCase})` : ''}`;
@@ -160,7 +169,7 @@ function row(r: RouteResult, escape: (s: string) => string): string[] {
     ms(r.probe.registry.p99Ms),
     `${r.cpu.attackedPct} % / ${r.cpu.outsidePct} %`,
     attackStatuses(r.attack),
-    r.pass ? 'pass' : `FAIL: ${escape(r.reasons!.join('; '))}`,
+    r.pass ? 'pass' : `FAIL: ${escape(verdictText(r))}`,
   ];
 }
 
@@ -207,9 +216,6 @@ function method(results: HostileResults): string[] {
   ];
 }
 
-/** A failing route's own fault (its work held the loop, a 5xx, no answer), or only the probes' figures. */
-const onlyProbes = (r: RouteResult) => (r.reasons ?? []).every((reason) => / probe p99 /.test(reason));
-
 function failureLists(results: HostileResults): string[] {
   const failing = results.routes.filter((r) => !r.pass);
   const own = failing.filter((r) => !onlyProbes(r));
@@ -224,7 +230,7 @@ function failureLists(results: HostileResults): string[] {
     '',
     `Routes that miss only the probe target (p99 > ${MAX_PROBE_P99_MS} ms with the loop never held that long: compare the CPU used outside the benchmark) — ${probesOnly.length}:`,
     '',
-    ...(probesOnly.length > 0 ? probesOnly.map((r) => `- ${r.area} \`${r.route}\`: ${r.reasons!.join('; ')}; CPU outside ${r.cpu.outsidePct} %.`) : ['- none']),
+    ...(probesOnly.length > 0 ? probesOnly.map((r) => `- ${r.area} \`${r.route}\`: ${verdictText(r)}${contentionNote(r) ? '' : `; ${r.cpu.outsidePct} % of a core used outside the benchmark's processes`}.`) : ['- none']),
     '',
   ];
 }
