@@ -28,8 +28,19 @@ export function askChild<T extends { id: number }>(child: ChildProcess, message:
       cleanup();
       reject(new Error(`no answer to ${String(message.type)} within ${timeoutMs} ms`));
     }, timeoutMs);
+    if (!child.connected) {
+      cleanup();
+      reject(new Error(`the child's IPC channel is closed: cannot ask ${String(message.type)}`));
+      return;
+    }
     child.on('message', onMessage);
     child.once('exit', onExit);
-    child.send({ ...message, id });
+    // With a callback, a channel closing meanwhile (the child stopping on Ctrl-C) fails this call instead of
+    // emitting an 'error' nobody listens to.
+    child.send({ ...message, id }, (error) => {
+      if (!error) return;
+      cleanup();
+      reject(error);
+    });
   });
 }
