@@ -110,6 +110,8 @@ async function pollReady(port: number, timeoutMs: number): Promise<void> {
 export interface NodeServiceProcess extends ServerProcess {
   /** Log lines at level error or above since the start. */
   errorLines: () => number;
+  /** The child process, for its IPC channel (the hostile benchmark reads a preloaded monitor through it). */
+  child: ChildProcess;
 }
 
 /**
@@ -176,6 +178,7 @@ export async function startNodeService(options: {
     port,
     startMs: Math.round(performance.now() - started),
     errorLines: () => errorLines,
+    child,
     stop: () => stopChild(child),
   };
 }

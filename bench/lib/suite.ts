@@ -32,7 +32,12 @@ export interface SuiteResults {
  */
 export function runSuite<R extends SuiteResults>(
   name: string,
-  suite: { measure: (run: SuiteRun) => Promise<R>; report: (results: R) => { markdown: string; text: string } },
+  suite: {
+    measure: (run: SuiteRun) => Promise<R>;
+    report: (results: R) => { markdown: string; text: string };
+    /** After the results are written: a message makes the run exit 1 (a suite that judges strictly when told). */
+    failure?: (results: R) => string | null;
+  },
 ): void {
   const run: SuiteRun = { servers: [] };
   // Set on Ctrl-C: the cleanup then ends the process, and the failures it causes (a database dropped under a
@@ -61,9 +66,13 @@ export function runSuite<R extends SuiteResults>(
     const written = writeResults(root, results, markdown, name);
     process.stdout.write(`\n${text}\n`);
     say(`wrote ${path.relative(root, written.json)} and ${path.relative(root, written.markdown)}`);
+    return suite.failure?.(results) ?? null;
   };
   main().then(
-    () => process.exit(0),
+    (failure) => {
+      if (failure) process.stderr.write(`${name} benchmark: ${failure}\n`);
+      process.exit(failure ? 1 : 0);
+    },
     (error: unknown) => {
       if (interrupted) return;
       process.stderr.write(`${name} benchmark failed: ${(error as Error).stack ?? String(error)}\n`);

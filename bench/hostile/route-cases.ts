@@ -1,0 +1,140 @@
+/**
+ * Hand-written cases per documented operation, on top of the derived ones: the requests of issue 21's
+ * findings and of the earlier hostile rounds that a schema cannot suggest (a date range of 10,000 years,
+ * MCP batches, ReDoS patterns, `fields=__proto__`, odd-case paths of the dataset family). Keys are
+ * `METHOD /documented/path`; a key that names no documented operation stops the run (run.ts).
+ */
+import { longSimilarityBody } from '../resolver/noisy-neighbour.js';
+import type { HandCase, RouteExtras } from './case-derivation.js';
+
+const json = (value: unknown) => {
+  const body = Buffer.from(JSON.stringify(value), 'utf8');
+  return () => body;
+};
+const text = (value: string) => {
+  const body = Buffer.from(value, 'utf8');
+  return () => body;
+};
+
+/** What an MCP client must accept (the Streamable HTTP transport refuses others with 406). */
+const MCP_ACCEPT = 'application/json, text/event-stream';
+/** The largest JSON-RPC batch /mcp takes, and the batch items of /resolve/batch and /reverse/batch. */
+const MCP_BATCH = 100;
+const BATCH_ITEMS = 1000;
+
+const rpc = (id: number, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+const rpcBatch = (make: (id: number) => unknown, size = MCP_BATCH) => json(Array.from({ length: size }, (_, i) => make(i + 1)));
+
+const LONG_URL = `https://www.ebi.ac.uk/${'abcdefghij/'.repeat(180)}x`;
+
+/** Date ranges of the statistics and the diff: far beyond any bound, at the bound, and wrong. */
+const statisticsRanges = (): HandCase[] => [
+  { label: 'day, 0001-01-01 to 9999-12-31', query: 'period=day&from=0001-01-01&to=9999-12-31' },
+  { label: 'month, 0001-01-01 to 9999-12-31', query: 'period=month&from=0001-01-01&to=9999-12-31' },
+  { label: 'day, 366 days', query: 'period=day&from=2024-01-01&to=2024-12-31' },
+  { label: 'month, 100 years', query: 'period=month&from=1925-01-01&to=2024-12-31' },
+  { label: 'day, to before from', query: 'period=day&from=2024-12-31&to=2024-01-01' },
+  { label: 'day, 2024-02-30', query: 'period=day&from=2024-02-30&to=2024-03-01' },
+];
+
+/** The dataset family in mixed case (the derived cases add upper and lower case). */
+const mixedCase = (path: string): HandCase => ({ label: 'path in mixed case', path: path.replace(/[a-z]/g, (c, i: number) => (i % 2 ? c.toUpperCase() : c)) });
+
+const wholeFeed = (): HandCase[] => [{ label: 'whole feed, 1,000 a page', query: 'limit=1000' }];
+
+export const ROUTE_CASES: Readonly<Record<string, RouteExtras>> = {
+  'GET /{compactId}': {
+    cases: (ctx) => [
+      { label: 'accession of 4,000 chars', path: `/${ctx.prefix}:${'9'.repeat(4000)}` },
+      { label: 'prefix of 4,000 chars', path: `/${'a'.repeat(4000)}:1` },
+      { label: 'provider code and redirect', path: `/ebi/${ctx.curie}?redirect=true` },
+      { label: 'bare prefix', path: `/${ctx.prefix}` },
+      { label: 'NUL in the accession', path: `/${ctx.prefix}:1%002` },
+      { label: 'HTML page', path: `/${ctx.curie}`, headers: { Accept: 'text/html' } },
+    ],
+  },
+  'POST /resolve/batch': {
+    cases: (ctx) => [
+      {
+        label: `${BATCH_ITEMS} real identifiers`,
+        body: json({ apiVersion: '1.0', payload: { compactIdentifiers: Array.from({ length: BATCH_ITEMS }, (_, i) => ctx.curies[i % ctx.curies.length]) } }),
+      },
+      {
+        label: `${BATCH_ITEMS} identifiers of 1,000 chars`,
+        body: json({ apiVersion: '1.0', payload: { compactIdentifiers: Array.from({ length: BATCH_ITEMS }, (_, i) => `${ctx.prefix}:${String(i).padEnd(1000, '7')}`) } }),
+      },
+    ],
+  },
+  'POST /reverse/batch': {
+    cases: () => [
+      {
+        label: `${BATCH_ITEMS} long URLs`,
+        body: json({ apiVersion: '1.0', payload: { requests: Array.from({ length: BATCH_ITEMS }, (_, i) => ({ url: `${LONG_URL.slice(0, 1000)}${i}`, accession: `Q9${i}` })) } }),
+      },
+    ],
+  },
+  'POST /reverse/bySimilarity': { cases: () => [{ label: 'URL of 2,000 chars, accession not in it', body: text(longSimilarityBody(2000)) }] },
+  'POST /reverse/byPrefix': { cases: () => [{ label: 'URL of 4,000 chars', body: json({ apiVersion: '1.0', payload: { url: LONG_URL.slice(0, 4000), accession: null } }) }] },
+  'POST /mcp': {
+    headers: { Accept: MCP_ACCEPT },
+    cases: (ctx) => [
+      { label: `batch of ${MCP_BATCH} tools/list`, body: rpcBatch((id) => rpc(id, 'tools/list')) },
+      {
+        label: `batch of ${MCP_BATCH} tools/call resolve`,
+        body: rpcBatch((id) => rpc(id, 'tools/call', { name: 'resolve', arguments: { curie: ctx.curies[id % ctx.curies.length] } })),
+      },
+      {
+        label: `batch of ${MCP_BATCH} tools/call searchRegistry`,
+        body: rpcBatch((id) => rpc(id, 'tools/call', { name: 'searchRegistry', arguments: { query: 'a', limit: 100 } })),
+      },
+      {
+        label: `batch of ${MCP_BATCH} tools/call getSimilar, long URLs`,
+        body: rpcBatch((id) => rpc(id, 'tools/call', { name: 'getSimilar', arguments: { providerUrl: LONG_URL.slice(0, 2000), accession: `Q${id}` } })),
+      },
+      { label: `batch of ${MCP_BATCH + 1} pings`, body: rpcBatch((id) => rpc(id, 'ping'), MCP_BATCH + 1) },
+      { label: 'Accept without text/event-stream', headers: { Accept: 'application/json' } },
+      { label: 'initialize', body: json(rpc(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } })) },
+    ],
+  },
+  'GET /statistics/namespace/{prefix}': { cases: statisticsRanges },
+  'GET /resolutionApi/getResolverDataset': {
+    cases: () => [
+      mixedCase('/resolutionApi/getResolverDataset'),
+      { label: 'rewritten, gzip', query: 'rewriteForEmbeddedPrefixes=true', headers: { 'Accept-Encoding': 'gzip' } },
+    ],
+  },
+  'GET /resolutionApi/export/{format}': {
+    cases: () => [mixedCase('/resolutionApi/export/registry.ttl'), { label: 'resources.csv, lower-case family', path: '/resolutionapi/export/resources.csv' }],
+  },
+  'GET /resolutionApi/diff': {
+    cases: () => [
+      { label: 'DIFF in upper case, 0001-01-01 to current', path: '/resolutionApi/DIFF?from=0001-01-01&to=current' },
+      { label: 'from 0001-01-01 to 9999-12-31', query: 'from=0001-01-01&to=9999-12-31' },
+    ],
+  },
+  'GET /changes': { cases: wholeFeed },
+  'GET /changes.atom': { cases: wholeFeed },
+  'GET /ebisearch/ws/rest/identifiers_registry': {
+    cases: () => [
+      ...['__proto__', '__defineGetter__', 'constructor', 'hasOwnProperty', 'toString'].map((field) => ({ label: `everything, fields=${field}`, query: `query=*:*&fields=${field}` })),
+      { label: 'everything, every field 100 times', query: `query=*:*&size=100000&fields=${Array.from({ length: 100 }, () => 'name,prefix,description').join(',')}` },
+    ],
+  },
+  'GET /registryInsightApi/getEbiSearchDataset': { cases: () => [mixedCase('/registryInsightApi/getEbiSearchDataset')] },
+  'GET /registry/search': { cases: () => [{ label: 'one letter, 100 a page', query: 'q=a&size=100' }] },
+  'GET /registry': { cases: () => [{ label: 'one letter, page 1,000,000', query: 'q=a&page=1000000' }] },
+  'GET /reverse-lookup': { cases: () => [{ label: 'URL of 4,000 chars', query: `url=${encodeURIComponent(LONG_URL.slice(0, 4000))}` }] },
+  'GET /restApi/namespaces': {
+    cases: () => [{ label: '1,000 a page, sorted by five properties', query: 'size=1000&page=0&sort=name,desc&sort=prefix&sort=mirId&sort=created,desc&sort=description' }],
+  },
+  'GET /restApi/resources': { cases: () => [{ label: '1,000 a page, sorted', query: 'size=1000&page=0&sort=name,desc&sort=providerCode' }] },
+  'GET /restApi/namespaces/search/findByPrefixContaining': { cases: () => [{ label: 'one letter, 1,000 a page', query: 'content=a&size=1000' }] },
+  'POST /prefixRegistrationApi/validateIdRegexPattern': {
+    cases: () => [
+      { label: 'ReDoS pattern with a failing sample', body: json({ apiVersion: '1.0', payload: { idRegexPattern: '^(a+)+$', sampleId: `${'a'.repeat(40)}!` } }) },
+      { label: 'pattern of 2,000 alternations', body: json({ apiVersion: '1.0', payload: { idRegexPattern: `^(${Array.from({ length: 2000 }, (_, i) => `a${i}`).join('|')})$` } }) },
+    ],
+  },
+  'POST /curation/sign-in': { cases: () => [{ label: 'wrong curator token', body: text('csrf=x&token=wrong-token-0123456789&next=%2Fcuration') }] },
+  'POST /prefixRegistrationApi/registerPrefix': { cases: () => [{ label: 'Idempotency-Key of 255 chars', headers: { 'Idempotency-Key': 'k'.repeat(255) } }] },
+};
