@@ -2,21 +2,24 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { isUnlimitedPath } from '../http/rate-limit-middleware.js';
 import { redisRateLimits, type RateLimitFamily, type RateLimits } from '../http/rate-limiter.js';
+import { isRouteUnder, routePath } from '../http/route-path.js';
 
 const VALIDATOR_PATHS = /^\/(prefixRegistrationApi|resourceManagementApi)\/validate[A-Za-z]*\/?$/i;
-const DATASET_PATHS = ['/resolutionApi/', '/registryInsightApi/'];
+const DATASET_PATHS = ['/resolutionApi', '/registryInsightApi'];
 
 /**
  * The registry area's route families: field validators (and the ROR lookup the forms use alike), every
  * other write (registration requests, requesters' comments, and the curators' writes, which the curator
- * token exempts anyway), the whole-registry downloads, and every other read as browsing.
+ * token exempts anyway), the whole-registry downloads, and every other read as browsing. Decided on the
+ * route that will answer (route-path.ts), whatever the case the path is written in.
  */
 export function registryFamilyOf(method: string, path: string): RateLimitFamily | null {
   if (isUnlimitedPath(path)) return null;
+  const route = routePath(path);
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') {
-    return DATASET_PATHS.some((prefix) => path.startsWith(prefix)) ? 'dataset' : 'browse';
+    return DATASET_PATHS.some((prefix) => isRouteUnder(route, prefix)) ? 'dataset' : 'browse';
   }
-  if (VALIDATOR_PATHS.test(path) || path.startsWith('/rorIdApi/')) return 'validators';
+  if (VALIDATOR_PATHS.test(route) || isRouteUnder(route, '/rorIdApi')) return 'validators';
   return 'submissions';
 }
 

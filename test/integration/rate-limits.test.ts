@@ -87,6 +87,14 @@ describe('rate limits', () => {
       expectRefusal(await request(app).post('/resolve/batch').send(batchOf(11)), 'batch', 10);
     });
 
+    it('counts a batch or the insight API written in another case against its own family, as its route answers it', async () => {
+      const app = await resolver({ RATE_LIMIT_BATCH: '10', RATE_LIMIT_DATASET: '1' });
+      expectRefusal(await request(app).post('/RESOLVE/Batch').send(batchOf(11)), 'batch', 10);
+      expectRefusal(await request(app).post('/reverse/batch/').send({ apiVersion: '1.0', payload: { requests: Array.from({ length: 11 }, () => ({ url: 'https://example.org/1' })) } }), 'batch', 10);
+      expect((await request(app).options('/insightApi/get_all_home_urls')).status).not.toBe(429);
+      expectRefusal(await request(app).options('/INSIGHTAPI/get_all_home_urls'), 'dataset', 1);
+    });
+
     it('limits the single reverse lookups as their own family', async () => {
       const app = await resolver({ RATE_LIMIT_REVERSE: '2', RATE_LIMIT_RESOLUTION: '1' });
       const lookup = { apiVersion: '1.0', payload: { url: 'https://www.ncbi.nlm.nih.gov/Taxonomy/Browser/wwwtax.cgi?mode=Info&id=9606' } };
@@ -197,6 +205,22 @@ describe('rate limits', () => {
       expectRefusal(await get(app, '/resolutionApi/getResolverDataset', client), 'dataset', 1);
       // Browsing is a family of its own.
       expect((await get(app, '/restApi/namespaces', client)).status).toBe(200);
+    });
+
+    it('counts the dataset family on its routes written in any case or with a trailing slash', async () => {
+      const app = registry({ RATE_LIMIT_DATASET: '2', RATE_LIMIT_BROWSE: '100' });
+      const client = '192.0.2.4';
+      const first = await get(app, '/RESOLUTIONAPI/getResolverDataset', client);
+      expect(first.status).toBe(200);
+      expect(first.headers['ratelimit-policy']).toBe('"dataset";q=2;w=60');
+      const second = await get(app, '/resolutionapi/export/', client);
+      expect(second.status).not.toBe(429);
+      expect(second.headers['ratelimit-policy']).toBe('"dataset";q=2;w=60');
+      expectRefusal(await get(app, '/resolutionApi/DIFF', client), 'dataset', 2);
+      expectRefusal(await get(app, '/RegistryInsightApi/getEbiSearchDataset', client), 'dataset', 2);
+      // Browsing still has its own count, and odd-case health paths are not the health checks.
+      const odd = await get(app, '/Health/ready', client);
+      expect(odd.headers['ratelimit-policy']).toBe('"browse";q=100;w=60');
     });
 
     it('keeps limiting in memory, and answering, while Redis cannot be reached', async () => {
