@@ -140,6 +140,10 @@ describe('HTTP basics shared by both areas', () => {
 describe('readiness under a flood of checks', () => {
   const db = createDb(TEST_POSTGRES_URL, { max: 2 });
   const redis = createProducerRedis(TEST_REDIS_URL);
+  // A producer connection refuses commands until it is up (no offline queue).
+  beforeAll(async () => {
+    if (redis.status !== 'ready') await once(redis, 'ready');
+  });
   afterAll(async () => {
     await db.destroy();
     redis.disconnect();
