@@ -23,14 +23,23 @@ export function registryFamilyOf(method: string, path: string): RateLimitFamily 
   return 'submissions';
 }
 
-/** Counted in Redis, so that every registry process shares one count per client (rate-limiter.ts). */
-export function registryRateLimits(config: Readonly<Config>, redis: Redis, onError: (error: unknown) => void): RateLimits {
+export const REGISTRY_LIMITED_FAMILIES: readonly RateLimitFamily[] = ['validators', 'submissions', 'browse', 'dataset'];
+
+/**
+ * Counted in Redis, so that every registry process shares one count per client (rate-limiter.ts); while
+ * Redis fails or answers too late, in this process's memory, each time told to `onFallback`.
+ */
+export function registryRateLimits(
+  config: Readonly<Config>,
+  redis: Redis,
+  handlers: { onError: (error: unknown) => void; onFallback: (family: RateLimitFamily, error: unknown) => void },
+): RateLimits {
   return redisRateLimits({
     config,
-    families: ['validators', 'submissions', 'browse', 'dataset'],
+    families: REGISTRY_LIMITED_FAMILIES,
     redis,
     // Under QUEUE_PREFIX: what keeps deployments sharing one Redis apart, and what teardown deletes.
     keyPrefix: `${config.QUEUE_PREFIX}:ratelimit`,
-    onError,
+    ...handlers,
   });
 }

@@ -9,8 +9,12 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { redisRateLimits } from '../../src/http/rate-limiter.js';
+import { createProducerRedis } from '../../src/queue/connections.js';
 import { startStack, type AreaStack } from '../support/areas.js';
 import { acceptingChecks } from '../support/stand-in-checks.js';
+import { startOwnRedis, type OwnRedis } from '../support/redis-server.js';
+import { describeRequiring, redisServerBinary } from '../support/requirements.js';
+import { waitFor } from '../support/wait.js';
 
 const CURATOR_TOKEN = randomBytes(24).toString('hex');
 const ID = '/taxonomy:9606';
@@ -221,6 +225,56 @@ describe('rate limits', () => {
       // Browsing still has its own count, and odd-case health paths are not the health checks.
       const odd = await get(app, '/Health/ready', client);
       expect(odd.headers['ratelimit-policy']).toBe('"browse";q=100;w=60');
+    });
+
+    describeRequiring([redisServerBinary()], "while the registry's own Redis is paused, then gone", () => {
+      let ownRedis: OwnRedis;
+      let connection: Redis;
+      let admin: Redis;
+      beforeAll(async () => {
+        ownRedis = await startOwnRedis();
+        connection = createProducerRedis(ownRedis.url);
+        connection.on('error', () => undefined);
+        admin = new Redis(ownRedis.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+        admin.on('error', () => undefined);
+        await admin.connect();
+        await waitFor(async () => connection.status === 'ready', { timeoutMs: 10_000, what: "the registry's Redis connection" });
+      });
+      afterAll(async () => {
+        // Paused, it would not stop on SIGTERM before the pause ends. Stopped first, so that the connections
+        // close at once instead of waiting for a goodbye from a paused server.
+        await ownRedis.stop('SIGKILL');
+        connection.disconnect();
+        admin.disconnect();
+        await ownRedis.destroy();
+      });
+
+      /** curie_rate_limit_fallback_total of the browse family, as the registry's /metrics tells it. */
+      const browseFallbacks = async (app: RequestListener): Promise<number> => {
+        const scraped = await request(app).get('/metrics');
+        expect(scraped.status).toBe(200);
+        const sample = /^curie_rate_limit_fallback_total\{family="browse"\} (\d+)$/m.exec(scraped.text);
+        expect(sample).not.toBeNull();
+        return Number(sample![1]);
+      };
+
+      it('keeps answering, counting in memory, and counts each such request in curie_rate_limit_fallback_total', async () => {
+        const app = t.registryApp({ env: { TRUST_PROXY: '1', RATE_LIMIT_BROWSE: '100' }, redis: connection }).callback();
+        const client = '192.0.2.5';
+        expect((await get(app, '/restApi/namespaces', client)).status).toBe(200);
+        expect(await browseFallbacks(app)).toBe(0);
+        // Redis holds every command (as it seems to a process whose event loop was blocked): the count's answer comes too late.
+        await admin.call('CLIENT', 'PAUSE', '60000', 'ALL');
+        const late = await get(app, '/restApi/namespaces', client);
+        expect(late.status).toBe(200);
+        expect(late.headers['ratelimit-policy']).toBe('"browse";q=100;w=60');
+        expect(await browseFallbacks(app)).toBe(1);
+        // Redis gone: refused at once, counted in memory all the same.
+        await ownRedis.stop('SIGKILL');
+        await waitFor(async () => connection.status !== 'ready', { timeoutMs: 10_000, what: 'the connection noticing Redis is gone' });
+        expect((await get(app, '/restApi/namespaces', client)).status).toBe(200);
+        expect(await browseFallbacks(app)).toBe(2);
+      });
     });
 
     it('keeps limiting in memory, and answering, while Redis cannot be reached', async () => {
