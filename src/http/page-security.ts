@@ -12,6 +12,9 @@ const NEVER_FRAMED = "frame-ancestors 'none'";
  */
 export const PAGE_SECURITY_POLICY = ["default-src 'self'", "object-src 'none'", "base-uri 'self'", NEVER_FRAMED].join('; ');
 
+/** The docs page's (Swagger UI, from its package's files): the pages' policy, with the icons its stylesheet holds as data: URLs. */
+export const DOCS_SECURITY_POLICY = `${PAGE_SECURITY_POLICY}; img-src 'self' data:`;
+
 /**
  * The policy of a page made of markup and one inline style element only (the resolver's landing pages):
  * nothing loaded, no script at all, that style allowed by its hash.
