@@ -28,7 +28,12 @@ export const strictReadiness: ReadinessPolicy = (failures, checks) => {
   };
 };
 
-async function runChecks(checks: DependencyCheck[]) {
+interface CheckResults {
+  results: Record<string, string>;
+  failures: Record<string, string>;
+}
+
+async function runChecks(checks: DependencyCheck[]): Promise<CheckResults> {
   const results: Record<string, string> = {};
   const failures: Record<string, string> = {};
   await Promise.all(
@@ -46,16 +51,44 @@ async function runChecks(checks: DependencyCheck[]) {
   return { results, failures };
 }
 
+/** How old the dependencies' answers may be when /health/ready reports them. */
+export const READINESS_MAX_AGE_MS = 1000;
+
+/**
+ * The dependencies' answers, asked at most once per READINESS_MAX_AGE_MS and never twice at the same time:
+ * a flood of /health/ready (it is never rate-limited) costs the databases one check a second, however many
+ * callers. A result is as old as the moment its check started; callers arriving while a check runs share it.
+ */
+function sharedChecks(checks: DependencyCheck[], now: () => number): () => Promise<CheckResults> {
+  let latest: { startedAt: number; running: boolean; results: Promise<CheckResults> } | undefined;
+  return () => {
+    const at = now();
+    if (latest === undefined || (!latest.running && at - latest.startedAt > READINESS_MAX_AGE_MS)) {
+      const check = { startedAt: at, running: true, results: runChecks(checks) };
+      // runChecks never rejects: each failure is a result.
+      void check.results.then(() => (check.running = false));
+      latest = check;
+    }
+    return latest.results;
+  };
+}
+
 /** The methods the health paths serve (their other methods answer 405, see unserved-methods.ts). */
 export function healthMethodsAt(path: string): readonly string[] | undefined {
   return path === '/health/live' || path === '/health/ready' ? HEAD_AND_GET : undefined;
 }
 
 /**
- * `/health/live` (the process answers) and `/health/ready` (its dependencies answer too). A plain path
- * comparison rather than a router: it sits in front of every request of the hot path.
+ * `/health/live` (the process answers) and `/health/ready` (its dependencies answer too, as they did at
+ * most READINESS_MAX_AGE_MS ago). A plain path comparison rather than a router: it sits in front of every
+ * request of the hot path. `now`: a monotonic clock in milliseconds (performance.now()).
  */
-export function healthEndpoints(checks: DependencyCheck[], policy: ReadinessPolicy = strictReadiness): Middleware {
+export function healthEndpoints(
+  checks: DependencyCheck[],
+  policy: ReadinessPolicy = strictReadiness,
+  options: { now?: () => number } = {},
+): Middleware {
+  const checkedResults = sharedChecks(checks, options.now ?? (() => performance.now()));
   return async function health(ctx, next) {
     if (ctx.path !== '/health/live' && ctx.path !== '/health/ready') return next();
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
@@ -64,7 +97,8 @@ export function healthEndpoints(checks: DependencyCheck[], policy: ReadinessPoli
       ctx.body = envelope({ status: 'ok' });
       return;
     }
-    const { results, failures } = await runChecks(checks);
+    const { results, failures } = await checkedResults();
+    // The policy reads the area's own state (the resolver's snapshot) afresh; only the dependencies' answers are shared.
     const verdict = policy(failures, results);
     ctx.status = verdict.status === 'unavailable' ? 503 : 200;
     ctx.body = verdict.status === 'unavailable' ? errorEnvelope(`Not ready: ${verdict.reason ?? ''}`, verdict) : envelope(verdict);

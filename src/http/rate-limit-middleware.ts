@@ -2,13 +2,18 @@ import type { Context, Middleware } from 'koa';
 import type { FamilyLimiter, RateLimitFamily, RateLimitOutcome, RateLimits } from './rate-limiter.js';
 import { ratelimitField } from './error-translator.js';
 import { METRICS_PATH } from '../metrics/scrape.js';
+import { healthMethodsAt } from './health.js';
 
 /** The route family a request counts against, or null for one never limited (health checks, /metrics). */
 export type FamilyOfRequest = (method: string, path: string) => RateLimitFamily | null;
 
-/** Never limited, whichever area: what monitors and the balancer ask, however often. */
+/**
+ * Never limited, whichever area: what monitors and the balancer ask, however often. Exactly the paths the
+ * health and metrics middleware answer (health.ts, metrics-middleware.ts), which compare the path as sent:
+ * `/Health/ready` or `/health/anything` reach the routers and are limited as any other request.
+ */
 export function isUnlimitedPath(path: string): boolean {
-  return path === METRICS_PATH || path.startsWith('/health/');
+  return path === METRICS_PATH || healthMethodsAt(path) !== undefined;
 }
 
 type Charge = (points: number) => Promise<void>;

@@ -76,6 +76,8 @@ export interface FamilyLimiterOptions {
   insurance?: RateLimiterAbstract;
   /** Told about a failure of the counter (the request is then let through). */
   onError: (error: unknown) => void;
+  /** Told each time the stand-in counted a request because the store failed or was slow. */
+  onFallback?: (error: unknown) => void;
 }
 
 /** One route family's limit. */
@@ -91,6 +93,7 @@ export class FamilyLimiter {
   readonly #insurance: RateLimiterAbstract | undefined;
   readonly #share: number;
   readonly #onError: (error: unknown) => void;
+  readonly #onFallback: (error: unknown) => void;
 
   constructor(options: FamilyLimiterOptions) {
     this.family = options.family;
@@ -104,6 +107,7 @@ export class FamilyLimiter {
     this.#insurance = options.insurance;
     this.#share = options.share;
     this.#onError = options.onError;
+    this.#onFallback = options.onFallback ?? options.onError;
   }
 
   /**
@@ -148,8 +152,9 @@ export class FamilyLimiter {
     });
     return Promise.race([this.#limiter.consume(client, points), late])
       .catch((rejection: unknown) => {
-        if (!(rejection instanceof StoreTimeout)) throw rejection;
-        this.#onError(rejection);
+        // A refusal is the store's answer; anything else (too slow, not connected, an error) is its failure.
+        if (rejection instanceof RateLimiterRes) throw rejection;
+        this.#onFallback(rejection);
         return insurance.consume(client, points);
       })
       .finally(() => clearTimeout(timer));
@@ -172,6 +177,13 @@ interface LimitsOptions {
   config: Pick<Config, 'RATE_LIMITS' | 'CURATOR_TOKEN' | RateLimitSetting>;
   families: readonly RateLimitFamily[];
   onError: (error: unknown) => void;
+}
+
+interface SharedLimitsOptions extends LimitsOptions {
+  redis: Redis;
+  keyPrefix: string;
+  /** Told each time a family's request was counted in this process's memory because Redis failed or was slow; onError without. */
+  onFallback?: (family: RateLimitFamily, error: unknown) => void;
 }
 
 function buildLimits(options: LimitsOptions, make: (family: RateLimitFamily, limit: number) => FamilyLimiter): RateLimits {
@@ -204,7 +216,7 @@ export function memoryRateLimits(options: LimitsOptions & { instances: number })
  * an in-memory stand-in per process while Redis fails, and clients over their limit remembered in memory
  * until their window ends, so that a flood's refusals cost no Redis command.
  */
-export function redisRateLimits(options: LimitsOptions & { redis: Redis; keyPrefix: string }): RateLimits {
+export function redisRateLimits(options: SharedLimitsOptions): RateLimits {
   return buildLimits(options, (family, limit) => {
     const insurance = new RateLimiterMemory({ keyPrefix: `${family}-insurance`, points: limit, duration: RATE_LIMIT_WINDOW_SECONDS });
     const limiter = new RateLimiterRedis({
@@ -214,9 +226,11 @@ export function redisRateLimits(options: LimitsOptions & { redis: Redis; keyPref
       duration: RATE_LIMIT_WINDOW_SECONDS,
       inMemoryBlockOnConsumed: limit + 1,
       rejectIfRedisNotReady: true,
-      insuranceLimiter: insurance,
+      // No insuranceLimiter here: the library would switch to it silently. FamilyLimiter switches instead,
+      // and says so (onFallback).
     });
-    return new FamilyLimiter({ family, limit, limiter, share: 1, insurance, onError: options.onError });
+    const onFallback = options.onFallback;
+    return new FamilyLimiter({ family, limit, limiter, share: 1, insurance, onError: options.onError, onFallback: onFallback && ((error) => onFallback(family, error)) });
   });
 }
 

@@ -10,6 +10,7 @@ import { Router } from '@koa/router';
 import { projectRoot } from '../lib/project-root.js';
 import { StaticAssets } from '../web/static-assets.js';
 import { buildOpenApiDocument, type Area, type DocumentOptions } from './openapi-document.js';
+import { DOCS_SECURITY_POLICY, setPageSecurity } from '../http/page-security.js';
 
 export const DOCS_ASSETS_PATH = '/docs/assets';
 
@@ -88,6 +89,7 @@ export function docsRoutes(area: Area, options: DocumentOptions): Router[] {
   });
   router.get('/docs', (ctx) => {
     ctx.set('Cache-Control', DOCUMENT_CACHE);
+    setPageSecurity(ctx, DOCS_SECURITY_POLICY);
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = page;
   });

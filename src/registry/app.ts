@@ -69,7 +69,8 @@ import { deskRoutes } from './curator-desk/desk.routes.js';
 import { DeskService } from './curator-desk/desk.service.js';
 import { OidcSignIn } from './curator-desk/oidc-sign-in.service.js';
 import { splitList } from '../config.js';
-import { registryFamilyOf, registryRateLimits } from './registry-rate-limits.js';
+import { REGISTRY_LIMITED_FAMILIES, registryFamilyOf, registryRateLimits } from './registry-rate-limits.js';
+import { RateLimitFallbacks } from '../metrics/rate-limit-fallback.js';
 import { registrationQuota } from './registration/submission/daily-quota.js';
 import { Registry } from 'prom-client';
 import { meteredFamilyOf } from '../http/metrics-middleware.js';
@@ -139,12 +140,10 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   });
   // X-Forwarded-Proto (ctx.secure, for the form cookies) and -Host behind a proxy.
   app.proxy = trustsProxies(config.TRUST_PROXY);
-  let storeWarnedAt = 0;
-  const limits = registryRateLimits(config, deps.redis, (error) => {
-    // Once a minute at most: while Redis fails, every request would say so.
-    if (Date.now() - storeWarnedAt < 60_000) return;
-    storeWarnedAt = Date.now();
-    deps.logger.warn({ err: error }, 'rate limit store failed; counting in memory meanwhile');
+  const fallbacks = new RateLimitFallbacks(metrics, REGISTRY_LIMITED_FAMILIES, deps.logger);
+  const limits = registryRateLimits(config, deps.redis, {
+    onError: (error) => deps.logger.error({ err: error }, 'rate limit counter failed; request let through'),
+    onFallback: fallbacks.record,
   });
   // The curator desk: sessions in Postgres; sign-in with CURATOR_TOKEN and/or OpenID Connect.
   const deskSessions = new DeskSessions(db, config.CURATOR_SESSION_HOURS);

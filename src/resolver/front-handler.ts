@@ -11,15 +11,18 @@ import { isDocsPath } from '../openapi/docs.routes.js';
 import { sendRateLimited, type FamilyLimiter, type RateLimits } from '../http/rate-limiter.js';
 import { AccessLog } from '../http/request-context.js';
 import { HEAD_AND_GET } from '../http/unserved-methods.js';
+import { pageSecurityHeaders } from '../http/page-security.js';
 import type { Logger } from '../lib/logger.js';
 import type { HttpMeter } from '../metrics/http-meter.js';
 import { METRICS_PATH } from '../metrics/scrape.js';
 import type { HeavyWork } from './heavy-work.js';
-import { renderResolutionFailed } from './landing-page.js';
+import { LANDING_PAGE_POLICY, renderResolutionFailed } from './landing-page.js';
 import type { ResolutionCaching } from './resolution-caching.js';
 import { landingRequestOf } from './landing-request.js';
 import { resolutionJson, resolutionStatus } from './resolution.presenter.js';
 import { LONG_SIMILARITY_BODY, type ReverseLookupEndpoint, type ReverseLookups } from './reverse.routes.js';
+
+const LANDING_SECURITY_HEADERS = pageSecurityHeaders(LANDING_PAGE_POLICY);
 
 /** Told about every successful resolution (JSON or redirect) that a client did not ask us not to track. */
 export type ResolutionCounter = (prefix: string, address: string, userAgent: string) => void;
@@ -178,6 +181,7 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
 
   function answerRedirectFailed(req: IncomingMessage, res: ServerResponse, raw: string, message: string): void {
     addCacheHeaders(req, res, caching.errorHeaders);
+    for (const [name, value] of LANDING_SECURITY_HEADERS) addBareHeader(res, name, value);
     sendBare(res, 404, 'text/html; charset=utf-8', renderResolutionFailed(raw, message));
   }
 

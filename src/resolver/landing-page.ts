@@ -1,4 +1,5 @@
 import type { ParsedCompactIdentifier, ResolvedResource } from '../core/resolve.js';
+import { inlineStylePagePolicy } from '../http/page-security.js';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -6,12 +7,17 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
+const STYLE = `body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;line-height:1.5}
+.note{background:#fff4e5;border-left:4px solid #f0a020;padding:.5rem 1rem}li{margin:.3rem 0}small{color:#555}`;
+
+/** The landing pages' Content-Security-Policy: their one style element, nothing else, never framed. */
+export const LANDING_PAGE_POLICY = inlineStylePagePolicy(STYLE);
+
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;line-height:1.5}
-.note{background:#fff4e5;border-left:4px solid #f0a020;padding:.5rem 1rem}li{margin:.3rem 0}small{color:#555}</style>
+<style>${STYLE}</style>
 </head><body>${body}</body></html>`;
 }
 

@@ -4,7 +4,8 @@ import type { RegistrySnapshot } from '../core/registry-snapshot.js';
 import { resolveCompactId } from '../core/resolve.js';
 import { errorEnvelope } from '../http/envelope.js';
 import { DEPRECATED_LANDING, decodeRawRequest, PROTECTED_LANDING } from './front-handler.js';
-import { renderDeprecatedLanding, renderProtectedLanding, renderResolutionFailed } from './landing-page.js';
+import { setPageSecurity } from '../http/page-security.js';
+import { LANDING_PAGE_POLICY, renderDeprecatedLanding, renderProtectedLanding, renderResolutionFailed } from './landing-page.js';
 
 export interface RegistryLinksDeps {
   snapshot: () => RegistrySnapshot;
@@ -14,6 +15,7 @@ export interface RegistryLinksDeps {
 function sendHtml(ctx: Context, status: number, html: string): void {
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
+  setPageSecurity(ctx, LANDING_PAGE_POLICY);
   ctx.body = html;
 }
 

@@ -2,21 +2,24 @@ import type { Config } from '../config.js';
 import { isUnlimitedPath } from '../http/rate-limit-middleware.js';
 import { isDocsPath } from '../openapi/docs.routes.js';
 import { memoryRateLimits, type RateLimitFamily, type RateLimits } from '../http/rate-limiter.js';
+import { isRouteUnder, routePath } from '../http/route-path.js';
 
 /**
  * The resolver's route families. The front handler counts the single resolutions and reverse lookups itself
  * (front-handler.ts); the Koa application counts the rest with this: batches (weighted by their items, see
  * batch.routes.ts), the insight API (the whole registry in one answer, as the dataset), the docs page as
  * browsing, and MIR ids, landing pages, MCP messages (POST /mcp, each message of a JSON-RPC batch, see
- * mcp.routes.ts) and whatever else as resolutions.
+ * mcp.routes.ts) and whatever else as resolutions. Decided on the route that will answer (route-path.ts):
+ * the requests the front handler leaves to Koa are matched by routers whatever their case.
  */
 export function resolverFamilyOf(method: string, path: string): RateLimitFamily | null {
   if (isUnlimitedPath(path)) return null;
-  if (method === 'POST' && (path === '/resolve/batch' || path === '/reverse/batch')) return 'batch';
-  if (path.startsWith('/insightApi/')) return 'dataset';
+  const route = routePath(path);
+  if (method === 'POST' && (route === '/resolve/batch' || route === '/reverse/batch')) return 'batch';
+  if (isRouteUnder(route, '/insightApi')) return 'dataset';
   // The docs page and its document are browsing, limited as the registry's pages are.
-  if (isDocsPath(path)) return 'browse';
-  if (path.startsWith('/reverse/')) return 'reverse';
+  if (isDocsPath(route)) return 'browse';
+  if (isRouteUnder(route, '/reverse')) return 'reverse';
   return 'resolution';
 }
 

@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { setPageSecurity } from '../http/page-security.js';
 import { Layout } from './layout.js';
 import { prefersHtml } from './negotiation.js';
 import { renderDocument } from './render-page.js';
@@ -39,6 +40,7 @@ export function ErrorPage({ site, status, message }: { site: Site; status: numbe
 export function htmlErrorPage(site: Site) {
   return (ctx: Context, status: number, message: string, noRoute: boolean): string | undefined => {
     if (!(noRoute || ctx.state.htmlPage === true) || !prefersHtml(ctx.req)) return undefined;
+    setPageSecurity(ctx);
     return renderDocument(<ErrorPage site={site} status={status} message={message} />);
   };
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
+import { setPageSecurity } from '../http/page-security.js';
 
 export interface PageAnswer {
   status?: number;
@@ -19,11 +20,13 @@ export function servingPage(ctx: Context): void {
 }
 
 /**
- * Answers with a page: its status, `text/html`, Cache-Control, and `Vary: Accept`, since the paths that
- * serve pages to browsers answer other clients differently (content negotiation, negotiation.ts).
+ * Answers with a page: its status, `text/html`, Cache-Control, `Vary: Accept`, since the paths that
+ * serve pages to browsers answer other clients differently (content negotiation, negotiation.ts), and the
+ * pages' Content-Security-Policy.
  */
 export function sendPage(ctx: Context, page: VNode, answer: PageAnswer = {}): void {
   servingPage(ctx);
+  setPageSecurity(ctx);
   ctx.status = answer.status ?? 200;
   ctx.type = 'text/html; charset=utf-8';
   ctx.set('Cache-Control', answer.cacheControl ?? 'no-cache');

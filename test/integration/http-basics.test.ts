@@ -3,14 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { Router } from '@koa/router';
 import { Redis } from 'ioredis';
+import Koa from 'koa';
 import request from 'supertest';
 import { loadConfig } from '../../src/config.js';
 import { createDb } from '../../src/db/knex.js';
 import { createBaseApp } from '../../src/http/base-app.js';
+import { healthEndpoints, READINESS_MAX_AGE_MS } from '../../src/http/health.js';
+import { pingPostgres } from '../../src/db/postgres-failure.js';
 import { HttpError } from '../../src/http/http-error.js';
 import { BATCH_JSON_LIMIT, jsonBody } from '../../src/http/json-body.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { createProducerRedis } from '../../src/queue/connections.js';
+import { createProducerRedis, pingRedis } from '../../src/queue/connections.js';
 import { createRegistryApp } from '../../src/registry/app.js';
 import { createResolverApp } from '../../src/resolver/app.js';
 import { emptySnapshot } from '../../src/core/registry-snapshot.js';
@@ -131,6 +134,47 @@ describe('HTTP basics shared by both areas', () => {
       .set('Access-Control-Request-Method', 'GET');
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-methods']).toContain('GET');
+  });
+});
+
+describe('readiness under a flood of checks', () => {
+  const db = createDb(TEST_POSTGRES_URL, { max: 2 });
+  const redis = createProducerRedis(TEST_REDIS_URL);
+  // A producer connection refuses commands until it is up (no offline queue).
+  beforeAll(async () => {
+    if (redis.status !== 'ready') await once(redis, 'ready');
+  });
+  afterAll(async () => {
+    await db.destroy();
+    redis.disconnect();
+  });
+
+  it('asks Postgres once for many concurrent /health/ready calls, and again only once its answer is over a second old', async () => {
+    let clock = 5000;
+    const app = new Koa()
+      .use(
+        healthEndpoints(
+          [
+            { name: 'postgres', check: () => pingPostgres(db) },
+            { name: 'redis', check: () => pingRedis(redis) },
+          ],
+          undefined,
+          { now: () => clock },
+        ),
+      )
+      .callback();
+    let queries = 0;
+    db.on('query', () => (queries += 1));
+    const flood = await Promise.all(Array.from({ length: 50 }, () => request(app).get('/health/ready')));
+    expect(flood.map((res) => res.status)).toEqual(Array(50).fill(200));
+    expect(flood[49]!.body.payload).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok' } });
+    expect(queries).toBe(1);
+    clock += READINESS_MAX_AGE_MS;
+    expect((await request(app).get('/health/ready')).status).toBe(200);
+    expect(queries).toBe(1);
+    clock += 1;
+    await Promise.all(Array.from({ length: 20 }, () => request(app).get('/health/ready')));
+    expect(queries).toBe(2);
   });
 });
 

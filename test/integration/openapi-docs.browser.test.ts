@@ -33,9 +33,14 @@ describeRequiring([chromiumBrowser()], 'the docs page in a browser', () => {
       tab.page.on('response', (r: Response) => answers.push({ url: new URL(r.url()).pathname, status: r.status() }));
       const errors: string[] = [];
       tab.page.on('pageerror', (error) => errors.push(error.message));
+      // What the page's Content-Security-Policy refused shows as console errors.
+      tab.page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
       const base = `http://127.0.0.1:${areas[area].port}`;
       const openapi = JSON.parse((await areas[area].send({ method: 'GET', path: '/openapi.json' })).text) as { tags: unknown[] };
-      await tab.page.goto(`${base}/docs`);
+      const docs = await tab.page.goto(`${base}/docs`);
+      expect(docs?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
       await tab.page.waitForFunction((n) => document.querySelectorAll('.opblock-tag').length === n, openapi.tags.length, { timeout: 30_000 });
       expect(answers.filter((a) => a.status !== 200)).toEqual([]);
       expect(answers.map((a) => a.url).sort()).toEqual(

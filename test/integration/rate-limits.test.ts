@@ -9,8 +9,12 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { redisRateLimits } from '../../src/http/rate-limiter.js';
+import { createProducerRedis } from '../../src/queue/connections.js';
 import { startStack, type AreaStack } from '../support/areas.js';
 import { acceptingChecks } from '../support/stand-in-checks.js';
+import { startOwnRedis, type OwnRedis } from '../support/redis-server.js';
+import { describeRequiring, redisServerBinary } from '../support/requirements.js';
+import { waitFor } from '../support/wait.js';
 
 const CURATOR_TOKEN = randomBytes(24).toString('hex');
 const ID = '/taxonomy:9606';
@@ -85,6 +89,14 @@ describe('rate limits', () => {
     it('refuses a batch larger than the whole quota however fresh the client', async () => {
       const app = await resolver({ RATE_LIMIT_BATCH: '10' });
       expectRefusal(await request(app).post('/resolve/batch').send(batchOf(11)), 'batch', 10);
+    });
+
+    it('counts a batch or the insight API written in another case against its own family, as its route answers it', async () => {
+      const app = await resolver({ RATE_LIMIT_BATCH: '10', RATE_LIMIT_DATASET: '1' });
+      expectRefusal(await request(app).post('/RESOLVE/Batch').send(batchOf(11)), 'batch', 10);
+      expectRefusal(await request(app).post('/reverse/batch/').send({ apiVersion: '1.0', payload: { requests: Array.from({ length: 11 }, () => ({ url: 'https://example.org/1' })) } }), 'batch', 10);
+      expect((await request(app).options('/insightApi/get_all_home_urls')).status).not.toBe(429);
+      expectRefusal(await request(app).options('/INSIGHTAPI/get_all_home_urls'), 'dataset', 1);
     });
 
     it('limits the single reverse lookups as their own family', async () => {
@@ -197,6 +209,72 @@ describe('rate limits', () => {
       expectRefusal(await get(app, '/resolutionApi/getResolverDataset', client), 'dataset', 1);
       // Browsing is a family of its own.
       expect((await get(app, '/restApi/namespaces', client)).status).toBe(200);
+    });
+
+    it('counts the dataset family on its routes written in any case or with a trailing slash', async () => {
+      const app = registry({ RATE_LIMIT_DATASET: '2', RATE_LIMIT_BROWSE: '100' });
+      const client = '192.0.2.4';
+      const first = await get(app, '/RESOLUTIONAPI/getResolverDataset', client);
+      expect(first.status).toBe(200);
+      expect(first.headers['ratelimit-policy']).toBe('"dataset";q=2;w=60');
+      const second = await get(app, '/resolutionapi/export/', client);
+      expect(second.status).not.toBe(429);
+      expect(second.headers['ratelimit-policy']).toBe('"dataset";q=2;w=60');
+      expectRefusal(await get(app, '/resolutionApi/DIFF', client), 'dataset', 2);
+      expectRefusal(await get(app, '/RegistryInsightApi/getEbiSearchDataset', client), 'dataset', 2);
+      // Browsing still has its own count, and odd-case health paths are not the health checks.
+      const odd = await get(app, '/Health/ready', client);
+      expect(odd.headers['ratelimit-policy']).toBe('"browse";q=100;w=60');
+    });
+
+    describeRequiring([redisServerBinary()], "while the registry's own Redis is paused, then gone", () => {
+      let ownRedis: OwnRedis;
+      let connection: Redis;
+      let admin: Redis;
+      beforeAll(async () => {
+        ownRedis = await startOwnRedis();
+        connection = createProducerRedis(ownRedis.url);
+        connection.on('error', () => undefined);
+        admin = new Redis(ownRedis.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+        admin.on('error', () => undefined);
+        await admin.connect();
+        await waitFor(async () => connection.status === 'ready', { timeoutMs: 10_000, what: "the registry's Redis connection" });
+      });
+      afterAll(async () => {
+        // Paused, it would not stop on SIGTERM before the pause ends. Stopped first, so that the connections
+        // close at once instead of waiting for a goodbye from a paused server.
+        await ownRedis.stop('SIGKILL');
+        connection.disconnect();
+        admin.disconnect();
+        await ownRedis.destroy();
+      });
+
+      /** curie_rate_limit_fallback_total of the browse family, as the registry's /metrics tells it. */
+      const browseFallbacks = async (app: RequestListener): Promise<number> => {
+        const scraped = await request(app).get('/metrics');
+        expect(scraped.status).toBe(200);
+        const sample = /^curie_rate_limit_fallback_total\{family="browse"\} (\d+)$/m.exec(scraped.text);
+        expect(sample).not.toBeNull();
+        return Number(sample![1]);
+      };
+
+      it('keeps answering, counting in memory, and counts each such request in curie_rate_limit_fallback_total', async () => {
+        const app = t.registryApp({ env: { TRUST_PROXY: '1', RATE_LIMIT_BROWSE: '100' }, redis: connection }).callback();
+        const client = '192.0.2.5';
+        expect((await get(app, '/restApi/namespaces', client)).status).toBe(200);
+        expect(await browseFallbacks(app)).toBe(0);
+        // Redis holds every command (as it seems to a process whose event loop was blocked): the count's answer comes too late.
+        await admin.call('CLIENT', 'PAUSE', '60000', 'ALL');
+        const late = await get(app, '/restApi/namespaces', client);
+        expect(late.status).toBe(200);
+        expect(late.headers['ratelimit-policy']).toBe('"browse";q=100;w=60');
+        expect(await browseFallbacks(app)).toBe(1);
+        // Redis gone: refused at once, counted in memory all the same.
+        await ownRedis.stop('SIGKILL');
+        await waitFor(async () => connection.status !== 'ready', { timeoutMs: 10_000, what: 'the connection noticing Redis is gone' });
+        expect((await get(app, '/restApi/namespaces', client)).status).toBe(200);
+        expect(await browseFallbacks(app)).toBe(2);
+      });
     });
 
     it('keeps limiting in memory, and answering, while Redis cannot be reached', async () => {

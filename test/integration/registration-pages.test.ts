@@ -364,4 +364,45 @@ describe('registration pages without JavaScript', () => {
       expect(wrongKind.status).toBe(404);
     });
   });
+
+  describe('the security headers of the pages', () => {
+    /** The policy a page came with, after checking that it keeps every frame out and allows no inline code. */
+    function pagePolicy(res: request.Response): string {
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      const policy = String(res.headers['content-security-policy']);
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(policy).toContain("default-src 'self'");
+      expect(policy).not.toContain('unsafe-inline');
+      return policy;
+    }
+
+    it("sends every public page kind with the curator desk's Content-Security-Policy, never to be framed", async () => {
+      const desk = pagePolicy(await request(app).get('/curation/sign-in').set('Accept', HTML));
+      const { token } = await sendPrefixRequest();
+      const pages = [
+        ['/', 200],
+        ['/registry', 200],
+        ['/registry?q=taxonomy', 200],
+        ['/registry/taxonomy', 200],
+        ['/reverse-lookup?url=https://www.ebi.ac.uk/chebi/searchId.do?chebiId=CHEBI:36927', 200],
+        ['/prefixregistrationrequest', 200],
+        ['/resourceregistrationrequest?namespace=taxonomy', 200],
+        [`/requests/${token}`, 200],
+        ['/requests/no-such-request-token', 404],
+        ['/registry/nosuchprefix', 404],
+        ['/no/such/page', 404],
+      ] as const;
+      for (const [path, status] of pages) {
+        const res = await request(app).get(path).set('Accept', HTML);
+        expect([path, res.status]).toEqual([path, status]);
+        expect([path, pagePolicy(res)]).toEqual([path, desk]);
+      }
+      // A refused form comes back as a page too.
+      const form = await openPage('/prefixregistrationrequest');
+      const refused = await postForm('/prefixregistrationrequest', {}, form);
+      expect(refused.status).toBe(422);
+      expect(pagePolicy(refused)).toBe(desk);
+    });
+  });
 });

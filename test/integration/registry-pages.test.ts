@@ -174,6 +174,19 @@ describe('the registry pages', () => {
       expect(escaped.body.entries[0].fields.prefix).toEqual(['kegg.compound']);
     });
 
+    it('answers field names every object inherits (__proto__, constructor, toString) as any unknown field: left out', async () => {
+      const unknown = await request(app).get('/ebisearch/ws/rest/identifiers_registry?query=taxonomy&size=1&fields=nosuchfield');
+      expect(unknown.status).toBe(200);
+      expect(unknown.body.entries[0].fields).toEqual({});
+      for (const field of ['__proto__', '__defineGetter__', 'constructor', 'toString', 'hasOwnProperty']) {
+        const res = await request(app).get(`/ebisearch/ws/rest/identifiers_registry?query=taxonomy&size=1&fields=${field}`);
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual(unknown.body);
+      }
+      const mixed = await request(app).get('/ebisearch/ws/rest/identifiers_registry?query=taxonomy&size=1&fields=__proto__,prefix,constructor');
+      expect(Object.keys(mixed.body.entries[0].fields)).toEqual(['prefix']);
+    });
+
     it("serves the registry's EBI Search export, 204 when nothing changed since `start`", async () => {
       const res = await request(app).get('/registryInsightApi/getEbiSearchDataset');
       expect(res.status).toBe(200);

@@ -34,7 +34,14 @@ describeRequiring([postgresServerBinaries()], 'when Postgres goes away', () => {
     expect(resolved.status).toBe(200);
     expect(resolved.body.payload.resolvedResources.length).toBeGreaterThan(0);
 
-    const ready = await request(resolver).get('/health/ready');
+    // Readiness tells the dependencies as they answered at most a second ago.
+    const ready = await waitFor(
+      async () => {
+        const res = await request(resolver).get('/health/ready');
+        return res.body.payload.status === 'ok' ? undefined : res;
+      },
+      { timeoutMs: 5000, what: 'readiness telling of the lost Postgres' },
+    );
     expect(ready.status).toBe(200);
     expect(ready.body.payload.status).toBe('degraded');
     expect(ready.body.payload.reason).toMatch(/postgres/i);

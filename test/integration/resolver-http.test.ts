@@ -2,6 +2,7 @@
  * The resolver area over HTTP: resolution, percent-decoding, HEAD, bare namespaces, redirects and landing
  * pages for browsers, CORS and MIR ids, against the sample registry loaded into a real database.
  */
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { REGISTRY_URL, RESOLVER_URL, startResolver, type ResolverUnderTest } from '../support/areas.js';
 import { waitFor } from '../support/wait.js';
@@ -257,6 +258,25 @@ describe('redirects for people', () => {
     expect(res.status).toBe(404);
     expect(res.text).not.toContain('<script>');
     expect(res.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+
+  it('sends its pages with a Content-Security-Policy that allows their one style and nothing else, never framed', async () => {
+    const pages = [
+      await get('/deactivatedLanding/3dmet:B00162').set('Accept', BROWSER_ACCEPT),
+      await get('/deactivatedLanding/3dmet:nosuchthing!').set('Accept', BROWSER_ACCEPT),
+      await get('/foo:bar').set('Accept', BROWSER_ACCEPT),
+    ];
+    expect(pages.map((res) => res.status)).toEqual([200, 404, 404]);
+    for (const res of pages) {
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      const policy = String(res.headers['content-security-policy']);
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(policy).toContain("default-src 'none'");
+      expect(policy).not.toContain('unsafe-inline');
+      // The page's style element is the one the policy names by its hash.
+      const style = /<style>([^<]*)<\/style>/.exec(res.text)![1]!;
+      expect(policy).toContain(`style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    }
   });
 });
 

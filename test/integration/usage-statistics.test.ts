@@ -111,6 +111,72 @@ describe('usage statistics', () => {
     expect(monthly.body.payload).toEqual([{ month: `${year}-${month}`, nb_uniq_visitors: 3, nb_visits: 5 }]);
   });
 
+  /** The queries the statistics app sends to the database while `run` goes on. */
+  async function countQueries(run: () => Promise<unknown>): Promise<number> {
+    let queries = 0;
+    const count = () => (queries += 1);
+    t.db.on('query', count);
+    try {
+      await run();
+    } finally {
+      t.db.off('query', count);
+    }
+    return queries;
+  }
+
+  it('gives a monthly series over two months, rolled-up and live days together, as the sum of its days', async () => {
+    const app = statisticsApp(new Date(`${year}-${nextMonth}-05T00:00:00Z`));
+    const monthly = await request(app).get(`/statistics/namespace/taxonomy?period=month&from=${year}-${month}-01&to=${year}-${nextMonth}-04`);
+    expect(monthly.status).toBe(200);
+    expect(monthly.body.payload).toEqual([
+      { month: `${year}-${month}`, nb_uniq_visitors: 3, nb_visits: 5 },
+      { month: `${year}-${nextMonth}`, nb_uniq_visitors: 0, nb_visits: 0 },
+    ]);
+  });
+
+  it('reads a whole year of daily figures in a fixed number of database queries, not one per day', async () => {
+    const app = statisticsApp(new Date(`${year}-${nextMonth}-05T00:00:00Z`));
+    let daily: request.Response | undefined;
+    const queries = await countQueries(async () => {
+      daily = await request(app).get(`/statistics/namespace/taxonomy?period=day&from=${year}-01-01&to=${year}-12-31`);
+    });
+    expect(daily!.status).toBe(200);
+    expect(daily!.body.payload).toHaveLength(year % 4 === 0 ? 366 : 365);
+    expect(daily!.body.payload).toContainEqual({ date: DAY1, nb_uniq_visitors: 2, nb_visits: 3 });
+    expect(daily!.body.payload).toContainEqual({ date: DAY2, nb_uniq_visitors: 2, nb_visits: 2 });
+    // The namespace's stored prefix and the usage rows.
+    expect(queries).toBe(2);
+  });
+
+  it('answers 400 for a daily or monthly series between years 1 and 9999 before reading anything', async () => {
+    const app = statisticsApp(new Date());
+    for (const prefix of ['taxonomy', 'nosuchprefix']) {
+      let daily: request.Response | undefined;
+      let monthly: request.Response | undefined;
+      const queries = await countQueries(async () => {
+        daily = await request(app).get(`/statistics/namespace/${prefix}?period=day&from=0001-01-01&to=9999-12-31`);
+        monthly = await request(app).get(`/statistics/namespace/${prefix}?period=month&from=0001-01-01&to=9999-12-31`);
+      });
+      expect(daily!.status).toBe(400);
+      expect(daily!.body).toEqual({ apiVersion: '1.0', errorMessage: 'A daily series covers at most 366 days', payload: null });
+      expect(monthly!.status).toBe(400);
+      expect(monthly!.body).toEqual({ apiVersion: '1.0', errorMessage: 'A monthly series covers at most 60 months', payload: null });
+      expect(queries).toBe(0);
+    }
+  });
+
+  it('accepts a daily series of exactly 366 days and a monthly one of exactly 60 months', async () => {
+    const app = statisticsApp(new Date(`${year}-${nextMonth}-05T00:00:00Z`));
+    const daily = await request(app).get('/statistics/namespace/taxonomy?period=day&from=2000-01-01&to=2000-12-31');
+    expect(daily.status).toBe(200);
+    expect(daily.body.payload).toHaveLength(366);
+    expect((await request(app).get('/statistics/namespace/taxonomy?period=day&from=2000-01-01&to=2001-01-01')).status).toBe(400);
+    const monthly = await request(app).get('/statistics/namespace/taxonomy?period=month&from=2000-01-31&to=2004-12-01');
+    expect(monthly.status).toBe(200);
+    expect(monthly.body.payload).toHaveLength(60);
+    expect((await request(app).get('/statistics/namespace/taxonomy?period=month&from=2000-01-31&to=2005-01-01')).status).toBe(400);
+  });
+
   it('answers an unknown prefix with 404 and a bad period with 400, in the envelope', async () => {
     const app = statisticsApp(new Date());
     const unknown = await request(app).get('/statistics/namespace/nosuchprefix');

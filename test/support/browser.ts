@@ -47,6 +47,8 @@ export interface LoopbackPage {
   refused: string[];
 }
 
+const policyRefusals = new WeakMap<Page, string[]>();
+
 /**
  * A page in a context of its own whose requests may reach loopback only, with the browser cache off (so
  * that every page's assets are fetched, and weighed, again).
@@ -61,6 +63,12 @@ export async function openLoopbackPage(browser: Browser, options: { javaScriptEn
     return route.abort('blockedbyclient');
   });
   const page = await context.newPage();
+  const refusedByPolicy: string[] = [];
+  policyRefusals.set(page, refusedByPolicy);
+  // Chromium tells what a page's Content-Security-Policy blocked as a console error.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && message.text().includes('Content Security Policy')) refusedByPolicy.push(message.text());
+  });
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   return { context, page, refused };
@@ -133,7 +141,8 @@ export const PAGE_BUDGET_BYTES = 30 * 1024;
 /**
  * Loads a page by an action (a goto, a click, a key press) and checks what a visitor gets: the status of
  * the page the navigation ends on (a 303 after a form post is followed), a title, a stylesheet, the weight
- * budget, axe-core without a serious or critical violation; then photographs it as test/artifacts/<name>.png.
+ * budget, axe-core without a serious or critical violation, nothing refused by its Content-Security-Policy;
+ * then photographs it as test/artifacts/<name>.png.
  * Axe runs only where scripts do (`scripts: false` for a context without JavaScript): its run waits on
  * timers, which such a page never fires.
  */
@@ -153,5 +162,7 @@ export async function visitPage(
   expect(weight.style).toBeLessThanOrEqual(PAGE_BUDGET_BYTES);
   expect(weight.style).toBeGreaterThan(0);
   if (scripts) expect(await seriousAxeViolations(page)).toEqual([]);
+  // Nothing the page needs (its scripts, styles, forms' fetches) is blocked by its Content-Security-Policy.
+  expect(policyRefusals.get(page) ?? []).toEqual([]);
   await saveScreenshot(page, name);
 }

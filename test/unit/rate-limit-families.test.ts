@@ -39,4 +39,31 @@ describe('the route families of the rate limits', () => {
     expect(registryFamilyOf('GET', '/health/ready')).toBeNull();
     expect(registryFamilyOf('GET', '/metrics')).toBeNull();
   });
+
+  it('counts a path by the route that answers it, whatever its case or trailing slash, as the routers match', () => {
+    for (const path of ['/RESOLUTIONAPI/getResolverDataset', '/resolutionapi/export/tsv', '/resolutionApi/DIFF', '/resolutionApi/getResolverDataset/', '/REGISTRYINSIGHTAPI/getEbiSearchDataset', '/resolutionApi/export']) {
+      expect(registryFamilyOf('GET', path)).toBe('dataset');
+    }
+    expect(registryFamilyOf('POST', '/PREFIXREGISTRATIONAPI/validateRequestedPrefix/')).toBe('validators');
+    expect(registryFamilyOf('POST', '/RORIDAPI/getInstitutionForRorId')).toBe('validators');
+    // Not percent-decoded, as the routers do not: no route answers these, so they are browsing.
+    expect(registryFamilyOf('GET', '/resolution%41pi/getResolverDataset')).toBe('browse');
+    expect(registryFamilyOf('GET', '/resolutionApiX/getResolverDataset')).toBe('browse');
+    expect(resolverFamilyOf('GET', '/INSIGHTAPI/get_all_home_urls')).toBe('dataset');
+    expect(resolverFamilyOf('POST', '/RESOLVE/Batch')).toBe('batch');
+    expect(resolverFamilyOf('POST', '/reverse/batch/')).toBe('batch');
+    expect(resolverFamilyOf('POST', '/Reverse/byPrefix')).toBe('reverse');
+    expect(resolverFamilyOf('GET', '/OpenAPI.json')).toBe('browse');
+  });
+
+  it('leaves unlimited only the exact health and metrics paths, which are answered as written', () => {
+    for (const path of ['/METRICS', '/metrics/', '/Health/ready', '/health/live/', '/health/anything']) {
+      expect(registryFamilyOf('GET', path)).toBe('browse');
+      expect(resolverFamilyOf('GET', path)).toBe('resolution');
+    }
+    for (const path of ['/metrics', '/health/live', '/health/ready']) {
+      expect(registryFamilyOf('GET', path)).toBeNull();
+      expect(resolverFamilyOf('GET', path)).toBeNull();
+    }
+  });
 });

@@ -5,6 +5,7 @@
 import type { Context, Middleware } from 'koa';
 import { formBody, type FormFields } from '../../http/form-body.js';
 import { HttpError } from '../../http/http-error.js';
+import { setPageSecurity } from '../../http/page-security.js';
 import { csrfToken } from '../../web/csrf.js';
 import { ErrorPage } from '../../web/error-page.js';
 import { sendPage, servingPage } from '../../web/render-page.js';
@@ -58,8 +59,7 @@ export function createDeskKit(deps: DeskKitDeps): DeskKit {
     // Desk addresses name requests and records: kept from other sites, crawlers and frames.
     ctx.set('Referrer-Policy', 'same-origin');
     ctx.set('X-Robots-Tag', 'noindex');
-    ctx.set('X-Frame-Options', 'DENY');
-    ctx.set('Content-Security-Policy', "frame-ancestors 'none'");
+    setPageSecurity(ctx);
     if (!enabled) throw new HttpError(404, CURATION_DISABLED_MESSAGE);
     await next();
   };

@@ -23,10 +23,13 @@ const EBI_FIELDS: Readonly<Record<string, (hit: NamespaceHit) => string>> = {
 
 export const DEFAULT_EBI_FIELDS = ['name', 'prefix', 'description', 'lui_pattern', 'sample_id'] as const;
 
-/** `fields=a,b` as EBI Search reads it: known names only, in the order asked. */
+/**
+ * `fields=a,b` as EBI Search reads it: known names only, in the order asked. Own properties only: `in` also
+ * finds what every object inherits (`__proto__`, `constructor`, `toString`), which then was called as a field.
+ */
 export function parseEbiFields(raw: string | undefined): string[] {
   if (raw === undefined || raw.trim() === '') return [...DEFAULT_EBI_FIELDS];
-  return [...new Set(raw.split(',').map((f) => f.trim()))].filter((f) => f in EBI_FIELDS);
+  return [...new Set(raw.split(',').map((f) => f.trim()))].filter((f) => Object.hasOwn(EBI_FIELDS, f));
 }
 
 /** An EBI Search answer: every field a one-element array, as EBI Search writes them. */

@@ -42,16 +42,28 @@ export function parseSeriesRequest(query: Record<string, unknown>, now: Date): S
       : `${isoDay(new Date(Date.UTC(Number(to.slice(0, 4)), Number(to.slice(5, 7)) - 12, 1)))}`;
   const from = parseDay('from', query.from) ?? defaultFrom;
   if (from > to) throw badRequest("'from' must not be after 'to'");
-  const days = daysBetween(from, to);
+  // The span is measured from the two dates before any list of days is built: a list of the days between
+  // years 1 and 9999 would cost seconds and megabytes just to be refused.
   if (period === 'day') {
-    if (days.length > MAX_DAYS) throw badRequest(`A daily series covers at most ${MAX_DAYS} days`);
-    return { period, buckets: days.map((d) => ({ label: d, days: [d] })) };
+    if (daySpan(from, to) > MAX_DAYS) throw badRequest(`A daily series covers at most ${MAX_DAYS} days`);
+    return { period, buckets: daysBetween(from, to).map((d) => ({ label: d, days: [d] })) };
   }
+  if (monthSpan(from, to) > MAX_MONTHS) throw badRequest(`A monthly series covers at most ${MAX_MONTHS} months`);
   const months = new Map<string, string[]>();
-  for (const d of days) {
+  for (const d of daysBetween(from, to)) {
     const month = d.slice(0, 7);
     months.set(month, [...(months.get(month) ?? []), d]);
   }
-  if (months.size > MAX_MONTHS) throw badRequest(`A monthly series covers at most ${MAX_MONTHS} months`);
   return { period, buckets: [...months].map(([label, ds]) => ({ label, days: ds })) };
+}
+
+/** How many days from `from` to `to` inclusive (both valid YYYY-MM-DD). */
+function daySpan(from: string, to: string): number {
+  return (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86400000 + 1;
+}
+
+/** How many calendar months from `from`'s to `to`'s inclusive. */
+function monthSpan(from: string, to: string): number {
+  const monthNumber = (day: string) => Number(day.slice(0, 4)) * 12 + Number(day.slice(5, 7));
+  return monthNumber(to) - monthNumber(from) + 1;
 }

@@ -17,19 +17,20 @@ export function statisticsRoutes(deps: StatisticsDeps): Router {
   const now = deps.now ?? (() => new Date());
   const router = new Router();
   router.get('/statistics/namespace/:prefix', async (ctx) => {
+    // The query is checked before the namespace is looked up: a refused range costs no database round trip.
+    const series = ctx.query.period !== undefined ? parseSeriesRequest(ctx.query, now()) : null;
     const asked = ctx.params.prefix ?? '';
     const prefix = await deps.statistics.namespacePrefix(asked);
     if (prefix === undefined) throw notFound(`No namespace with prefix '${asked}'`);
-    const series = ctx.query.period !== undefined ? parseSeriesRequest(ctx.query, now()) : null;
     if (!series) {
       ctx.body = envelope(await deps.statistics.usageOver(prefix, previousMonthDays(now())));
       return;
     }
-    const points = [];
-    for (const bucket of series.buckets) {
-      const figures = await deps.statistics.usageOver(prefix, bucket.days);
-      points.push({ [series.period === 'day' ? 'date' : 'month']: bucket.label, ...figures });
-    }
+    const figures = await deps.statistics.usageSeries(
+      prefix,
+      series.buckets.map((bucket) => bucket.days),
+    );
+    const points = series.buckets.map((bucket, i) => ({ [series.period === 'day' ? 'date' : 'month']: bucket.label, ...figures[i]! }));
     ctx.body = envelope(points);
   });
   return router;
