@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import type { FamilyLimiter, RateLimitFamily, RateLimitOutcome, RateLimits } from './rate-limiter.js';
+import { bearerTokenOf } from './bearer-token.js';
 import { ratelimitField } from './error-translator.js';
 import { METRICS_PATH } from '../metrics/scrape.js';
 import { healthMethodsAt } from './health.js';
@@ -27,8 +28,8 @@ function advertise(ctx: Context, limiter: FamilyLimiter, outcome: RateLimitOutco
 /**
  * Counts each request against its family's limit (rate-limiter.ts) before its route sees it; over the
  * limit, the request is answered 429 by the error translator. A curator's request (the curator token, or
- * `curatorRequest`) is never counted. With `advertise`, every counted answer tells the client its quota (RateLimit-Policy and
- * RateLimit); otherwise only refusals do.
+ * `curatorRequest`) is never counted. With `advertise`, every counted answer without a bearer token tells the
+ * client its quota (RateLimit-Policy and RateLimit); otherwise only refusals do.
  */
 export function limitRequests(
   limits: RateLimits,
@@ -45,13 +46,17 @@ export function limitRequests(
     if (!limiter || limits.exempt(ctx.get('Authorization') || undefined)) return next();
     if (options.curatorRequest && (await options.curatorRequest(ctx))) return next();
     const client = ctx.ip;
+    // A request with a bearer token that is not the curator's is counted, but its answer does not advertise
+    // the quota: were it to, the headers' absence would tell a guesser the token was right, one request a
+    // guess, bypassing the wrong-token throttle. Without them, telling costs a whole window's limit a guess.
+    const advertising = options.advertise && bearerTokenOf(ctx.get('Authorization') || undefined) === undefined;
     const outcome = await limiter.take(client);
     if (!outcome.allowed) throw limiter.error(outcome);
-    if (options.advertise) advertise(ctx, limiter, outcome);
+    if (advertising) advertise(ctx, limiter, outcome);
     const charge: Charge = async (points) => {
       const more = await limiter.take(client, points);
       if (!more.allowed) throw limiter.error(more);
-      if (options.advertise) advertise(ctx, limiter, more);
+      if (advertising) advertise(ctx, limiter, more);
     };
     (ctx.state as Record<symbol, Charge>)[CHARGE] = charge;
     return next();

@@ -157,6 +157,20 @@ describe('rate limits', () => {
       expect((await get(app, '/restApi/namespaces', '192.0.2.99')).status).toBe(200);
     });
 
+    it('answers a wrong bearer token as the curator token is answered, without the quota fields, yet counts it', async () => {
+      const app = registry({ RATE_LIMIT_BROWSE: '2' });
+      const client = '192.0.2.8';
+      const wrong = (path: string) => get(app, path, client).set('Authorization', 'Bearer not-the-curator-token-at-all-0123456789');
+      for (let i = 0; i < 2; i++) {
+        const res = await wrong('/restApi/namespaces');
+        expect(res.status).toBe(200);
+        // Present for a wrong token and absent for the right one, the quota would tell a guesser which it sent.
+        expect(res.headers.ratelimit).toBeUndefined();
+        expect(res.headers['ratelimit-policy']).toBeUndefined();
+      }
+      expectRefusal(await wrong('/restApi/namespaces'), 'browse', 2);
+    });
+
     it('never limits a curator signed in at the desk, while the same address without the session is limited', async () => {
       const app = registry({ RATE_LIMIT_BROWSE: '2' });
       const client = '192.0.2.7';
