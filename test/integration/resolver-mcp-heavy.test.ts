@@ -2,7 +2,7 @@
  * Issue 21 item 2: POST /mcp is heavy work, as POST /resolve/batch is. Its requests count against the client's
  * cap of heavy requests (429 before the body is read), its messages are answered one per turn of the
  * heavy-work scheduler, so that a single resolution sent after a batch is answered before the batch, and a
- * batch holds at most 20 messages. What the MCP server answers stays the SDK's, byte for byte.
+ * batch holds at most 10 messages. What the MCP server answers stays the SDK's, byte for byte.
  */
 import net from 'node:net';
 import { once } from 'node:events';
@@ -100,33 +100,47 @@ describe('POST /mcp as heavy work', () => {
     await capped.close();
   });
 
-  it('answers a single resolution sent right after a batch of 20 tool calls before it answers the batch', async () => {
-    const batch = JSON.stringify(Array.from({ length: 20 }, (_, i) => call(i + 1, 'resolve', { curie: 'taxonomy:9606' })));
-    const [batchSocket, singleSocket] = await Promise.all([connect(server.port), connect(server.port)]);
+  it('answers a single resolution that comes with the end of a batch of 10 tool calls before it answers the batch', async () => {
+    // The server's own order of answers: each response's 'finish', when its last byte is handed to the socket.
     const finished: string[] = [];
-    const batchAnswer = answerOf(batchSocket).then((answer) => (finished.push('batch'), answer));
-    const singleAnswer = answerOf(singleSocket).then((answer) => (finished.push('single'), answer));
-    // Both in one go: the server reads the batch first.
-    batchSocket.write(requestBytes('POST', '/mcp', MCP_HEADERS, batch));
-    singleSocket.write(requestBytes('GET', '/taxonomy:9606', { Accept: 'application/json' }));
-    const [fromBatch, single] = await Promise.all([batchAnswer, singleAnswer]);
-    expect(statusOf(single)).toBe(200);
-    expect(statusOf(fromBatch)).toBe(200);
-    expect(finished).toEqual(['single', 'batch']);
+    let batchArrived = false;
+    const watched = await startRawServer((req, res) => {
+      const what = req.url === '/mcp' ? 'batch' : 'single';
+      if (what === 'batch') batchArrived = true;
+      res.once('finish', () => finished.push(what));
+      r.app(req, res);
+    });
+    try {
+      const batch = requestBytes('POST', '/mcp', MCP_HEADERS, JSON.stringify(Array.from({ length: 10 }, (_, i) => call(i + 1, 'resolve', { curie: 'taxonomy:9606' }))));
+      const [batchSocket, singleSocket] = await Promise.all([connect(watched.port), connect(watched.port)]);
+      const answers = Promise.all([answerOf(batchSocket), answerOf(singleSocket)]);
+      // All of the batch but its last byte, so that the server has it under way, waiting for the rest.
+      batchSocket.write(batch.slice(0, -1));
+      await waitFor(() => batchArrived, { timeoutMs: 10_000, what: 'the batch arriving' });
+      // Its last byte, then the single resolution: the server reads both in one go, the batch first.
+      batchSocket.write(batch.slice(-1));
+      singleSocket.write(requestBytes('GET', '/taxonomy:9606', { Accept: 'application/json' }));
+      const [fromBatch, single] = await answers;
+      expect(statusOf(single)).toBe(200);
+      expect(statusOf(fromBatch)).toBe(200);
+      expect(finished).toEqual(['single', 'batch']);
+    } finally {
+      await watched.close();
+    }
   });
 
-  it('refuses a batch of more than 20 messages with 400 naming the limit, before counting its messages', async () => {
+  it('refuses a batch of more than 10 messages with 400 naming the limit, before counting its messages', async () => {
     const pings = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'ping' })));
-    const refused = await postMcp(server, pings(21));
+    const refused = await postMcp(server, pings(11));
     expect(refused.status).toBe(400);
     expect(JSON.parse(refused.text)).toEqual({
       apiVersion: '1.0',
-      errorMessage: 'A JSON-RPC batch to /mcp may hold at most 20 messages; this one holds 21: send the others in further requests',
+      errorMessage: 'A JSON-RPC batch to /mcp may hold at most 10 messages; this one holds 11: send the others in further requests',
       payload: null,
     });
-    const accepted = await postMcp(server, pings(20));
+    const accepted = await postMcp(server, pings(10));
     expect(accepted.status).toBe(200);
-    expect((JSON.parse(accepted.text) as unknown[]).length).toBe(20);
+    expect((JSON.parse(accepted.text) as unknown[]).length).toBe(10);
   });
 });
 
