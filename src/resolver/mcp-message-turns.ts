@@ -5,6 +5,8 @@
  * follow, out of any scheduler's sight: a batch of 100 `tools/list` held the event loop for half a second.
  * Here the next message goes to the server only once the last one is answered, in a turn of its own; the
  * transport still checks the request, collects the answers and writes them, so what it answers is the SDK's.
+ * Notifications that still wait when the answer is gone (the SDK answers 202 at once to notifications alone)
+ * are dropped: a stateless server does nothing with them (no session to start, no request of its own to cancel).
  *
  * `tools/list` and `prompts/list` without parameters always have the same result (the tools and prompts are
  * declared once, mcp-server.ts), which the SDK builds anew each time, turning every zod schema into JSON
