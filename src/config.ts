@@ -182,7 +182,7 @@ const configSchema = {
       minimum: 1,
       maximum: 10000,
       default: 4,
-      description: 'Heavy resolver requests (POST /resolve/batch, POST /reverse/batch, long similarity lookups) one client address may have under way at once; more answer 429 with Retry-After. Heavy work is done in slices shared fairly between clients, so single resolutions stay fast meanwhile. Behind a reverse proxy set TRUST_PROXY, or every client counts as the proxy.',
+      description: 'Heavy resolver requests (POST /resolve/batch, POST /reverse/batch, long similarity lookups, POST /mcp) one client address may have under way at once; more answer 429 with Retry-After. Heavy work is done in slices shared fairly between clients, so single resolutions stay fast meanwhile. Behind a reverse proxy set TRUST_PROXY, or every client counts as the proxy.',
     },
     RESOLVER_MCP: {
       type: 'boolean',

@@ -42,7 +42,7 @@ export const METRICS_OPERATIONS: readonly OperationSpec[] = [
     tag: 'Health',
     summary: 'Prometheus metrics of this area (requests by route family and status, latencies, and the area\'s own)',
     description:
-      'With METRICS_TOKEN set, only for `Authorization: Bearer <METRICS_TOKEN>`. With RESOLVER_METRICS_PORT or REGISTRY_METRICS_PORT set, served on that port instead (and not here). Never rate limited.',
+      'With METRICS_TOKEN set, only for `Authorization: Bearer <METRICS_TOKEN>`. With RESOLVER_METRICS_PORT or REGISTRY_METRICS_PORT set, served on that port instead (and not here). Never rate limited: the text is rendered at most once a second and shared by every scrape of that second (curie_metrics_renders_total counts the renders), so scrapes cost next to nothing and figures are at most about a second old.',
     addition: 'metrics for operators',
     access: 'metrics',
     rateLimited: false,

@@ -181,7 +181,7 @@ export const RESOLVER_OPERATIONS: readonly OperationSpec[] = [
     tag: 'MCP',
     summary: 'The MCP server: tools resolve, resolveBest, convert, getSimilar, searchRegistry and describeNamespace, and the reference\'s prompts',
     description:
-      'Model Context Protocol over Streamable HTTP, stateless, with JSON answers: one JSON-RPC 2.0 message (or a batch of at most 100) per POST; the client\'s Accept must name application/json and text/event-stream. GET and DELETE are not served (405). Each message counts as a resolution against the rate limit. Only with RESOLVER_MCP on.',
+      'Model Context Protocol over Streamable HTTP, stateless, with JSON answers: one JSON-RPC 2.0 message (or a batch of at most 10) per POST; the client\'s Accept must name application/json and text/event-stream. GET and DELETE are not served (405). Each message counts as a resolution against the rate limit. A heavy request: it counts against the client\'s cap of heavy requests under way (429 beyond it, before the body is read), and its messages are answered in turn with other clients\' heavy work. Only with RESOLVER_MCP on.',
     requestBody: jsonBody(
       'A JSON-RPC 2.0 message or batch',
       { type: ['object', 'array'], description: 'JSON-RPC 2.0 (the MCP SDK checks the messages)' },
@@ -194,7 +194,7 @@ export const RESOLVER_OPERATIONS: readonly OperationSpec[] = [
         result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'curie-resolver', version: '0.1.0' } },
       }),
       202: { description: 'A notification or answer from the client was taken (no body)' },
-      400: jsonAnswer('Not a JSON body, or a JSON-RPC error', { anyOf: [ref('JsonRpcAnswer'), ref('ErrorEnvelope')] }, {
+      400: jsonAnswer('Not a JSON body, a batch of more than 10 messages, or a JSON-RPC error', { anyOf: [ref('JsonRpcAnswer'), ref('ErrorEnvelope')] }, {
         jsonrpc: '2.0',
         id: null,
         error: { code: -32700, message: 'Parse error' },
@@ -207,6 +207,7 @@ export const RESOLVER_OPERATIONS: readonly OperationSpec[] = [
       }),
       413: errorAnswer('The body is too large', 'Request body is too large'),
       415: errorAnswer('Not JSON', 'Content-Type must be application/json'),
+      429: HEAVY_REFUSAL,
     },
   },
   ...HEALTH_OPERATIONS,

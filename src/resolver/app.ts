@@ -143,7 +143,7 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
           return null;
         }),
     });
-    useRouters(app, [mcpRoutes({ tools, logger: deps.logger })]);
+    useRouters(app, [mcpRoutes({ tools, heavy, logger: deps.logger })]);
   }
   return app;
 }

@@ -25,7 +25,9 @@ export const HEAVY_UNIT_MS = 1;
 export const HEAVY_RETRY_AFTER_SECONDS = 1;
 const DEFAULT_TURN_MS = 2;
 
-type Unit = () => void;
+/** What a unit answers when the turn must end after it (see runAsync). */
+const ENDS_TURN = Symbol('ends the turn');
+type Unit = () => void | typeof ENDS_TURN;
 
 export class HeavyWork {
   readonly perClient: number;
@@ -80,11 +82,27 @@ export class HeavyWork {
   }
 
   /** Runs `unit` (about HEAVY_UNIT_MS of work) soon, in turn with the other clients' units. */
-  defer(client: string, unit: Unit): void {
-    const queue = this.#waiting.get(client);
-    if (queue) queue.push(unit);
-    else this.#waiting.set(client, [unit]);
-    this.#scheduleTurn();
+  defer(client: string, unit: () => void): void {
+    this.#enqueue(client, unit);
+  }
+
+  /**
+   * Runs `start` as one unit of `client` whose work goes on in promise callbacks (the MCP SDK's handling of
+   * a message): those run only once the turn's callback returns, out of the scheduler's sight, so the turn
+   * ends right after this unit and its callbacks are the only heavy work until the next turn. Settles as
+   * `start`'s promise does.
+   */
+  runAsync<T>(client: string, start: () => Promise<T>): Promise<T> {
+    return new Promise((resolve, reject) => {
+      this.#enqueue(client, () => {
+        try {
+          start().then(resolve, reject);
+        } catch (error) {
+          reject(error);
+        }
+        return ENDS_TURN;
+      });
+    });
   }
 
   /** Calls `step` in turns, as units of `client`, until it answers true (done). */
@@ -100,6 +118,13 @@ export class HeavyWork {
       };
       this.defer(client, unit);
     });
+  }
+
+  #enqueue(client: string, unit: Unit): void {
+    const queue = this.#waiting.get(client);
+    if (queue) queue.push(unit);
+    else this.#waiting.set(client, [unit]);
+    this.#scheduleTurn();
   }
 
   #scheduleTurn(): void {
@@ -120,11 +145,13 @@ export class HeavyWork {
       this.#waiting.delete(client);
       const unit = queue.shift()!;
       if (queue.length > 0) this.#waiting.set(client, queue);
+      let endsTurn = false;
       try {
-        unit();
+        endsTurn = unit() === ENDS_TURN;
       } catch (error) {
         this.#onError(error);
       }
+      if (endsTurn) break;
     } while (performance.now() < ends);
     if (this.#waiting.size > 0) this.#scheduleTurn();
   };

@@ -48,10 +48,11 @@ function userPrompt(description: string, text: string): GetPromptResult {
 }
 
 /**
- * A server for one HTTP request (the transport is stateless: an McpServer answers one transport), for the
- * client `client`. Registration is cheap; the schemas above are shared.
+ * A server, answering one transport (one HTTP request) at a time for the client `clientOf()` answers then
+ * (mcp-server-pool.ts keeps them: building one costs about a millisecond, mostly the SDK's Ajv instance).
+ * The schemas above are shared.
  */
-export function createMcpServer(tools: McpTools, client: McpClient): McpServer {
+export function createMcpServer(tools: McpTools, clientOf: () => McpClient): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
     {
@@ -70,7 +71,7 @@ export function createMcpServer(tools: McpTools, client: McpClient): McpServer {
       outputSchema: { urls: z.array(z.string()), errorMessage: z.string().nullable() },
       annotations: READ_ONLY,
     },
-    ({ curie }) => answer(tools.resolve(curie, client)),
+    ({ curie }) => answer(tools.resolve(curie, clientOf())),
   );
 
   server.registerTool(
@@ -83,7 +84,7 @@ export function createMcpServer(tools: McpTools, client: McpClient): McpServer {
       outputSchema: { url: z.string() },
       annotations: READ_ONLY,
     },
-    ({ curie }) => answer(tools.resolveBest(curie, client)),
+    ({ curie }) => answer(tools.resolveBest(curie, clientOf())),
   );
 
   server.registerTool(
@@ -109,7 +110,7 @@ export function createMcpServer(tools: McpTools, client: McpClient): McpServer {
       outputSchema: { urls: z.array(z.string().nullable()) },
       annotations: READ_ONLY,
     },
-    async ({ providerUrl, accession }) => answer(await tools.getSimilar(providerUrl, accession, client)),
+    async ({ providerUrl, accession }) => answer(await tools.getSimilar(providerUrl, accession, clientOf())),
   );
 
   server.registerTool(

@@ -103,9 +103,14 @@ describe('/metrics of the resolver, registry and worker processes', () => {
     const reverseStatus = String(reverse.status);
     expect(['200', '204']).toContain(reverseStatus);
     expect((await fetch(`${resolver.base}/health/live`)).status).toBe(200);
-    const after = await scrape(url);
-
     const requests = 'curie_http_requests_total';
+    // The text is rendered at most once a second: a render that counts the last request counts them all.
+    const after = await scrapeUntil(
+      url,
+      (m) => m.value(requests, { family: 'health', status: '200' }) > before.value(requests, { family: 'health', status: '200' }),
+      'a scrape counting the requests',
+    );
+
     const latency = 'curie_http_request_duration_seconds';
     expect(after.family(requests)?.type).toBe('COUNTER');
     expect(after.family(latency)?.type).toBe('HISTOGRAM');
@@ -121,13 +126,49 @@ describe('/metrics of the resolver, registry and worker processes', () => {
     expect(after.value(requests, { family: 'metrics', status: '200' })).toBeGreaterThanOrEqual(1);
   });
 
+  it('answers any number of scrapes at once from at most one render a second, and shows new traffic within a second or so', async () => {
+    const url = `${resolver.base}/metrics`;
+    const renders = 'curie_metrics_renders_total';
+    const started = Date.now();
+    const bodies = await Promise.all(
+      Array.from({ length: 64 }, async () => {
+        const res = await fetch(url);
+        expect(res.status).toBe(200);
+        return res.text();
+      }),
+    );
+    const seconds = (Date.now() - started) / 1000;
+    // One text per render: at most one per second the scrapes took, plus the one they may have begun with.
+    const texts = [...new Set(bodies)];
+    expect(texts.length).toBeLessThanOrEqual(Math.floor(seconds) + 2);
+    const scrapes = texts.map((text) => ScrapedMetrics.parse(text));
+    const seen = scrapes.map((m) => m.value(renders));
+    expect(new Set(seen).size).toBe(texts.length);
+    const last = Math.max(...seen);
+
+    const resolutions = { family: 'resolution', status: '200' };
+    const before = scrapes.find((m) => m.value(renders) === last)!;
+    expect((await fetch(`${resolver.base}/taxonomy:9606`)).status).toBe(200);
+    const after = await scrapeUntil(
+      url,
+      (m) => m.value('curie_http_requests_total', resolutions) > before.value('curie_http_requests_total', resolutions),
+      'the resolution counted',
+    );
+    expect(after.value('curie_http_requests_total', resolutions) - before.value('curie_http_requests_total', resolutions)).toBe(1);
+    expect(after.value(renders)).toBeGreaterThan(last);
+  });
+
   it('counts browse requests on the registry by family and status, with their latency', async () => {
     const url = `${registry.base}/metrics`;
     const before = await scrape(url);
     for (let i = 0; i < 3; i++) expect((await fetch(`${registry.base}/restApi/namespaces?size=1`)).status).toBe(200);
-    const after = await scrape(url);
-
     const labels = { family: 'browse', status: '200' };
+    const after = await scrapeUntil(
+      url,
+      (m) => m.value('curie_http_requests_total', labels) - before.value('curie_http_requests_total', labels) >= 3,
+      'a scrape counting the browse requests',
+    );
+
     expect(after.value('curie_http_requests_total', labels) - before.value('curie_http_requests_total', labels)).toBe(3);
     const browse = { family: 'browse' };
     expect(after.count('curie_http_request_duration_seconds', browse) - before.count('curie_http_request_duration_seconds', browse)).toBe(3);
@@ -160,12 +201,18 @@ describe('/metrics of the resolver, registry and worker processes', () => {
 
     const job = await usageRollup.add('manual', {}, { delay: 600_000 });
     try {
-      const during = await scrape(workerMetrics, bearer);
+      const during = await scrapeUntil(workerMetrics, (m) => m.value('curie_queue_jobs', delayed) !== before.value('curie_queue_jobs', delayed), 'the delayed job read', bearer);
       expect(during.value('curie_queue_jobs', delayed)).toBe(before.value('curie_queue_jobs', delayed) + 1);
     } finally {
       await job.remove();
     }
-    expect((await scrape(workerMetrics, bearer)).value('curie_queue_jobs', delayed)).toBe(before.value('curie_queue_jobs', delayed));
+    const after = await scrapeUntil(
+      workerMetrics,
+      (m) => m.value('curie_queue_jobs', delayed) !== before.value('curie_queue_jobs', delayed) + 1,
+      'the removed job read',
+      bearer,
+    );
+    expect(after.value('curie_queue_jobs', delayed)).toBe(before.value('curie_queue_jobs', delayed));
   });
 
   it('counts the jobs the worker process ran, by queue and outcome, with their duration', async () => {

@@ -82,6 +82,26 @@ describe('HeavyWork (issue 10: heavy requests shared fairly between clients)', (
     ).rejects.toThrow('broken step');
   });
 
+  it("ends the turn after a unit whose work goes on in promise callbacks, so that they run before the next client's unit", async () => {
+    const work = new HeavyWork({ perClient: 4 });
+    const order: string[] = [];
+    const answered = work.runAsync('mcp', () =>
+      Promise.resolve()
+        .then(() => order.push('mcp message answered'))
+        .then(() => 'answer'),
+    );
+    const next = new Promise<void>((resolve) =>
+      work.defer('batch', () => {
+        order.push('next unit');
+        resolve();
+      }),
+    );
+    await expect(answered).resolves.toBe('answer');
+    await next;
+    expect(order).toEqual(['mcp message answered', 'next unit']);
+    await expect(work.runAsync('mcp', () => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+  });
+
   it('refuses a cap below one', () => {
     expect(() => new HeavyWork({ perClient: 0 })).toThrow(RangeError);
   });
