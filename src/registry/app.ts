@@ -225,7 +225,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
       lookUpUrl: (url) => lookUpUrl(db, config.PUBLIC_RESOLVER_URL, url),
     }),
     namespacePageRoutes({ namespaces: createNamespacePageService(db), publicRegistryUrl: config.PUBLIC_REGISTRY_URL }),
-    datasetRoutes({ config, redis: deps.redis, logger: deps.logger }),
+    datasetRoutes({ config, redis: deps.redis, logger: deps.logger, metrics }),
     // Read where the browse API reads (the replica when there is one).
     prefixSynonymRoutes({ synonyms: createPrefixSynonymsService(deps.reads?.db ?? db) }),
     changesRoutes({ changes: createChangeFeedService(db), publicRegistryUrl: config.PUBLIC_REGISTRY_URL }),
