@@ -47,7 +47,7 @@ import { pagesRoutes } from './pages/pages.routes.js';
 import { registrationPagesRoutes } from './pages/registration-pages.routes.js';
 import { RegistryPagesService } from './pages/registry-pages.service.js';
 import { lookUpUrl } from './pages/reverse-lookup.service.js';
-import { createEbiDatasetAnswers } from './search/ebi-dataset.service.js';
+import { createEbiDatasetAnswers } from './search/ebi-dataset-answers.js';
 import { NamespaceSearch } from './search/namespace-search.service.js';
 import { searchRoutes } from './search/search.routes.js';
 import { prefixSynonymRoutes } from './synonyms/prefix-synonyms.routes.js';

@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import { badRequest } from '../../http/http-error.js';
-import type { EbiDatasetAnswers } from './ebi-dataset.service.js';
+import type { EbiDatasetAnswers } from './ebi-dataset-answers.js';
 import { firstValue } from '../rest-api/paging.js';
 import { EBI_SEARCH_DOMAIN, parseEbiFields, presentEbiSearch } from './ebi-search.presenter.js';
 import { MAX_SEARCH_LIMIT, type NamespaceSearch } from './namespace-search.service.js';
@@ -9,7 +9,7 @@ import { intParam, luceneText, textParam } from './search-params.js';
 
 export interface SearchDeps {
   search: NamespaceSearch;
-  /** The EBI Search export's answers (ebi-dataset.service.ts). */
+  /** The EBI Search export's answers (ebi-dataset-answers.ts). */
   ebiDataset: EbiDatasetAnswers;
   publicResolverUrl: string;
   publicRegistryUrl: string;
