@@ -68,12 +68,20 @@ export async function lookUpUrl(db: Db, publicResolverUrl: string, rawUrl: strin
     .limit(MAX_CANDIDATE_NAMESPACES);
   const ids = rows.map((row) => row.namespaceId);
   if (ids.length === 0) return { kind: 'similar', matches: [] };
-  const index = buildReverseIndex(buildSnapshot(0, await readNamespaceEntries(db, ids)));
+  const entries = await readNamespaceEntries(db, ids);
+  // Each step of a few milliseconds (the index of hundreds of providers, the matches and the page) in a
+  // turn of the loop of its own, not in one with the other lookups whose reads came back at the same time.
+  await nextLoopTurn();
+  const index = buildReverseIndex(buildSnapshot(0, entries));
   const options = { publicResolverUrl };
   const match = reverseByPrefix(index, { url }, options);
   if (match) return { kind: 'match', match };
   // A long URL against the hundreds of providers of a big host is tens of milliseconds of search: in slices.
   const lookup = new SimilarityLookup(index, { url }, { ...options, maxResults: SIMILAR_RESULTS });
-  while (!lookup.advance(SIMILARITY_STEPS_PER_SLICE)) await nextLoopTurn();
+  let found = false;
+  while (!found) {
+    await nextLoopTurn();
+    found = lookup.advance(SIMILARITY_STEPS_PER_SLICE);
+  }
   return { kind: 'similar', matches: lookup.matches() };
 }
