@@ -128,6 +128,12 @@ export function reverseBySimilarity(
 }
 
 /**
+ * About a millisecond of similarity search, in edit-distance steps (see NearestSearch): every provider URL
+ * of the registry, as it is or slightly altered, needs one such slice at most.
+ */
+export const SIMILARITY_STEPS_PER_SLICE = 200_000;
+
+/**
  * One bySimilarity lookup, which can be done in steps (see NearestSearch): the resolver answers an
  * ordinary lookup in one step and a long one a slice at a time between other requests.
  */

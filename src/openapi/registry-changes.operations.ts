@@ -120,7 +120,7 @@ export const CHANGES_OPERATIONS: readonly OperationSpec[] = [
     tag: 'Dataset',
     summary: 'Namespaces and resources added, removed and changed (field by field) between two dataset versions',
     description:
-      'A version is a date (YYYY-MM-DD: the dataset as the last build of that day left it, see getResolverDataset?version=) or `current`. Namespaces are matched by prefix, resources by MIR id; nested fields are compared leaf by leaf (`institution.name`).',
+      'A version is a date (YYYY-MM-DD: the dataset as the last build of that day left it, see getResolverDataset?version=) or `current`. Namespaces are matched by prefix, resources by MIR id; nested fields are compared leaf by leaf (`institution.name`). A diff is computed once per pair of builds, off the event loop; one client address may have 1 diff computed at a time and the area 2 (429 and 503, with Retry-After, beyond); diffs already computed or under way are answered whoever asks.',
     addition: 'what changed between two dataset versions',
     parameters: [
       queryParam('from', 'The older version: YYYY-MM-DD or current', 'current', { required: true, schema: VERSION }),
@@ -140,6 +140,11 @@ export const CHANGES_OPERATIONS: readonly OperationSpec[] = [
       400: errorAnswer('A version that is neither a date nor current', "'from' must be a date YYYY-MM-DD or 'current'"),
       404: errorAnswer('No dataset was kept that day', 'There is no dataset of 2026-01-01: no dataset build was kept that day'),
       410: errorAnswer('That day\'s dataset is past the retention and was pruned', 'The dataset of 2025-01-01 is no longer kept: dated datasets are kept for 365 days (DATASET_RETENTION_DAYS) and this one was pruned on 2026-01-02'),
+      429: errorAnswer(
+        'This client address already has a diff being computed (Retry-After: 1)',
+        'Too many dataset diffs from your address: at most 1 may be computed at once; send the next one when it has been answered',
+      ),
+      503: errorAnswer('Two other diffs are being computed (Retry-After: 1)', 'The registry is computing 2 other dataset diffs; retry shortly'),
     },
   },
 ];

@@ -47,7 +47,7 @@ import { pagesRoutes } from './pages/pages.routes.js';
 import { registrationPagesRoutes } from './pages/registration-pages.routes.js';
 import { RegistryPagesService } from './pages/registry-pages.service.js';
 import { lookUpUrl } from './pages/reverse-lookup.service.js';
-import { createEbiDatasetReader } from './search/ebi-dataset.service.js';
+import { createEbiDatasetAnswers } from './search/ebi-dataset-answers.js';
 import { NamespaceSearch } from './search/namespace-search.service.js';
 import { searchRoutes } from './search/search.routes.js';
 import { prefixSynonymRoutes } from './synonyms/prefix-synonyms.routes.js';
@@ -208,7 +208,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
     // Ahead of /registry/{prefix}, whose paths these share.
     searchRoutes({
       search,
-      ebiDataset: createEbiDatasetReader(db),
+      ebiDataset: createEbiDatasetAnswers(db, versions, { publicResolverUrl: config.PUBLIC_RESOLVER_URL, publicRegistryUrl: config.PUBLIC_REGISTRY_URL }),
       publicResolverUrl: config.PUBLIC_RESOLVER_URL,
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
     }),
@@ -224,7 +224,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
       lookUpUrl: (url) => lookUpUrl(db, config.PUBLIC_RESOLVER_URL, url),
     }),
     namespacePageRoutes({ namespaces: createNamespacePageService(db), publicRegistryUrl: config.PUBLIC_REGISTRY_URL }),
-    datasetRoutes({ config, redis: deps.redis, logger: deps.logger }),
+    datasetRoutes({ config, redis: deps.redis, logger: deps.logger, metrics }),
     // Read where the browse API reads (the replica when there is one).
     prefixSynonymRoutes({ synonyms: createPrefixSynonymsService(deps.reads?.db ?? db) }),
     changesRoutes({ changes: createChangeFeedService(db), publicRegistryUrl: config.PUBLIC_REGISTRY_URL }),

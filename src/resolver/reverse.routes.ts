@@ -10,7 +10,7 @@ import type { Middleware } from 'koa';
 import type { RegistrySnapshot } from '../core/registry-snapshot.js';
 import { buildReverseIndex, type ReverseIndex } from '../core/reverse-index.js';
 import { reverseResolverUrl } from '../core/resolver-url-lookup.js';
-import { isBlank, reverseByPrefix, SimilarityLookup, type ReverseLookupQuery, type ReverseMatch } from '../core/reverse-lookup.js';
+import { isBlank, reverseByPrefix, SimilarityLookup, SIMILARITY_STEPS_PER_SLICE, type ReverseLookupQuery, type ReverseMatch } from '../core/reverse-lookup.js';
 import { answerJsonBody, failBare, JSON_CONTENT_TYPE, sendBare, sendBareEmpty, sendErrorAnswer } from '../http/bare-request.js';
 import type { ClientAddress } from '../http/client-address.js';
 import { envelope, envelopeJson } from '../http/envelope.js';
@@ -138,9 +138,8 @@ function urlOf(item: unknown): string | null {
 
 // --- The endpoints -----------------------------------------------------------------------------------
 
-// A similarity lookup is done in slices of this much work (edit-distance steps, see NearestSearch), about a
-// millisecond: every provider URL of the registry, as it is or slightly altered, needs one slice at most.
-export const SIMILARITY_SLICE_WORK = 200_000;
+// A similarity lookup is done in slices of this much work (core/reverse-lookup.ts).
+export const SIMILARITY_SLICE_WORK = SIMILARITY_STEPS_PER_SLICE;
 // URL and accession together longer than this (provider URLs are under 200 characters) make a lookup heavy
 // from the start; a shorter one becomes heavy when its first slice does not finish it.
 const LONG_SIMILARITY_CHARS = 400;

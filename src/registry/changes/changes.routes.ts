@@ -1,11 +1,10 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { invalid } from '../../core/domain-error.js';
-import { envelope } from '../../http/envelope.js';
 import { decodeCursor } from './change-cursor.js';
 import type { ChangeFeedService, FeedChange } from './change-feed.service.js';
 import { ATOM_TYPE, atomFeed } from './changes-atom.presenter.js';
-import { presentChangePage } from './changes.presenter.js';
+import { writeChangePage } from './changes.presenter.js';
 
 export interface ChangesRouteDeps {
   changes: ChangeFeedService;
@@ -53,11 +52,11 @@ export function changesRoutes(deps: ChangesRouteDeps): Router {
     ctx.type = `${ATOM_TYPE}; charset=utf-8`;
     if (since === undefined) {
       const changes = await deps.changes.latestChanges(limit);
-      ctx.body = atomFeed(changes, { publicRegistryUrl, selfUrl: feedUrl(undefined, limit), updated: newest(changes) });
+      ctx.body = await atomFeed(changes, { publicRegistryUrl, selfUrl: feedUrl(undefined, limit), updated: newest(changes) });
       return;
     }
     const page = await deps.changes.changesAfter(cursor, limit);
-    ctx.body = atomFeed(page.changes, {
+    ctx.body = await atomFeed(page.changes, {
       publicRegistryUrl,
       selfUrl: feedUrl(since, limit),
       nextUrl: page.more ? feedUrl(page.next, limit) : undefined,
@@ -71,7 +70,8 @@ export function changesRoutes(deps: ChangesRouteDeps): Router {
     const limit = pageSize(ctx.query.limit);
     const page = await deps.changes.changesAfter(decodeCursor(single(ctx.query.since)), limit);
     ctx.set('Cache-Control', 'no-cache');
-    ctx.body = envelope(presentChangePage(page, publicRegistryUrl));
+    ctx.type = 'application/json';
+    ctx.body = await writeChangePage(page, publicRegistryUrl);
   });
   router.get('/changes.atom', answerAtom);
   return router;

@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import { invalid } from '../../core/domain-error.js';
-import { envelope } from '../../http/envelope.js';
+import { datasetDiffAnswer } from './dataset-diff.presenter.js';
 import type { DatedDatasetService } from './dated-dataset.service.js';
 
 export interface DatasetVersionRouteDeps {
@@ -20,9 +20,10 @@ export function datasetVersionRoutes(deps: DatasetVersionRouteDeps): Router {
     const from = single(ctx.query.from);
     const to = single(ctx.query.to);
     if (!from || !to) throw invalid("'from' and 'to' are required: dates YYYY-MM-DD of dataset versions, or 'current'");
-    const { from: fromInfo, to: toInfo, diff } = await deps.dated.diff(from, to);
+    const answer = datasetDiffAnswer(await deps.dated.diff(from, to, ctx.ip));
     ctx.set('Cache-Control', 'public, max-age=60');
-    ctx.body = envelope({ from: fromInfo, to: toInfo, ...diff });
+    ctx.type = 'application/json';
+    ctx.body = answer;
   });
   return router;
 }

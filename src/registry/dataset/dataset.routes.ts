@@ -1,8 +1,10 @@
 import { Router } from '@koa/router';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { Registry } from 'prom-client';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../lib/logger.js';
+import { counterReadAtScrape } from '../../metrics/read-at-scrape.js';
 import { DatasetFiles, type DatasetVariant } from '../../dataset/dataset-files.js';
 import { requestDatasetBuild, type DatasetBuildJob } from '../../queue/dataset.queue.js';
 import { createQueue, queueNames } from '../../queue/queues.js';
@@ -17,6 +19,8 @@ export interface DatasetRouteDeps {
   /** The area's fail-fast producer connection: BullMQ only needs a blocking-safe one for workers. */
   redis: Redis;
   logger: Logger;
+  /** The area's metrics registry, given the count of dataset diffs computed. */
+  metrics?: Registry;
 }
 
 // Spring's StringToBooleanConverter, which parses the reference's parameter; anything else means "as stored".
@@ -50,6 +54,10 @@ export function datasetRoutes(deps: DatasetRouteDeps): Router {
   });
 
   const dated = new DatedDatasetService({ dir: deps.config.DATASET_DIR, retentionDays: deps.config.DATASET_RETENTION_DAYS, current: service });
+  if (deps.metrics) {
+    const help = 'Dataset diffs (/resolutionApi/diff) computed, each in a worker thread; identical requests meanwhile and later share them.';
+    counterReadAtScrape(deps.metrics, 'curie_dataset_diffs_computed_total', help, () => dated.computed);
+  }
 
   const router = new Router();
   router.get('/resolutionApi/getResolverDataset', async (ctx) => {

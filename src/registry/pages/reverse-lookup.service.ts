@@ -6,10 +6,11 @@
  */
 import { resolverUrlPath, reverseResolverUrl } from '../../core/resolver-url-lookup.js';
 import { buildReverseIndex } from '../../core/reverse-index.js';
-import { reverseByPrefix, reverseBySimilarity, type ReverseMatch } from '../../core/reverse-lookup.js';
+import { reverseByPrefix, SimilarityLookup, SIMILARITY_STEPS_PER_SLICE, type ReverseMatch } from '../../core/reverse-lookup.js';
 import { buildSnapshot } from '../../core/registry-snapshot.js';
 import type { Db } from '../../db/knex.js';
 import { readNamespaceEntries } from '../../db/namespace-entries.js';
+import { nextLoopTurn } from '../../lib/loop-turns.js';
 import { escapeLike } from '../rest-api/query-values.js';
 
 /** As the resolver's bySimilarity: longer URLs are refused. */
@@ -67,9 +68,20 @@ export async function lookUpUrl(db: Db, publicResolverUrl: string, rawUrl: strin
     .limit(MAX_CANDIDATE_NAMESPACES);
   const ids = rows.map((row) => row.namespaceId);
   if (ids.length === 0) return { kind: 'similar', matches: [] };
-  const index = buildReverseIndex(buildSnapshot(0, await readNamespaceEntries(db, ids)));
+  const entries = await readNamespaceEntries(db, ids);
+  // Each step of a few milliseconds (the index of hundreds of providers, the matches and the page) in a
+  // turn of the loop of its own, not in one with the other lookups whose reads came back at the same time.
+  await nextLoopTurn();
+  const index = buildReverseIndex(buildSnapshot(0, entries));
   const options = { publicResolverUrl };
   const match = reverseByPrefix(index, { url }, options);
   if (match) return { kind: 'match', match };
-  return { kind: 'similar', matches: reverseBySimilarity(index, { url }, { ...options, maxResults: SIMILAR_RESULTS }) };
+  // A long URL against the hundreds of providers of a big host is tens of milliseconds of search: in slices.
+  const lookup = new SimilarityLookup(index, { url }, { ...options, maxResults: SIMILAR_RESULTS });
+  let found = false;
+  while (!found) {
+    await nextLoopTurn();
+    found = lookup.advance(SIMILARITY_STEPS_PER_SLICE);
+  }
+  return { kind: 'similar', matches: lookup.matches() };
 }

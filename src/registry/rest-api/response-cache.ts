@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { LRUCache } from 'lru-cache';
 import { isNotModified } from '../../http/conditional-get.js';
+import { joinJsonInSlices } from '../../lib/loop-turns.js';
 import { answerKey } from './answer-key.js';
 import { maxAgeFunction, type MaxAge, type RegistryVersion, type RegistryVersionSource } from './registry-version.js';
 
@@ -97,16 +98,39 @@ const SELF_PLACEHOLDER_JSON = JSON.stringify(SELF_PLACEHOLDER);
 
 interface HalBody {
   _links?: { self?: { href?: unknown } };
+  _embedded?: Record<string, unknown>;
+}
+
+// A page's items are written this many at a time (about a millisecond of work), a turn of the loop between.
+const ITEMS_PER_SLICE = 100;
+// Stands for a list of embedded items while the rest of the answer is written; random as SELF_PLACEHOLDER.
+const ITEMS_PLACEHOLDER_JSON = JSON.stringify(`\u0000items-${randomUUID()}\u0000`);
+
+/**
+ * JSON.stringify(body), a large page's embedded items written in slices (loop-turns.ts): a page of 1,000
+ * resources written at once held the event loop for some 20 ms.
+ */
+async function writeJson(body: object): Promise<string> {
+  const embedded = (body as HalBody)._embedded;
+  const large = embedded && Object.entries(embedded).find(([, items]) => Array.isArray(items) && items.length > ITEMS_PER_SLICE);
+  if (!embedded || !large) return JSON.stringify(body);
+  const [name, items] = large as [string, unknown[]];
+  const itemsJson = await joinJsonInSlices(items, (item) => item, ITEMS_PER_SLICE);
+  embedded[name] = JSON.parse(ITEMS_PLACEHOLDER_JSON);
+  const text = JSON.stringify(body);
+  embedded[name] = items;
+  const at = text.indexOf(ITEMS_PLACEHOLDER_JSON);
+  return `${text.slice(0, at)}[${itemsJson}]${text.slice(at + ITEMS_PLACEHOLDER_JSON.length)}`;
 }
 
 /** The answer as cached, or null when the self link the route marked cannot be found in it. */
-function splitAnswer(body: unknown, selfHref: string | undefined): { head: Buffer; tail: Buffer | null } | null {
+async function splitAnswer(body: unknown, selfHref: string | undefined): Promise<{ head: Buffer; tail: Buffer | null } | null> {
   if (typeof body === 'string') return selfHref === undefined ? { head: Buffer.from(body), tail: null } : null;
-  if (selfHref === undefined) return { head: Buffer.from(JSON.stringify(body)), tail: null };
+  if (selfHref === undefined) return { head: Buffer.from(await writeJson(body as object)), tail: null };
   const self = (body as HalBody)._links?.self;
   if (!self || self.href !== selfHref) return null;
   self.href = SELF_PLACEHOLDER;
-  const text = JSON.stringify(body);
+  const text = await writeJson(body as object);
   self.href = selfHref;
   const at = text.lastIndexOf(SELF_PLACEHOLDER_JSON);
   return { head: Buffer.from(text.slice(0, at)), tail: Buffer.from(text.slice(at + SELF_PLACEHOLDER_JSON.length)) };
@@ -166,7 +190,7 @@ export function answerFromCache(versions: RegistryVersionSource, cache: Response
     if (ctx.status !== 200 || body === null || body === undefined || Buffer.isBuffer(body)) return;
     if (typeof body !== 'string' && (typeof body !== 'object' || typeof (body as { pipe?: unknown }).pipe === 'function')) return;
     const selfHref = ctx.state.selfHrefIsRequestUrl as string | undefined;
-    const split = splitAnswer(body, selfHref);
+    const split = await splitAnswer(body, selfHref);
     if (!split) return;
     // The type set by the route survives: Koa only guesses a type for a body when none is set.
     ctx.body = split.tail && selfHref !== undefined ? joinAnswer(split, selfHref) : split.head;

@@ -1,6 +1,7 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { notFound } from '../../http/http-error.js';
+import { mapInSlices } from '../../lib/loop-turns.js';
 import { COLLECTIONS, isCollectionName, sortWhitelist, type CollectionDefinition, type CollectionName, type Columns } from './collections.js';
 import { HalPresenter, type HalItem } from './hal.presenter.js';
 import * as institutions from './institutions.service.js';
@@ -17,6 +18,9 @@ import { answerFromCache, markSelfAsRequestUrl, ResponseCache } from './response
 import type { InstitutionRow, LocationRow, NamespaceRow, ResourceRow } from './rows.js';
 
 const HAL_JSON = 'application/hal+json';
+// Rows presented at a time: about a millisecond of work.
+const ITEMS_PER_SLICE = 100;
+const presented = (item: HalItem): HalItem => item;
 
 export interface RestApiDeps {
   /** The services' database and their caches of counts and key lists. */
@@ -71,19 +75,24 @@ export function restApiRoutes(deps: RestApiDeps): Router {
     // A bare boolean (existsNamespaceByPrefix) goes out as its JSON text, so that every body is a string or object.
     ctx.body = typeof body === 'boolean' ? JSON.stringify(body) : body;
   }
-  /** `search` names the paged search and the parameters its page links repeat; none for the collection root. */
-  function sendPage<T>(
+  /**
+   * `search` names the paged search and the parameters its page links repeat; none for the collection root.
+   * Items are presented a slice at a time (loop-turns.ts): a page of 1,000 is tens of milliseconds of work.
+   */
+  async function sendPage<T>(
     ctx: Context,
     collection: CollectionName,
     page: Page<T>,
     present: (row: T) => HalItem,
     search?: { name: string; params: GivenParam[] },
-  ): void {
+  ): Promise<void> {
     const path = search ? `/${collection}/search/${search.name}` : `/${collection}`;
-    send(ctx, hal.page(collection, page, present, { path, selfHref: selfHref(ctx), searchParams: search?.params }));
+    const items = await mapInSlices(page.items, present, ITEMS_PER_SLICE);
+    send(ctx, hal.page(collection, { ...page, items }, presented, { path, selfHref: selfHref(ctx), searchParams: search?.params }));
   }
-  function sendList<T>(ctx: Context, collection: CollectionName, items: T[], present: (row: T) => HalItem): void {
-    send(ctx, hal.list(collection, items, present, selfHref(ctx)));
+  async function sendList<T>(ctx: Context, collection: CollectionName, rows: T[], present: (row: T) => HalItem): Promise<void> {
+    const items = await mapInSlices(rows, present, ITEMS_PER_SLICE);
+    send(ctx, hal.list(collection, items, presented, selfHref(ctx)));
   }
 
   router.get('/', (ctx) => send(ctx, hal.root()));
@@ -109,7 +118,7 @@ export function restApiRoutes(deps: RestApiDeps): Router {
     router.get(`/${name}`, async (ctx) => {
       const page = await listItems<Row>(store(ctx), collection, pageOf(ctx, name));
       await complete(ctx, page.items);
-      sendPage(ctx, name, page, present);
+      await sendPage(ctx, name, page, present);
     });
     router.get(`/${name}/search`, (ctx) => send(ctx, hal.searchIndex(collection)));
     for (const search of collection.searches) {
@@ -150,42 +159,42 @@ export function restApiRoutes(deps: RestApiDeps): Router {
   router.get('/namespaces/search/findByPrefixStartsWith', async (ctx) => {
     const given = param(ctx, 'prefixStart');
     const page = await withSynonymsOnPage(ctx, await namespaces.findNamespacesByPrefixStartingWith(store(ctx), given.value, pageOf(ctx, 'namespaces')));
-    sendPage(ctx, 'namespaces', page, ns, { name: 'findByPrefixStartsWith', params: [given] });
+    await sendPage(ctx, 'namespaces', page, ns, { name: 'findByPrefixStartsWith', params: [given] });
   });
   router.get('/namespaces/search/findByPrefixStartsWithNumbers', async (ctx) => {
     const page = await withSynonymsOnPage(ctx, await namespaces.findNamespacesByPrefixStartingWithNumbers(store(ctx), pageOf(ctx, 'namespaces')));
-    sendPage(ctx, 'namespaces', page, ns, { name: 'findByPrefixStartsWithNumbers', params: [] });
+    await sendPage(ctx, 'namespaces', page, ns, { name: 'findByPrefixStartsWithNumbers', params: [] });
   });
   router.get('/namespaces/search/findByPrefixContaining', async (ctx) => {
     const given = param(ctx, 'content');
     const page = await withSynonymsOnPage(ctx, await namespaces.findNamespacesByPrefixContaining(store(ctx), given.value, pageOf(ctx, 'namespaces')));
-    sendPage(ctx, 'namespaces', page, ns, { name: 'findByPrefixContaining', params: [given] });
+    await sendPage(ctx, 'namespaces', page, ns, { name: 'findByPrefixContaining', params: [given] });
   });
   router.get('/namespaces/:id/successor', async (ctx) => {
     const [row] = await withSynonyms(ctx, [await namespaces.getNamespaceSuccessor(store(ctx), id(ctx))]);
     send(ctx, ns(row!));
   });
   router.get('/namespaces/:id/resources', async (ctx) => {
-    sendList(ctx, 'resources', await namespaces.listNamespaceResources(store(ctx), id(ctx)), res);
+    await sendList(ctx, 'resources', await namespaces.listNamespaceResources(store(ctx), id(ctx)), res);
   });
 
   // Resources
   router.get('/resources/search/findAllByNamespaceId', async (ctx) => {
-    sendList(ctx, 'resources', await resources.findAllResourcesByNamespaceId(store(ctx), param(ctx, 'id').value), res);
+    await sendList(ctx, 'resources', await resources.findAllResourcesByNamespaceId(store(ctx), param(ctx, 'id').value), res);
   });
   router.get('/resources/search/findAllByInstitutionId', async (ctx) => {
-    sendList(ctx, 'resources', await resources.findAllResourcesByInstitutionId(store(ctx), param(ctx, 'id').value), res);
+    await sendList(ctx, 'resources', await resources.findAllResourcesByInstitutionId(store(ctx), param(ctx, 'id').value), res);
   });
   router.get('/resources/search/findByNamespaceIdAndProviderCode', async (ctx) => {
     // The reference's parameter is namespaceId; the published interface also writes it as id.
     const namespaceId = param(ctx, 'namespaceId', 'id').value;
     const rows = await resources.findResourcesByNamespaceIdAndProviderCode(store(ctx), namespaceId, param(ctx, 'providerCode').value);
-    sendList(ctx, 'resources', rows, res);
+    await sendList(ctx, 'resources', rows, res);
   });
   router.get('/resources/search/findByProviderCode', async (ctx) => {
     const given = param(ctx, 'providerCode');
     const page = await resources.findResourcesByProviderCode(store(ctx), given.value, pageOf(ctx, 'resources'));
-    sendPage(ctx, 'resources', page, res, { name: 'findByProviderCode', params: [given] });
+    await sendPage(ctx, 'resources', page, res, { name: 'findByProviderCode', params: [given] });
   });
   router.get('/resources/:id/namespace', async (ctx) => {
     const [row] = await withSynonyms(ctx, [await resources.getResourceNamespace(store(ctx), id(ctx))]);
@@ -199,17 +208,17 @@ export function restApiRoutes(deps: RestApiDeps): Router {
     // The reference's parameter is nameContent; the published interface also lists it as name.
     const given = param(ctx, 'nameContent', 'name');
     const page = await institutions.findInstitutionsByNameContaining(store(ctx), given.value, pageOf(ctx, 'institutions'));
-    sendPage(ctx, 'institutions', page, inst, { name: 'findByNameContaining', params: [given] });
+    await sendPage(ctx, 'institutions', page, inst, { name: 'findByNameContaining', params: [given] });
   });
   router.get('/institutions/search/findByNameContainingIgnoreCase', async (ctx) => {
     const given = param(ctx, 'nameContent', 'name');
     const page = await institutions.findInstitutionsByNameContainingIgnoringCase(store(ctx), given.value, pageOf(ctx, 'institutions'));
-    sendPage(ctx, 'institutions', page, inst, { name: 'findByNameContainingIgnoreCase', params: [given] });
+    await sendPage(ctx, 'institutions', page, inst, { name: 'findByNameContainingIgnoreCase', params: [given] });
   });
   router.get('/institutions/search/findByLocationCountryCode', async (ctx) => {
     const given = param(ctx, 'countryCode');
     const page = await institutions.findInstitutionsByLocationCountryCode(store(ctx), given.value, pageOf(ctx, 'institutions'));
-    sendPage(ctx, 'institutions', page, inst, { name: 'findByLocationCountryCode', params: [given] });
+    await sendPage(ctx, 'institutions', page, inst, { name: 'findByLocationCountryCode', params: [given] });
   });
   router.get('/institutions/:id/location', async (ctx) => send(ctx, loc(await institutions.getInstitutionLocation(store(ctx), id(ctx)))));
   router.get('/institutions/:id/resource', async (ctx) => institutions.getInstitutionResource(store(ctx), id(ctx)));

@@ -35,10 +35,3 @@ export async function readEbiDataset(db: Db, modifiedAfter: Date | null): Promis
   }
   return rows.map((namespace) => ({ namespace, resources: byNamespace.get(namespace.id) ?? [] }));
 }
-
-/** The EBI Search export's read, as the routes are given it. */
-export type EbiDatasetReader = (modifiedAfter: Date | null) => Promise<EbiDatasetNamespace[]>;
-
-export function createEbiDatasetReader(db: Db): EbiDatasetReader {
-  return (modifiedAfter) => readEbiDataset(db, modifiedAfter);
-}

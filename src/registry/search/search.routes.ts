@@ -1,17 +1,16 @@
 import { Router } from '@koa/router';
 import { badRequest } from '../../http/http-error.js';
-import { platformMetadata } from '../schema-org/schema-org.presenter.js';
-import type { EbiDatasetReader } from './ebi-dataset.service.js';
+import type { EbiDatasetAnswers } from './ebi-dataset-answers.js';
 import { firstValue } from '../rest-api/paging.js';
-import { EBI_SEARCH_DOMAIN, parseEbiFields, presentEbiDataset, presentEbiSearch } from './ebi-search.presenter.js';
+import { EBI_SEARCH_DOMAIN, parseEbiFields, presentEbiSearch } from './ebi-search.presenter.js';
 import { MAX_SEARCH_LIMIT, type NamespaceSearch } from './namespace-search.service.js';
 import { presentSuggestions } from './search.presenter.js';
 import { intParam, luceneText, textParam } from './search-params.js';
 
 export interface SearchDeps {
   search: NamespaceSearch;
-  /** The EBI Search export's reads (ebi-dataset.service.ts). */
-  ebiDataset: EbiDatasetReader;
+  /** The EBI Search export's answers (ebi-dataset-answers.ts). */
+  ebiDataset: EbiDatasetAnswers;
   publicResolverUrl: string;
   publicRegistryUrl: string;
 }
@@ -52,13 +51,13 @@ export function searchRoutes(deps: SearchDeps): Router {
     if (start !== undefined && (!DAY.test(start) || Number.isNaN(Date.parse(`${start}T00:00:00Z`)))) {
       throw badRequest("'start' must be a date written yyyy-MM-dd");
     }
-    const namespaces = await deps.ebiDataset(start === undefined ? null : new Date(`${start}T00:00:00Z`));
-    if (namespaces.length === 0) {
+    const answer = await deps.ebiDataset(start ?? null);
+    if (!answer) {
       ctx.status = 204;
       return;
     }
-    const platform = platformMetadata(deps);
-    ctx.body = presentEbiDataset(platform, namespaces, (prefix) => `${deps.publicResolverUrl}/${prefix}`);
+    ctx.type = 'application/json';
+    ctx.body = answer;
   });
   return router;
 }

@@ -5,11 +5,8 @@
  * rather than an RE2 binding: RE2 is a native build (compiled from source on every `npm ci`) and lacks back
  * references and lookaround, which Java patterns may use.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { projectRoot } from '../../../lib/project-root.js';
+import { locateCompiledWorker } from '../../../lib/compiled-worker.js';
 import { CheckBusyError, CheckUnavailableError, type RegexTest, type RegexVerdict } from '../checks.js';
 import type { RegexJobMessage, RegexWorkerMessage } from './regex-worker.js';
 
@@ -87,23 +84,6 @@ const NO_CLIENT = '';
 // Plenty for one regex over a 1000-character sample; a pattern that needs more fails its own thread only.
 const WORKER_RESOURCE_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 };
 
-/**
- * The compiled worker beside this module. worker_threads run JavaScript only, so when this module itself
- * runs from the TypeScript sources (jest through ts-jest), the compiled copy under dist/ is used instead and
- * the tests need a build first, which `npm test` does. An `eval` string would avoid the build but would put
- * the worker's code out of reach of the type checker and the linter.
- */
-function locateWorker(): URL {
-  const here = fileURLToPath(import.meta.url);
-  if (!here.endsWith('.ts')) return new URL('./regex-worker.js', import.meta.url);
-  const root = projectRoot();
-  const compiled = path.join(root, 'dist', path.relative(root, path.dirname(here)), 'regex-worker.js');
-  if (!existsSync(compiled)) {
-    throw new Error(`The regex tester runs its worker from ${compiled}, which is missing: run npm run build first`);
-  }
-  return pathToFileURL(compiled);
-}
-
 interface Job {
   id: number;
   pattern: string;
@@ -161,7 +141,7 @@ function rememberIn<V>(cache: Map<string, V>, size: number, key: string, value: 
  */
 export function createRegexTester(options: RegexTesterOptions = {}): RegexTester {
   const settings = checkedOptions(options);
-  const workerUrl = locateWorker();
+  const workerUrl = locateCompiledWorker(import.meta.url, 'regex-worker.js');
 
   let slots: Slot[] = [];
   /** Waiting checks by client; a client is listed only while it has some. */
