@@ -12,6 +12,7 @@ import { answerForError, clientErrorAnswer, type ErrorAnswer } from './error-tra
 import { DEFAULT_JSON_LIMIT, readJsonBody } from './json-body.js';
 import { NOSNIFF_HEADER, NOSNIFF_VALUE } from './no-sniff.js';
 import { requestIdFor, type AccessLog } from './request-context.js';
+import { bodyStillComing } from './unread-body.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -100,6 +101,8 @@ export function sendErrorAnswer(res: ServerResponse, { answer, json }: PreparedE
   const { headers } = answer;
   for (const name in headers) addBareHeader(res, name, headers[name]!);
   addBareHeader(res, 'Cache-Control', 'no-store');
+  // A refusal ahead of the body (the heavy-work cap) closes the connection rather than read the body after it.
+  if (bodyStillComing(res.req)) addBareHeader(res, 'Connection', 'close');
   sendBare(res, answer.status, JSON_CONTENT_TYPE, json);
 }
 

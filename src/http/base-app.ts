@@ -11,6 +11,7 @@ import { measureRequests, metricsEndpoint, type AreaMetrics } from './metrics-mi
 import { METRICS_PATH } from '../metrics/scrape.js';
 import { noSniff } from './no-sniff.js';
 import { requestContext } from './request-context.js';
+import { closeAfterUnreadBody } from './unread-body.js';
 import { answerUnservedMethods, HEAD_AND_GET, type ServedMethods } from './unserved-methods.js';
 
 export interface BaseAppOptions {
@@ -64,6 +65,7 @@ export function createBaseApp(options: BaseAppOptions): Koa {
   if (metrics) app.use(measureRequests(metrics.meter, metrics.familyOf));
   app.use(noSniff());
   app.use(requestContext(options.logger, options.logSampleRate));
+  app.use(closeAfterUnreadBody());
   app.use(errorTranslator(options.logger, options.errorPage));
   const areaMethodsAt = options.servedMethods;
   const metricsHere = metrics?.onAreaPort === true;

@@ -112,6 +112,25 @@ describe('authentication before the body', () => {
     }
   });
 
+  it('closes the connection after refusing a body it has not read, rather than read the rest of it, and keeps it open after a whole body', async () => {
+    const target = curatorWrites().find((w) => w.route === 'POST /curation/reference-prefixes')!;
+    const refused = await sendSixteenMiB(target);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.connection).toBe('close');
+    const small = Buffer.from('source=x');
+    const whole = await sendPartialBody(server.port, {
+      method: target.method,
+      path: target.path,
+      // A client without an agent asks for the connection to close; this one asks to keep it.
+      headers: { 'Content-Type': target.type, Accept: HTML_ACCEPT, Connection: 'keep-alive' },
+      declaredLength: small.length,
+      firstChunk: small,
+      timeoutMs: NO_ANSWER_MS,
+    });
+    expect(whole.status).toBe(401);
+    expect(whole.headers.connection).toBe('keep-alive');
+  });
+
   it('answers 401 to a desk form with an unknown session cookie before reading its body', async () => {
     const res = await sendSixteenMiB(curatorWrites().find((target) => target.route === 'POST /curation/reference-prefixes')!, { Cookie: 'registry_curator=not-a-session' });
     expect(res.status).toBe(401);
