@@ -1,4 +1,5 @@
 import { Layout } from '../../web/layout.js';
+import { PrevNextLinks } from '../../web/prev-next-links.js';
 import type { Site } from '../../web/site.js';
 import type { SearchResult } from '../search/namespace-search.service.js';
 import { namespaceHref, SEARCH_SCRIPTS, SearchBox } from './search-box.js';
@@ -48,22 +49,7 @@ export function SearchPage({ site, result }: { site: Site; result: SearchResult 
       </ol>
       {pages > 1 ? (
         <nav class="pages" aria-label="Result pages">
-          <ul>
-            {page > 0 ? (
-              <li>
-                <a href={pageHref(result.text, page - 1)} rel="prev">
-                  Previous page
-                </a>
-              </li>
-            ) : null}
-            {page + 1 < pages ? (
-              <li>
-                <a href={pageHref(result.text, page + 1)} rel="next">
-                  Next page
-                </a>
-              </li>
-            ) : null}
-          </ul>
+          <PrevNextLinks page={page} pages={pages} href={(n) => pageHref(result.text, n)} />
         </nav>
       ) : null}
     </Layout>

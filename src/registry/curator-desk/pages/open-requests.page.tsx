@@ -1,6 +1,7 @@
 import type { RequestKind } from '../../registration/submission/registration-records.js';
 import { DESK_PATH } from '../desk-auth.js';
 import type { OpenRequest, OpenRequestPage, OpenRequestPages, ReviewState } from '../desk.service.js';
+import { PrevNextLinks } from '../../../web/prev-next-links.js';
 import { age, DeskFrame, Notice, When, type DeskContext } from './desk-parts.js';
 
 export function requestHref(kind: RequestKind, sessionId: number): string {
@@ -27,22 +28,7 @@ function Pager({ list, shown }: { list: OpenRequestPage; shown: OpenRequestPages
       <p>
         Page {list.page + 1} of {list.pages}
       </p>
-      <ul>
-        {list.page > 0 ? (
-          <li>
-            <a href={to(list.page - 1)} rel="prev">
-              Previous page
-            </a>
-          </li>
-        ) : null}
-        {list.page + 1 < list.pages ? (
-          <li>
-            <a href={to(list.page + 1)} rel="next">
-              Next page
-            </a>
-          </li>
-        ) : null}
-      </ul>
+      <PrevNextLinks page={list.page} pages={list.pages} href={to} />
     </nav>
   );
 }
