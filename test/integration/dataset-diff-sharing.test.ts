@@ -6,16 +6,27 @@ import request from 'supertest';
 import { daysBefore } from '../../src/lib/calendar-date.js';
 import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
 import { startRegistry, type RegistryUnderTest } from '../support/areas.js';
+import { waitFor } from '../support/wait.js';
 
 const DAY = daysBefore(new Date(), 3);
 
 let t: RegistryUnderTest;
 
-async function diffsComputed(): Promise<number> {
+async function scrape(): Promise<{ renders: number; diffs: number }> {
   const answer = await request(t.app).get('/metrics');
   expect(answer.status).toBe(200);
-  const line = /^curie_dataset_diffs_computed_total (\d+)$/m.exec(answer.text);
-  return line ? Number(line[1]) : 0;
+  const count = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(answer.text)?.[1] ?? 0);
+  return { renders: count('curie_metrics_renders_total'), diffs: count('curie_dataset_diffs_computed_total') };
+}
+
+/** curie_dataset_diffs_computed_total as of now: /metrics renders at most once a second, so a later render's. */
+async function diffsComputed(): Promise<number> {
+  const seen = await scrape();
+  const fresh = await waitFor(async () => {
+    const next = await scrape();
+    return next.renders > seen.renders ? next : undefined;
+  }, { timeoutMs: 10_000, what: 'a metrics render after the requests' });
+  return fresh.diffs;
 }
 
 beforeAll(async () => {
