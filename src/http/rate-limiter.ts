@@ -12,6 +12,7 @@ import type { Config } from '../config.js';
 import { DomainError, type QuotaState } from '../core/domain-error.js';
 import { addBareHeader, prepareErrorAnswer, sendErrorAnswer, type PreparedErrorAnswer } from './bare-request.js';
 import { carriesCuratorToken } from './bearer-token.js';
+import { withTimeout } from '../lib/with-timeout.js';
 import { quotaHeaders, ratelimitPolicyField } from './error-translator.js';
 
 export const RATE_LIMIT_FAMILIES = ['resolution', 'reverse', 'batch', 'validators', 'submissions', 'browse', 'dataset'] as const;
@@ -53,7 +54,25 @@ export const SETTING_OF_FAMILY: Record<RateLimitFamily, RateLimitSetting> = {
 // Redis that accepts connections but does not answer cannot hold every registry request.
 const STORE_TIMEOUT_MS = 250;
 
-class StoreTimeout extends Error {}
+/**
+ * Counts `points` for `client` in `shared` (Redis), or in `local` (this process's memory) when Redis fails
+ * or answers later than STORE_TIMEOUT_MS (as it seems to a process whose event loop was blocked), telling
+ * `onFallback`. A refusal (RateLimiterRes) is the store's answer and rejects as it is. Every count that
+ * must go on while Redis is away (the rate limits, the wrong-token throttle) goes through here.
+ */
+export function consumeSharedOrLocal(
+  shared: RateLimiterAbstract,
+  local: RateLimiterAbstract,
+  client: string,
+  points: number,
+  onFallback: (error: unknown) => void,
+): Promise<RateLimiterRes> {
+  return withTimeout(shared.consume(client, points), STORE_TIMEOUT_MS, 'the rate limit store').catch((rejection: unknown) => {
+    if (rejection instanceof RateLimiterRes) throw rejection;
+    onFallback(rejection);
+    return local.consume(client, points);
+  });
+}
 
 /** How a request's quota stands after it was counted. */
 export interface RateLimitOutcome {
@@ -146,18 +165,7 @@ export class FamilyLimiter {
   #consume(client: string, points: number): Promise<RateLimiterRes> {
     const insurance = this.#insurance;
     if (!insurance) return this.#limiter.consume(client, points);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new StoreTimeout(`the rate limit store took more than ${STORE_TIMEOUT_MS} ms`)), STORE_TIMEOUT_MS);
-    });
-    return Promise.race([this.#limiter.consume(client, points), late])
-      .catch((rejection: unknown) => {
-        // A refusal is the store's answer; anything else (too slow, not connected, an error) is its failure.
-        if (rejection instanceof RateLimiterRes) throw rejection;
-        this.#onFallback(rejection);
-        return insurance.consume(client, points);
-      })
-      .finally(() => clearTimeout(timer));
+    return consumeSharedOrLocal(this.#limiter, insurance, client, points, this.#onFallback);
   }
 
   private outcomeOf(res: RateLimiterRes, allowed: boolean): RateLimitOutcome {

@@ -14,15 +14,15 @@
  * back off, makes every wrong try cost the guesser an ever longer wait if it obeys, and keeps the count for
  * the whole deployment rather than per process.
  *
- * Redis down or slow (STORE_TIMEOUT_MS): the wrong try is counted in this process's memory instead, so
+ * Redis down or slow (the rate limits' store timeout, consumeSharedOrLocal): the wrong try is counted in this process's memory instead, so
  * guessing stays throttled (per process, which is conservative enough: the count is only split by the number
  * of processes) and no answer waits on Redis; the right token never needs Redis at all.
  */
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { DomainError } from '../../core/domain-error.js';
+import { consumeSharedOrLocal } from '../../http/rate-limiter.js';
 import type { Logger } from '../../lib/logger.js';
-import { withTimeout } from '../../lib/with-timeout.js';
 
 /** Wrong tokens an address may send in a window before its wrong tries are answered 429. */
 export const FREE_WRONG_TRIES = 10;
@@ -30,8 +30,6 @@ export const FREE_WRONG_TRIES = 10;
 export const WRONG_TRY_WINDOW_SECONDS = 60 * 60;
 /** The longest Retry-After a wrong try is told. */
 export const MAX_DELAY_SECONDS = 15 * 60;
-// A Redis slower than this is taken as down: a wrong token's answer never waits longer on the count.
-const STORE_TIMEOUT_MS = 250;
 
 export const TOO_MANY_WRONG_TOKENS = 'Too many wrong curator tokens were sent from your address';
 export const TOO_MANY_WRONG_TOKENS_MESSAGE = `${TOO_MANY_WRONG_TOKENS}: wait the seconds the Retry-After header gives before the next try`;
@@ -83,26 +81,20 @@ export class WrongTokenThrottle {
 
   async #count(client: string): Promise<RateLimiterRes> {
     try {
-      return await withTimeout(consumeOne(this.#shared, client), STORE_TIMEOUT_MS, 'the wrong-token count in Redis');
-    } catch (error) {
-      // Once a minute at most: while Redis fails, every wrong try would say so.
-      if (Date.now() - this.#warnedAt >= 60_000) {
-        this.#warnedAt = Date.now();
-        this.#logger.warn({ err: error }, 'wrong curator token count store failed; counting in memory meanwhile');
-      }
-      return consumeOne(this.#local, client);
+      return await consumeSharedOrLocal(this.#shared, this.#local, client, 1, this.#warn);
+    } catch (rejection) {
+      // Past the free tries the limiter rejects with the count: that is the answer wanted here.
+      if (rejection instanceof RateLimiterRes) return rejection;
+      throw rejection;
     }
   }
-}
 
-/** One more try counted: the count whether or not it is over the free tries (a limiter rejects those). */
-async function consumeOne(limiter: RateLimiterAbstract, client: string): Promise<RateLimiterRes> {
-  try {
-    return await limiter.consume(client);
-  } catch (rejection) {
-    if (rejection instanceof RateLimiterRes) return rejection;
-    throw rejection;
-  }
+  // Once a minute at most: while Redis fails, every wrong try would say so.
+  readonly #warn = (error: unknown): void => {
+    if (Date.now() - this.#warnedAt < 60_000) return;
+    this.#warnedAt = Date.now();
+    this.#logger.warn({ err: error }, 'wrong curator token count store failed; counting in memory meanwhile');
+  };
 }
 
 /** The 429 refusal of a throttled wrong token: the error translator answers it with Retry-After. */
