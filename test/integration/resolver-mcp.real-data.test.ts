@@ -32,7 +32,11 @@ describeRequiring([realDataset], 'the MCP tools against the real dataset', () =>
     resolver = await startResolver('resolver_mcp_real', { data: { file: dataset } });
     server = await startRawServer(resolver.app);
     client = new Client({ name: 'resolver-mcp-real-data-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`)));
+    // The transport hands every fetch the one abort signal of the session, and Node's fetch adds a listener to
+    // it per request: over a thousand calls that is a MaxListenersExceededWarning per call. Each request gets
+    // a signal of its own here, following the session's.
+    const fetchOwnSignal: typeof fetch = (url, init) => fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal]) : undefined });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`), { fetch: fetchOwnSignal }));
   }, 120_000);
   afterAll(async () => {
     await client?.close();
