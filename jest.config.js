@@ -27,8 +27,9 @@ export default {
   testTimeout: 30000,
   // After each file: stop the ReDoS checker agent its modules started (close-checker-agents.ts says why).
   setupFilesAfterEnv: ['<rootDir>/test/support/close-checker-agents.ts'],
-  // A Redis database of the run's own (TEST_REDIS_URL), checked for leftover keys at the end.
-  globalSetup: '<rootDir>/test/support/redis-test-db.ts',
+  // Redis databases of the run's own, one per worker (TEST_REDIS_URL), checked for leftover keys at the end;
+  // one Chromium for the browser test files.
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   // Names, under the summary, what the tests skipped for a missing binary or data file needed (requirements.ts).
   reporters: ['default', '<rootDir>/test/support/requirements-reporter.js'],

@@ -9,8 +9,15 @@ import { ROOT } from './processes.js';
 
 /** The shared Postgres of this machine (or CI); each test file gets a database of its own on it. */
 export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-/** The run's own Redis database, which jest's globalSetup (redis-test-db.ts) claims and checks for leftovers. */
-export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/**
+ * This jest worker's own Redis database, one of those jest's globalSetup (global-setup.ts) claims and checks
+ * for leftovers; files run one at a time in a worker, so no two files running at once share one.
+ */
+export const TEST_REDIS_URL = ((): string => {
+  const claimed = process.env.TEST_REDIS_URLS?.split(',').filter(Boolean) ?? [];
+  const worker = Number(process.env.JEST_WORKER_ID ?? '1');
+  return claimed[(worker - 1) % Math.max(1, claimed.length)] ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+})();
 
 /** The small hand-written registry a first start loads (22 namespaces, 57 resources). */
 export const SAMPLE_REGISTRY = path.join(ROOT, 'seeds/sample-registry.json');
