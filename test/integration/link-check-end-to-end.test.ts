@@ -3,7 +3,8 @@
  * of which (dataset order, so the redirect target on a tie) answers 404 on its sample URL; the running
  * resolver, never restarted, ranks it below the healthy one in its JSON answer and sends browsers to the
  * healthy one once the run's checks are announced, without waiting for its periodic registry check (a
- * minute here). How soon is bench:resolver's "change visible" figure, not asserted here.
+ * minute here). How soon is bench:resolver's "announced link checks in the ranking" figure, not asserted
+ * here.
  */
 import { randomBytes } from 'node:crypto';
 import type { Queue } from 'bullmq';

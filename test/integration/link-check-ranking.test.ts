@@ -1,10 +1,10 @@
 /**
  * Link checks rank providers in the running resolver (issue 12): checks stored and announced as the
  * link-check worker does (rows in link_checks, then announceLinkChecks) change the recommendation indices
- * and the browser redirect without a restart or the periodic check; the measurements follow the definition of
- * core/reliability.ts (window, uncounted classes, the not_found streak); the insight API answers from the
- * snapshot. How soon an announced change shows is bench:resolver's "change visible" figure, not asserted
- * here (a bound in milliseconds fails whenever the machine is busy).
+ * and the browser redirect without a restart or the periodic check; the measurements follow the definition
+ * of core/reliability.ts (window, uncounted classes, the not_found streak); the insight API answers from the
+ * snapshot. How soon announced checks show is bench:resolver's "announced link checks in the ranking"
+ * figure, not asserted here (a bound in milliseconds fails whenever the machine is busy).
  */
 import request from 'supertest';
 import { announceLinkChecks } from '../../src/db/link-check-changes.js';
