@@ -21,6 +21,8 @@ const MCP_ACCEPT = 'application/json, text/event-stream';
 /** The largest JSON-RPC batch /mcp takes, and the batch items of /resolve/batch and /reverse/batch. */
 const MCP_BATCH = 100;
 const BATCH_ITEMS = 1000;
+/** ncbiprotein identifiers of 2,061 characters that fit a batch's 1 MiB body. */
+const HOSTILE_LUIS_PER_BATCH = 480;
 
 const rpc = (id: number, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
 const rpcBatch = (make: (id: number) => unknown, size = MCP_BATCH) => json(Array.from({ length: size }, (_, i) => make(i + 1)));
@@ -47,6 +49,9 @@ export const ROUTE_CASES: Readonly<Record<string, RouteExtras>> = {
     cases: (ctx) => [
       { label: 'accession of 4,000 chars', path: `/${ctx.prefix}:${'9'.repeat(4000)}` },
       { label: 'prefix of 4,000 chars', path: `/${'a'.repeat(4000)}:1` },
+      // ncbiprotein's `^\w+_?\d+(.\d+)?$` took 12.9 s to refuse this before the linear-time engine (issue 10);
+      // test/integration/resolver-hostile-patterns.test.ts asserts the refusal, this measures how fast it is.
+      { label: 'LUI a backtracking pattern chokes on (ncbiprotein)', path: `/ncbiprotein:${'0'.repeat(2047)}!` },
       { label: 'provider code and redirect', path: `/ebi/${ctx.curie}?redirect=true` },
       { label: 'bare prefix', path: `/${ctx.prefix}` },
       { label: 'NUL in the accession', path: `/${ctx.prefix}:1%002` },
@@ -58,6 +63,12 @@ export const ROUTE_CASES: Readonly<Record<string, RouteExtras>> = {
       {
         label: `${BATCH_ITEMS} real identifiers`,
         body: json({ apiVersion: '1.0', payload: { compactIdentifiers: Array.from({ length: BATCH_ITEMS }, (_, i) => ctx.curies[i % ctx.curies.length]) } }),
+      },
+      {
+        // What test/integration/resolver-hostile-patterns.test.ts refuses, here for how fast: as many as the
+        // 1 MiB batch body holds.
+        label: `${HOSTILE_LUIS_PER_BATCH} LUIs a backtracking pattern chokes on (ncbiprotein)`,
+        body: json({ apiVersion: '1.0', payload: { compactIdentifiers: Array.from({ length: HOSTILE_LUIS_PER_BATCH }, (_, i) => `ncbiprotein:${String(i).padStart(2047, '0')}!`) } }),
       },
       {
         label: `${BATCH_ITEMS} identifiers of 1,000 chars`,

@@ -141,6 +141,12 @@ export function judge(results: BenchResults): { verdicts: Verdict[]; figures: Fi
         target: '≤ 2 s',
         pass: scale.visibilityMs.every((ms) => ms !== null && ms <= 2000),
       },
+      {
+        figure: `scale: announced link checks in the ranking (worst of ${scale.rankingVisibilityMs.length})`,
+        value: scale.rankingVisibilityMs.every((ms) => ms !== null) ? formatMs(Math.max(...(scale.rankingVisibilityMs as number[]))) : 'not seen',
+        target: '≤ 2 s',
+        pass: scale.rankingVisibilityMs.every((ms) => ms !== null && ms <= 2000),
+      },
     );
   }
   return { verdicts, figures };

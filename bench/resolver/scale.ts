@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import pg from 'pg';
+import { LINK_CHECKS_CHANNEL } from '../../src/db/link-check-changes.js';
 import type { DatasetNamespace } from '../../src/importer/dataset.schema.js';
 import { dropDatabase, databaseUrlFor, migrateAndImport, recreateDatabase } from '../lib/database.js';
 import { checkOnce, describeCheck, type CheckSummary } from '../lib/check-once.js';
@@ -39,6 +40,8 @@ export interface ScaleFigures {
   realPaired: ScenarioFigures;
   /** ms from the UPDATE's commit until the resolver answered with the new URL; null when not seen in 10 s. */
   visibilityMs: (number | null)[];
+  /** ms from the announcement of a stored link check until the resolver's ranking explained it; null when not seen in 10 s. */
+  rankingVisibilityMs: (number | null)[];
   resolverErrorLines: number;
 }
 
@@ -110,6 +113,46 @@ async function measureVisibility(client: pg.Client, port: number, n: number, tri
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     return null;
+  } finally {
+    agent.destroy();
+  }
+}
+
+/**
+ * Stores a failing sample-URL check of one provider of a real namespace with several live providers (a lone
+ * provider's recommendation says only that it is alone), announces it as the link-check worker does
+ * (LINK_CHECKS_CHANNEL, its own channel beside registry_changes), and polls the resolver until that
+ * namespace's answer explains the measurement: how soon link checks rank providers, the figure the
+ * link-check ranking tests no longer bound. `trial` picks another namespace each time.
+ */
+async function measureRankingVisibility(client: pg.Client, port: number, trial: number): Promise<number | null> {
+  const { rows } = await client.query<{ prefix: string; sampleId: string; resourceId: string }>(
+    `SELECT ns.prefix, ns.sample_id AS "sampleId", min(r.id) AS "resourceId"
+       FROM namespaces ns JOIN resources r ON r.namespace_id = ns.id AND NOT r.deprecated
+      WHERE NOT ns.deprecated AND NOT ns.namespace_embedded_in_lui AND ns.sample_id IS NOT NULL
+      GROUP BY ns.id HAVING count(*) > 1 ORDER BY ns.prefix`,
+  );
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const candidates = rows.slice(trial - 1).filter((_, i) => i % 3 === 0);
+    for (const { prefix, sampleId, resourceId } of candidates) {
+      const requestPath = `/${prefix}:${encodeURIComponent(sampleId)}`;
+      const before = await sendRequest(port, { method: 'GET', path: requestPath, headers: { Accept: 'application/json' } }, agent);
+      if (before.status !== 200 || before.body.includes('measured availability')) continue;
+      await client.query(`INSERT INTO link_checks (resource_id, url_kind, url, outcome, http_status) VALUES ($1, 'sample', $2, 'not_found', 404)`, [
+        resourceId,
+        `https://bench.example.org${requestPath}`,
+      ]);
+      await client.query('SELECT pg_notify($1, $2)', [LINK_CHECKS_CHANNEL, '']);
+      const announced = performance.now();
+      while (performance.now() - announced < 10_000) {
+        const answer = await sendRequest(port, { method: 'GET', path: requestPath, headers: { Accept: 'application/json' } }, agent);
+        if (answer.body.includes('measured availability')) return Math.round(performance.now() - announced);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      return null;
+    }
+    throw new Error('no namespace with several live providers resolves its sample id');
   } finally {
     agent.destroy();
   }
@@ -189,6 +232,12 @@ export async function runScale(options: {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     say(`scale: change visible after ${visibilityMs.join(', ')} ms`);
+    const rankingVisibilityMs: (number | null)[] = [];
+    for (let trial = 1; trial <= 3; trial++) {
+      rankingVisibilityMs.push(await measureRankingVisibility(client, resolver.port, trial));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    say(`scale: link checks ranking providers after ${rankingVisibilityMs.join(', ')} ms`);
     return {
       syntheticNamespaces: settings.scaleNamespaces,
       totalNamespaces: resolver.snapshotNamespaces,
@@ -202,6 +251,7 @@ export async function runScale(options: {
       resolveJson,
       realPaired,
       visibilityMs,
+      rankingVisibilityMs,
       resolverErrorLines: resolver.errorLines(),
     };
   } finally {

@@ -133,7 +133,7 @@ describeRequiring([haproxyBinary()], 'npm run start:cluster: two of each part be
     expect(Object.keys(pids).sort()).toEqual(['balancer', 'registry-1', 'registry-2', 'resolver-1', 'resolver-2', 'worker-1', 'worker-2']);
   });
 
-  it('shows a change made through the balancer on both resolvers within 2 s, and builds the dataset for it once', async () => {
+  it('shows a change made through the balancer on both resolvers, and builds the dataset for it once', async () => {
     // A provider's description: a field whose edit checks no URL (a URL would be fetched by a worker).
     const NEW_DESCRIPTION = 'ORCID at Bethesda, described again through the balancer of the scale-out test';
     const descriptionAt = async (base: string) => {
@@ -144,7 +144,6 @@ describeRequiring([haproxyBinary()], 'npm run start:cluster: two of each part be
     await datasetSettled();
     const before = await lastBuildId();
 
-    const started = performance.now();
     const patched = await fetch(`${registryBase}/restApi/resources/1102`, {
       method: 'PATCH',
       headers: { Authorization: `Bearer ${curatorToken}`, 'Content-Type': 'application/json' },
@@ -152,14 +151,12 @@ describeRequiring([haproxyBinary()], 'npm run start:cluster: two of each part be
     });
     expect(patched.status).toBe(200);
     await patched.arrayBuffer();
-    const seenAfter = await Promise.all(
-      resolvers.map(async (base) => {
-        await waitFor(async () => (await descriptionAt(base)).includes(NEW_DESCRIPTION), { timeoutMs: 5000, what: `the change on ${base}` });
-        return Math.round(performance.now() - started);
-      }),
+    // How soon each resolver shows it is bench:resolver's "change visible" figure, not asserted here.
+    await Promise.all(
+      resolvers.map((base) =>
+        waitFor(async () => (await descriptionAt(base)).includes(NEW_DESCRIPTION), { timeoutMs: 5000, what: `the change on ${base}` }),
+      ),
     );
-    console.info(`cluster: a PATCH through the balancer seen by the two resolvers after ${seenAfter.join(' and ')} ms`);
-    expect(Math.max(...seenAfter)).toBeLessThan(2000);
 
     // Both workers hear of the change; the queue's deduplication and the build lock make it one build.
     await waitFor(async () => (await t.db('datasetBuilds').where('id', '>', before).where({ status: 'succeeded' })).length > 0, {
@@ -174,15 +171,15 @@ describeRequiring([haproxyBinary()], 'npm run start:cluster: two of each part be
   }, LONG);
 
   it('adds up the usage counted by each resolver', async () => {
-    const visits = async () => {
+    const visits = async (prefix = 'go') => {
       let sum = 0;
-      for (const day of days) sum += Number((await t.redis.hget(usageKeys.visits(day), 'go')) ?? 0);
+      for (const day of days) sum += Number((await t.redis.hget(usageKeys.visits(day), prefix)) ?? 0);
       return sum;
     };
     const before = await visits();
-    const through = async (base: string, times: number, agent: string) => {
+    const through = async (base: string, times: number, agent: string, curie = 'GO:0006915') => {
       for (let i = 0; i < times; i++) {
-        const res = await fetch(`${base}/GO:0006915`, { headers: { 'User-Agent': agent } });
+        const res = await fetch(`${base}/${curie}`, { headers: { 'User-Agent': agent } });
         expect(res.status).toBe(200);
         await res.arrayBuffer();
       }
@@ -193,7 +190,13 @@ describeRequiring([haproxyBinary()], 'npm run start:cluster: two of each part be
 
     // Each resolver flushes its own counts (USAGE_FLUSH_INTERVAL_MS=200) into the same Redis counters.
     await waitFor(async () => (await visits()) - before === 12, { timeoutMs: 5000, what: 'the counts of both resolvers in Redis' });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Nothing counted twice: once a later visit from each resolver is in Redis, every earlier flush of theirs
+    // is done (a flush sends all a resolver has counted), so the GO counts are final.
+    const marks = await visits('taxonomy');
+    await through(resolvers[0]!, 1, 'cluster-test-a', 'taxonomy:9606');
+    await through(resolvers[1]!, 1, 'cluster-test-b', 'taxonomy:9606');
+    days.add(utcDay(new Date()));
+    await waitFor(async () => (await visits('taxonomy')) - marks === 2, { timeoutMs: 5000, what: 'a later visit of each resolver in Redis' });
     expect((await visits()) - before).toBe(12);
   }, LONG);
 
@@ -217,10 +220,15 @@ describeRequiring([haproxyBinary()], 'npm run start:cluster: two of each part be
       }
     };
     const clients = Array.from({ length: CONCURRENCY }, client);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const answered = () => [...statuses.values()].reduce((n, count) => n + count, 0);
+    await waitFor(() => answered() >= 50, { timeoutMs: 30_000, what: 'traffic through the balancer' });
+    const outputBefore = cluster.output().length;
     process.kill(pids['resolver-1']!, 'SIGKILL');
-    // Through the balancer's next health checks (about 2 s to mark it down) and a while after.
-    await new Promise((resolve) => setTimeout(resolve, 3500));
+    // Through the balancer's next health checks (two failed ones take it out; HAProxy says so on its stderr,
+    // which is the cluster's) and a while after.
+    await waitFor(() => /resolver-1 is DOWN/.test(cluster.output().slice(outputBefore)), { timeoutMs: 30_000, what: 'the balancer taking resolver-1 out' });
+    const atDown = answered();
+    await waitFor(() => answered() >= atDown + 60, { timeoutMs: 30_000, what: 'traffic after resolver-1 was taken out' });
     stop = true;
     await Promise.all(clients);
 

@@ -100,7 +100,16 @@ describe('a build in progress', () => {
     // Released whatever happens: a build left at the gate would hold its connection and keep jest alive.
     try {
       const next = build();
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The next build waiting at the lock (pg_advisory_lock not granted), not a guess of how long it takes to get there.
+      await waitFor(
+        async () => {
+          const { rows } = await t.db.raw<{ rows: { n: string }[] }>(
+            "SELECT count(*) AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND NOT l.granted AND a.datname = current_database()",
+          );
+          return Number(rows[0]!.n) > 0;
+        },
+        { timeoutMs: 10_000, everyMs: 20, what: 'the next build waiting for the lock' },
+      );
       expect(temporaries()).toEqual(writing);
 
       release();

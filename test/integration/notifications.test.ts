@@ -215,25 +215,29 @@ describe('the notification outbox', () => {
 
     it('schedule one poll, and send each row once between them', async () => {
       const queue = createQueue(queueNames.notifications, inspector, prefix);
+      const label = `workers-${randomBytes(3).toString('hex')}`;
       try {
         const schedulers = await queue.getJobSchedulers();
         expect(schedulers.map((s) => [s.key, s.every])).toEqual([[schedulerIds.notificationsPoll, 200]]);
+        const polls = async () => (await queue.getJobScheduler(schedulerIds.notificationsPoll))?.iterationCount ?? 0;
+        // Written in a few batches, as requests arrive, while both workers poll: each batch once a poll has
+        // begun since the one before.
+        for (let batch = 0; batch < 3; batch++) {
+          const before = await polls();
+          await writeOutbox(
+            t.db,
+            messages(10, label).map((m) => ({ ...m, subject: `${m.subject}-${batch}` })),
+          );
+          await waitFor(async () => (await polls()) > before, { timeoutMs: 10_000, everyMs: 20, what: 'the next poll' });
+        }
+
+        await waitFor(async () => (await rows(label)).every((row) => row.sentAt !== null), { timeoutMs: 30_000, what: 'every row sent' });
+        // A duplicate comes from a poll that claimed a row before it was marked sent, so from a poll running
+        // now: once no poll is running, every send there was to be has reached the SMTP server.
+        await waitFor(async () => (await queue.getJobCounts('active')).active === 0, { timeoutMs: 10_000, everyMs: 10, what: 'no poll running' });
       } finally {
         await queue.close();
       }
-      const label = `workers-${randomBytes(3).toString('hex')}`;
-      // Written in a few batches, as requests arrive, while both workers poll.
-      for (let batch = 0; batch < 3; batch++) {
-        await writeOutbox(
-          t.db,
-          messages(10, label).map((m) => ({ ...m, subject: `${m.subject}-${batch}` })),
-        );
-        await new Promise((resolve) => setTimeout(resolve, 150));
-      }
-
-      await waitFor(async () => (await rows(label)).every((row) => row.sentAt !== null), { timeoutMs: 30_000, what: 'every row sent' });
-      // A moment more: a duplicate would arrive now.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
 
       const sent = smtp.subjects().filter((s) => s.startsWith(label));
       expect(sent).toHaveLength(30);

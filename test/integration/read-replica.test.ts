@@ -76,21 +76,32 @@ describeRequiring([postgresServerBinaries(), postgresReplicaBinaries()], 'DATABA
 
   it('browses and resolves what the replica has, and shows a change once the replica replays it', async () => {
     await onReplica(replicaUrl, 'SELECT pg_wal_replay_pause()');
+    const [paused] = await onReplica<{ at: string }>(replicaUrl, 'SELECT now()::text AS at');
     await t.db('resources').where({ id: 1102 }).update({ description: NEW });
     expect((await t.db('resources').where({ id: 1102 }).first('description'))!.description).toBe(NEW);
 
     // The primary announced the change at once; the areas wait for the replica (up to 5 s), then read it.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Waiting is polling the replica's replay position (db/read-db.ts): once two connections (one an area
+    // each, as a rule) have polled since the change, the areas have heard of it and still answer the old.
+    await waitFor(
+      async () => {
+        const [polling] = await onReplica<{ n: string }>(
+          replicaUrl,
+          `SELECT count(DISTINCT pid) AS n FROM pg_stat_activity
+            WHERE query LIKE '%pg_last_wal_replay_lsn() >=%' AND query_start > '${paused!.at}'::timestamptz AND pid <> pg_backend_pid()`,
+        );
+        return Number(polling!.n) >= 2;
+      },
+      { timeoutMs: 5000, what: 'the areas waiting for the replica to replay the change' },
+    );
     expect(await browsed()).toBe(OLD);
     expect(await resolved()).toBe(OLD);
 
-    const resumed = performance.now();
+    // How soon the change shows after the replay resumes is not asserted: a bound in milliseconds fails
+    // whenever the machine is busy.
     await onReplica(replicaUrl, 'SELECT pg_wal_replay_resume()');
     await waitFor(async () => (await browsed()) === NEW, { timeoutMs: 5000, what: 'the browse API showing the change' });
     await waitFor(async () => (await resolved()) === NEW, { timeoutMs: 5000, what: 'the resolver showing the change' });
-    const ms = Math.round(performance.now() - resumed);
-    console.info(`read replica: the change shown by both areas ${ms} ms after the replica resumed replaying`);
-    expect(ms).toBeLessThan(3000);
   }, LONG);
 
   it('keeps its change listener on the primary (a standby cannot LISTEN)', async () => {

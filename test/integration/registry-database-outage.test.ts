@@ -20,7 +20,7 @@ import { startRegistry, type RegistryUnderTest } from '../support/areas.js';
 import { startOwnPostgres, type OwnPostgres } from '../support/postgres-cluster.js';
 import { regexpChecks } from '../support/stand-in-checks.js';
 import { TEST_REDIS_URL } from '../support/test-database.js';
-import { waitFor } from '../support/wait.js';
+import { settlesWithin, waitFor } from '../support/wait.js';
 
 const { urlCheck, regexTest } = regexpChecks;
 
@@ -77,16 +77,15 @@ describe('the registry area while Postgres is down', () => {
   it('answers 503 with Retry-After and a message naming the database, promptly, while Postgres is stopped', async () => {
     pg.stop();
     for (const { what, send } of databaseRequests()) {
-      const started = Date.now();
-      const res = await send();
-      const took = Date.now() - started;
+      // "Promptly" means not after knex's 10 s acquire timeout: a refused connection answers at once, so a
+      // deadline below those 10 s tells the two apart on however busy a machine.
+      const res = await settlesWithin(send(), { timeoutMs: 8000, what: `the answer to the ${what} request` });
       expect({ what, status: res.status, retryAfter: res.headers['retry-after'], body: res.body }).toEqual({
         what,
         status: 503,
         retryAfter: '5',
         body: { apiVersion: '1.0', errorMessage: MESSAGE, payload: null },
       });
-      expect({ what, promptly: took < 5000 }).toEqual({ what, promptly: true });
     }
   }, 120000);
 
@@ -136,13 +135,13 @@ describe('the registry area when Postgres accepts connections but never answers'
   });
 
   it('answers 503 within a few seconds, not at the end of the pool acquire timeout (10 s)', async () => {
-    const started = Date.now();
-    const res = await request(app).get('/restApi/namespaces/search/findByPrefix?prefix=taxonomy');
-    const took = Date.now() - started;
+    // The connect timeout is 3 s, the acquire timeout 10 s: a deadline between them tells which one answered.
+    const res = await settlesWithin(request(app).get('/restApi/namespaces/search/findByPrefix?prefix=taxonomy').then((r) => r), {
+      timeoutMs: 8000,
+      what: 'the 503 of the connect timeout',
+    });
     expect(res.status).toBe(503);
     expect(res.headers['retry-after']).toBe('5');
     expect(res.body).toEqual({ apiVersion: '1.0', errorMessage: MESSAGE, payload: null });
-    // The connect timeout is 3 s; the margin is for a loaded machine.
-    expect(took).toBeLessThan(6000);
   }, 30000);
 });

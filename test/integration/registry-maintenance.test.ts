@@ -4,7 +4,7 @@
  * PUT of a successor, deactivation and reactivation, institution deletion, the curation warnings. Each
  * behind the curator token, checked with the registration rules (stand-in URL and regex checks here: the
  * real ones have tests of their own), logged with the curator in curation_events, and seen by a resolver
- * area on the same database within 2 s.
+ * area on the same database (how soon is bench:resolver's "change visible" figure, not asserted here).
  */
 import { readFile } from 'node:fs/promises';
 import type { RequestListener } from 'node:http';
@@ -247,6 +247,8 @@ describe('PUT /restApi/namespaces/{id}/successor', () => {
 
 describe('namespace lifecycle', () => {
   it('deactivates a namespace, refuses to do it twice, and reactivates it clearing its deprecation details', async () => {
+    // Whole seconds of slack: the row is dated by the request, whose start and end the clock reads here.
+    const requestedAt = Date.now() - 1000;
     const deactivated = await curatorGet('/namespaceManagementApi/deactivateNamespace/330');
     const mir = (await t.db('namespaces').where({ id: 330 }).first('mirId'))!.mirId;
     expect([deactivated.status, deactivated.body]).toEqual([
@@ -256,7 +258,8 @@ describe('namespace lifecycle', () => {
     expect(deactivated.headers['cache-control']).toBe('no-store');
     const row = (await t.db('namespaces').where({ id: 330 }).first())!;
     expect(row).toMatchObject({ deprecated: true, renderDeprecatedLanding: true });
-    expect(Date.now() - row.deprecationDate!.getTime()).toBeLessThan(60_000);
+    expect(row.deprecationDate!.getTime()).toBeGreaterThanOrEqual(requestedAt);
+    expect(row.deprecationDate!.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
 
     const again = await curatorPost('/namespaceManagementApi/deactivateNamespace/330');
     expect([again.status, again.body]).toEqual([400, refusal(`Namespace with ID '330', MIR ID '${mir}' CANNOT BE DEACTIVATED, because IT ALREADY IS DEPRECATED`)]);
@@ -426,11 +429,10 @@ describe('registration curation', () => {
 });
 
 describe('what the resolver and the dataset see', () => {
-  it('redirects to the new URL pattern within 2 s of a PATCH', async () => {
+  it('redirects to the new URL pattern after a PATCH', async () => {
     const redirect = async () =>
       (await t.resolver.send({ method: 'GET', path: '/orcid:0000-0002-5355-2576', headers: { Accept: 'text/html' } })).headers.location;
     expect(await redirect()).toBe('https://orcid.org/0000-0002-5355-2576');
-    const started = performance.now();
     const res = await t.registry.send({
       method: 'PATCH',
       path: '/restApi/resources/1102',
@@ -439,9 +441,6 @@ describe('what the resolver and the dataset see', () => {
     });
     expect(res.status).toBe(204);
     await waitFor(async () => (await redirect()) === 'https://people.orcid.example.org/record/0000-0002-5355-2576', { timeoutMs: 5000, what: 'the new URL pattern in the redirect' });
-    const ms = Math.round(performance.now() - started);
-    console.info(`maintenance: a PATCHed URL pattern redirected by the resolver after ${ms} ms`);
-    expect(ms).toBeLessThan(2000);
     expect((await events('resource', 1102))[0]).toMatchObject({ actor: 'curator', changes: { urlPattern: { to: 'https://people.orcid.example.org/record/{$id}' } } });
   });
 
@@ -455,14 +454,12 @@ describe('what the resolver and the dataset see', () => {
     expect(orcid).toMatchObject({ name: 'ORCID, renamed', resources: [{ urlPattern: 'https://people.orcid.example.org/record/{$id}' }] });
   });
 
-  it('stops resolving to a deactivated namespace\'s providers within 2 s', async () => {
-    const started = performance.now();
+  it('stops resolving to a deactivated namespace\'s providers', async () => {
     expect((await curatorGet('/namespaceManagementApi/deactivateNamespace/239')).status).toBe(200);
     await waitFor(
       async () => (await t.resolver.send({ method: 'GET', path: '/ncbigene:100010', headers: { Accept: 'text/html' } })).headers.location?.includes('deactivatedLanding'),
       { timeoutMs: 5000, what: 'the deprecation landing page' },
     );
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 });
 

@@ -1,12 +1,12 @@
 /**
- * Registry changes made by plain SQL reach resolution promptly through LISTEN/NOTIFY, without waiting for
- * the periodic check (set to a minute here, far beyond every deadline below).
+ * Registry changes made by plain SQL reach resolution through LISTEN/NOTIFY, without waiting for the
+ * periodic check: that is set to a minute here, far beyond the 5 s each change is awaited, so a change seen
+ * at all was brought by the notification. How soon it shows is bench:resolver's "change visible" figure
+ * (bench/resolver/scale.ts), not asserted here: a bound in milliseconds fails whenever the machine is busy.
  */
 import request from 'supertest';
 import { startResolver, type ResolverUnderTest } from '../support/areas.js';
 import { waitFor } from '../support/wait.js';
-
-const DEADLINE_MS = 2000;
 
 interface Resolved {
   id: number;
@@ -26,35 +26,30 @@ async function resolve(curie: string): Promise<{ status: number; errorMessage: s
 }
 
 /**
- * Milliseconds from the start of `change` (a committed SQL change) until `seen` holds for the answer to
- * `curie`, polling every 50 ms; fails after 5 s.
+ * Commits `change` (an SQL change), then waits until `seen` holds for the answer to `curie`, polling every
+ * 50 ms; fails after 5 s, well before the periodic check would have run.
  */
-async function timeUntil(
+async function changeAndWait(
   change: () => Promise<unknown>,
   curie: string,
   seen: (answer: Awaited<ReturnType<typeof resolve>>) => boolean,
   what: string,
-): Promise<number> {
-  const started = performance.now();
+): Promise<void> {
   await change();
   await waitFor(async () => seen(await resolve(curie)), { timeoutMs: 5000, what });
-  return Math.round(performance.now() - started);
 }
 
 describe('registry changes made by plain SQL', () => {
-  it('shows a changed provider URL pattern within 2 s', async () => {
+  it('shows a changed provider URL pattern without waiting for the periodic check', async () => {
     const before = await resolve('taxonomy:9606');
     expect(before.resources.find((x) => x.id === 30)?.compactIdentifierResolvedUrl).toBe('https://purl.uniprot.org/taxonomy/9606');
 
-    const ms = await timeUntil(
+    await changeAndWait(
       () => r.db.raw("UPDATE resources SET url_pattern = 'https://taxa.changed.example.org/taxon/{$id}' WHERE mir_id = 'MIR:00100019'"),
       'taxonomy:9606',
       (a) => a.resources.some((x) => x.id === 30 && x.compactIdentifierResolvedUrl === 'https://taxa.changed.example.org/taxon/9606'),
       'the new URL pattern reaching resolution',
     );
-
-    console.info(`freshness: UPDATE resources.url_pattern visible in resolution after ${ms} ms`);
-    expect(ms).toBeLessThan(DEADLINE_MS);
     expect((await resolve('taxonomy:9606')).resources.map((x) => x.id)).toEqual([29, 30, 31, 32, 34, 35]);
   });
 
@@ -76,10 +71,7 @@ describe('registry changes made by plain SQL', () => {
         [ns!.id, institution.id],
       );
     });
-    const ms = await timeUntil(insert, 'newns:ABC123', (a) => a.status === 200, 'the inserted namespace resolving');
-
-    console.info(`freshness: INSERT of a namespace and resource resolvable after ${ms} ms`);
-    expect(ms).toBeLessThan(DEADLINE_MS);
+    await changeAndWait(insert, 'newns:ABC123', (a) => a.status === 200, 'the inserted namespace resolving');
     const answer = await resolve('newns:ABC123');
     expect(answer.resources).toHaveLength(1);
     expect(answer.resources[0]).toMatchObject({
@@ -92,10 +84,7 @@ describe('registry changes made by plain SQL', () => {
     expect((await resolve('pmc:PMC3084216')).status).toBe(200);
 
     const remove = () => r.db.raw("DELETE FROM namespaces WHERE prefix = 'pmc'");
-    const ms = await timeUntil(remove, 'pmc:PMC3084216', (a) => a.status === 400, 'the deleted namespace disappearing');
-
-    console.info(`freshness: DELETE of a namespace visible after ${ms} ms`);
-    expect(ms).toBeLessThan(DEADLINE_MS);
+    await changeAndWait(remove, 'pmc:PMC3084216', (a) => a.status === 400, 'the deleted namespace disappearing');
     expect((await resolve('pmc:PMC3084216')).errorMessage).toBe(
       "Resolution request 'pmc:PMC3084216' is NOT A NAMESPACE; INVALID Compact Identifier resolution request for 'pmc:PMC3084216'",
     );
@@ -105,15 +94,12 @@ describe('registry changes made by plain SQL', () => {
     const old = 'National Center for Biotechnology Information';
     expect((await resolve('taxonomy:9606')).resources.find((x) => x.id === 29)?.institution.name).toBe(old);
 
-    const ms = await timeUntil(
+    await changeAndWait(
       () => r.db.raw('UPDATE institutions SET name = ? WHERE name = ?', ['NCBI (renamed)', old]),
       'taxonomy:9606',
       (a) => a.resources.find((x) => x.id === 29)?.institution.name === 'NCBI (renamed)',
       'the institution rename reaching resolution',
     );
-
-    console.info(`freshness: institution rename visible after ${ms} ms`);
-    expect(ms).toBeLessThan(DEADLINE_MS);
     // Every resource of that institution, in every namespace, shows the new name.
     expect((await resolve('pubmed:16333295')).resources.find((x) => x.id === 58)?.institution.name).toBe('NCBI (renamed)');
   });

