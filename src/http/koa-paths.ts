@@ -18,21 +18,30 @@ export interface KoaPath {
 
 /** The resolver area's table of Koa paths (app.ts gathers it from the modules it mounts). */
 export class KoaPaths {
-  private readonly exact = new Map<string, KoaPath>();
+  // Plain string arrays, walked with === and startsWith: on the front handler's hot path, a handful of
+  // string comparisons cost less than hashing each request's fresh path for a Map.
+  private readonly exactPaths: string[] = [];
+  private readonly exact: KoaPath[] = [];
+  private readonly prefixPaths: string[] = [];
   private readonly prefixes: KoaPath[] = [];
 
   constructor(paths: readonly KoaPath[]) {
     for (const path of paths) {
-      if (path.under) this.prefixes.push(path);
-      else this.exact.set(path.path, path);
+      if (path.under) {
+        this.prefixPaths.push(path.path);
+        this.prefixes.push(path);
+      } else {
+        this.exactPaths.push(path.path);
+        this.exact.push(path);
+      }
     }
   }
 
-  /** The declaration covering the path; undefined for a compact identifier. On the hot path: a lookup and a few prefix tests. */
+  /** The declaration covering the path; undefined for a compact identifier. */
   claimOn(path: string): KoaPath | undefined {
-    const exact = this.exact.get(path);
-    if (exact) return exact;
-    for (const prefix of this.prefixes) if (path.startsWith(prefix.path)) return prefix;
+    const exact = this.exactPaths.indexOf(path);
+    if (exact !== -1) return this.exact[exact];
+    for (let i = 0; i < this.prefixPaths.length; i++) if (path.startsWith(this.prefixPaths[i]!)) return this.prefixes[i];
     return undefined;
   }
 
