@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
+import { ajv, type ErrorObject } from './lib/json-schema.js';
 import { projectRoot } from './lib/project-root.js';
 import { parseTrustedProxies } from './lib/trusted-proxies.js';
 
@@ -558,87 +558,22 @@ const configSchema = {
   additionalProperties: true,
 } as const;
 
-export interface Config {
-  DATABASE_URL: string;
-  DATABASE_READ_URL: string;
-  REDIS_URL: string;
-  REDIS_SENTINELS: string;
-  REDIS_SENTINEL_NAME: string;
-  HOST: string;
-  RESOLVER_PORT: number;
-  REGISTRY_PORT: number;
-  RESOLVER_METRICS_PORT: number;
-  REGISTRY_METRICS_PORT: number;
-  WORKER_METRICS_PORT: number;
-  METRICS_TOKEN: string;
-  PUBLIC_RESOLVER_URL: string;
-  PUBLIC_REGISTRY_URL: string;
-  LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  LOG_REQUEST_SAMPLE_RATE: number;
-  HTTP_REQUEST_TIMEOUT_MS: number;
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: number;
-  SHUTDOWN_TIMEOUT_MS: number;
-  SNAPSHOT_CHECK_INTERVAL_MS: number;
-  REGISTRY_CACHE_MAX_MB: number;
-  USAGE_COUNTING: boolean;
-  USAGE_FLUSH_INTERVAL_MS: number;
-  TRUST_PROXY: string;
-  RESOLVER_HEAVY_REQUESTS_PER_CLIENT: number;
-  RESOLVER_MCP: boolean;
-  RATE_LIMITS: boolean;
-  RESOLVER_INSTANCES: number;
-  RATE_LIMIT_RESOLUTION: number;
-  RATE_LIMIT_REVERSE: number;
-  RATE_LIMIT_BATCH: number;
-  RATE_LIMIT_VALIDATORS: number;
-  RATE_LIMIT_SUBMISSIONS: number;
-  RATE_LIMIT_BROWSE: number;
-  RATE_LIMIT_DATASET: number;
-  RESOLVER_CACHE_MAX_AGE: number;
-  RESOLVER_ERROR_CACHE_MAX_AGE: number;
-  QUEUE_PREFIX: string;
-  CLUSTER_BACKEND_PORT: number;
-  DATASET_DIR: string;
-  DATASET_RETENTION_DAYS: number;
-  DATASET_FIRST_BUILD_WAIT_MS: number;
-  WORKER_LOCK_DURATION_MS: number;
-  WORKER_SCHEDULE_CHECK_INTERVAL_MS: number;
-  URL_CHECK_WAIT_MS: number;
-  URL_CHECK_CACHE_SECONDS: number;
-  URL_CHECK_TIMEOUT_MS: number;
-  URL_CHECK_ALLOW_PRIVATE_NETWORKS: boolean;
-  URL_CHECK_CONCURRENCY: number;
-  LINKCHECK_ENABLED: boolean;
-  LINKCHECK_INTERVAL: string;
-  LINKCHECK_CONCURRENCY: number;
-  LINKCHECK_HOST_CONCURRENCY: number;
-  LINKCHECK_HOST_DELAY_MS: number;
-  LINKCHECK_TIMEOUT_MS: number;
-  LINKCHECK_HISTORY_DAYS: number;
-  LINKCHECK_CONTACT_URL: string;
-  ROR_API_URL: string;
-  IDEMPOTENCY_KEY_RETENTION_HOURS: number;
-  SEED_SAMPLE_REGISTRY: boolean;
-  REGISTRATION_REQUESTS_PER_DAY: number;
-  REGISTRATION_MIN_DESCRIPTION_LENGTH: number;
-  REGISTRATION_URL_PATTERN_SIMILARITY: number;
-  REGEX_CHECK_TIMEOUT_MS: number;
-  REGEX_CHECKS_PER_CLIENT: number;
-  REGEX_CHECK_QUEUE_WAIT_MS: number;
-  REGEX_MAX_PATTERN_LENGTH: number;
-  CURATOR_TOKEN: string;
-  CURATOR_NAME: string;
-  CURATOR_SESSION_HOURS: number;
-  OIDC_ISSUER: string;
-  OIDC_CLIENT_ID: string;
-  OIDC_CLIENT_SECRET: string;
-  OIDC_CURATORS: string;
-  CURATION_CORS_ORIGINS: string;
-  CURATOR_EMAIL: string;
-  SMTP_URL: string;
-  NOTIFICATION_FROM: string;
-  NOTIFICATION_POLL_INTERVAL_MS: number;
-}
+/**
+ * A setting's type, read from its schema: the enum's values, a number, a boolean or a string. The settings
+ * are all given a default, so none is optional.
+ */
+type SettingValue<S> = S extends { enum: readonly (infer E)[] }
+  ? E
+  : S extends { type: 'integer' | 'number' }
+    ? number
+    : S extends { type: 'boolean' }
+      ? boolean
+      : string;
+
+type SettingSchemas = typeof configSchema.properties;
+
+/** Every setting, typed from configSchema so the two cannot drift. */
+export type Config = { -readonly [K in keyof SettingSchemas]: SettingValue<SettingSchemas[K]> };
 
 export type ConfigKey = keyof Config;
 export const configKeys = Object.keys(configSchema.properties) as ConfigKey[];
@@ -676,9 +611,22 @@ export function envExample(): string {
   ].join('\n');
 }
 
-// coerceTypes turns "8080" into 8080 and "false" into false; useDefaults fills what is unset.
-const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true });
+// On the one ajv instance (json-schema.ts), whose useDefaults fills what is unset.
 const validateConfig = ajv.compile(configSchema);
+
+/**
+ * A setting's environment text as the type its schema gives it, converted as ajv's coerceTypes did ("8080"
+ * to 8080, "false" to false): the one ajv instance does not coerce, since that would hold for request
+ * bodies too. A text that does not convert is left as it is and fails as "must be integer" (or boolean).
+ */
+function typedSetting(type: string, text: string): unknown {
+  if (type === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
+  if (type !== 'integer' && type !== 'number') return text;
+  const value = Number(text);
+  // "Infinity" too stays text: ajv's coercion took it, and its minimum and maximum let it through.
+  if (!Number.isFinite(value) || (type === 'integer' && !Number.isInteger(value))) return text;
+  return value;
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -742,26 +690,37 @@ function checkTrustProxy(setting: string): string[] {
   }
 }
 
-/** Parses the environment (allErrors is safe here: the operator, not a client, writes it). */
+/**
+ * Every bad setting's problem, in the schema's order. The one ajv instance stops at the first problem (no
+ * allErrors: request bodies are untrusted), so each pass drops the setting found, which its default then
+ * replaces, and validates again: the operator is still told about every bad variable at once.
+ */
+function settingsProblems(candidate: Record<string, unknown>, texts: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const reported = new Set<string>();
+  while (!validateConfig(candidate)) {
+    const error = validateConfig.errors![0]!;
+    const name = error.instancePath.replace(/^\//, '');
+    if (reported.has(name)) break;
+    reported.add(name);
+    problems.push(describeProblem(error, texts));
+    delete candidate[name];
+  }
+  return problems;
+}
+
+/** Parses the environment. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const texts: Record<string, string> = {};
   const candidate: Record<string, unknown> = {};
   for (const key of configKeys) {
     const value = env[key];
-    if (value !== undefined && value !== '') candidate[key] = value;
+    if (value === undefined || value === '') continue;
+    texts[key] = value;
+    candidate[key] = typedSetting(configSchema.properties[key].type, value);
   }
-  const original = { ...candidate };
-  if (!validateConfig(candidate)) {
-    const seen = new Set<string>();
-    const problems = (validateConfig.errors ?? [])
-      .filter((e) => {
-        const name = e.instancePath;
-        if (seen.has(name)) return false;
-        seen.add(name);
-        return true;
-      })
-      .map((e) => describeProblem(e, original));
-    throw new ConfigError(problems);
-  }
+  const problems = settingsProblems(candidate, texts);
+  if (problems.length > 0) throw new ConfigError(problems);
   const config = candidate as unknown as Config;
   const settingProblems = [...checkOidcSettings(config), ...checkTrustProxy(config.TRUST_PROXY)];
   if (settingProblems.length > 0) throw new ConfigError(settingProblems);

@@ -39,8 +39,9 @@ export interface BaseAppOptions {
 }
 
 /** A Koa application whose request handler first offers each request to a front handler. */
-class FrontedKoa extends Koa {
-  constructor(private readonly front: (req: IncomingMessage, res: ServerResponse) => boolean) {
+export class FrontedKoa extends Koa {
+  /** Public for the tests that check which requests it keeps and which it hands to Koa. */
+  constructor(readonly front: (req: IncomingMessage, res: ServerResponse) => boolean) {
     super();
   }
 

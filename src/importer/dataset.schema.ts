@@ -1,4 +1,4 @@
-import { Ajv } from 'ajv';
+import { ajv } from '../lib/json-schema.js';
 import type { InstitutionRecord, LocationRecord, NamespaceRecord, ResourceRecord } from '../core/registry-records.js';
 
 /**
@@ -132,8 +132,7 @@ export const datasetNamespaceSchema = {
   },
 } as const;
 
-// useDefaults fills the optional fields, so the importer compares and writes complete records.
-// No allErrors: the file may come from a URL, and the first problem is all the report needs.
-const ajv = new Ajv({ useDefaults: true });
+// The one instance's useDefaults fills the optional fields, so the importer compares and writes complete
+// records; no allErrors: the file may come from a URL, and the first problem is all the report needs.
 
 export const validateDatasetNamespace = ajv.compile<DatasetNamespace>(datasetNamespaceSchema);

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { ErrorObject } from 'ajv';
+import type { ErrorObject } from '../lib/json-schema.js';
 import { countries } from '../../migrations/data/iso-3166-1.js';
 import { validateDatasetNamespace, type DatasetInstitution, type DatasetNamespace } from './dataset.schema.js';
 

@@ -10,9 +10,13 @@ import { Router } from '@koa/router';
 import { projectRoot } from '../lib/project-root.js';
 import { StaticAssets } from '../web/static-assets.js';
 import { buildOpenApiDocument, type Area, type DocumentOptions } from './openapi-document.js';
+import type { KoaPath } from '../http/koa-paths.js';
 import { DOCS_SECURITY_POLICY, setPageSecurity } from '../http/page-security.js';
 
 export const DOCS_ASSETS_PATH = '/docs/assets';
+
+/** The resolver's Koa paths of the documentation (koa-paths.ts): what isDocsPath matches. */
+export const DOCS_PATHS: readonly KoaPath[] = [{ path: '/openapi.json' }, { path: '/docs' }, { path: `${DOCS_ASSETS_PATH}/`, under: true }];
 
 /** The paths these routes answer: on the resolver they are not compact identifiers, and count as browsing. */
 export function isDocsPath(path: string): boolean {

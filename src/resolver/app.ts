@@ -8,23 +8,26 @@ import { limitRequests } from '../http/rate-limit-middleware.js';
 import type { ReadinessPolicy } from '../http/health.js';
 import { pingPostgres } from '../db/postgres-failure.js';
 import { pingRedis } from '../queue/connections.js';
-import { docsRoutes } from '../openapi/docs.routes.js';
+import { DOCS_PATHS, docsRoutes } from '../openapi/docs.routes.js';
 import { SERVICE_VERSION } from '../openapi/openapi-document.js';
 import type { Logger } from '../lib/logger.js';
 import { meteredFamilyOf } from '../http/metrics-middleware.js';
+import { KoaPaths } from '../http/koa-paths.js';
+import { HEAD_AND_GET } from '../http/unserved-methods.js';
+import { METRICS_PATH } from '../metrics/scrape.js';
 import { Registry } from 'prom-client';
 import { ResolverMetrics } from '../metrics/resolver-metrics.js';
-import { batchRoutes } from './batch.routes.js';
-import { createFrontHandler, resolverMethodsAt } from './front-handler.js';
+import { BATCH_PATHS, batchRoutes } from './batch.routes.js';
+import { createFrontHandler } from './front-handler.js';
 import { HeavyWork } from './heavy-work.js';
-import { insightRoutes } from './insight.routes.js';
-import { mcpRoutes } from './mcp.routes.js';
+import { INSIGHT_PATHS, insightRoutes } from './insight.routes.js';
+import { MCP_PATHS, mcpRoutes } from './mcp.routes.js';
 import { createMcpTools } from './mcp-tools.js';
 import { readNamespaceDescription } from '../db/namespace-description.js';
-import { registryLinksRoutes } from './registry-links.routes.js';
+import { REGISTRY_LINK_PATHS, registryLinksRoutes } from './registry-links.routes.js';
 import { ResolutionCaching } from './resolution-caching.js';
 import { resolverFamilyOf, resolverRateLimits } from './resolver-rate-limits.js';
-import { reverseLookups } from './reverse.routes.js';
+import { REVERSE_PATHS, reverseLookups } from './reverse.routes.js';
 import type { SnapshotSource } from './snapshot-source.js';
 import type { UsageRecorder } from '../statistics/usage-recorder.js';
 
@@ -55,6 +58,24 @@ function resolverReadiness(registry: SnapshotSource): ReadinessPolicy {
     return { status: 'degraded', reason: `serving registry snapshot version ${registry.snapshot.version}; ${reasons.join('; ')}`, checks };
   };
 }
+
+/**
+ * Every path the resolver's Koa application answers, each declared by the module mounted for it below
+ * (and the base app's own: the root's 404, the health checks, /metrics, which keeps a compact
+ * identifier's HEAD and GET in its Allow). The front handler hands these to Koa and reads every other GET
+ * or HEAD path as a compact identifier; resolver-routing-table.test.ts checks that every mounted route is here.
+ */
+const KOA_PATHS = new KoaPaths([
+  { path: '/' },
+  { path: '/health/', under: true },
+  { path: METRICS_PATH, methods: HEAD_AND_GET },
+  ...REGISTRY_LINK_PATHS,
+  ...REVERSE_PATHS,
+  ...BATCH_PATHS,
+  ...INSIGHT_PATHS,
+  ...DOCS_PATHS,
+  ...MCP_PATHS,
+]);
 
 /** The resolver area: resolution, redirects, MIR ids, reverse lookup, batches and the insight API. */
 export function createResolverApp(deps: ResolverAppDeps): Koa {
@@ -87,7 +108,7 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
       { name: 'redis', check: () => pingRedis(deps.redis) },
     ],
     readinessPolicy: resolverReadiness(registry),
-    servedMethods: resolverMethodsAt,
+    servedMethods: (path) => KOA_PATHS.methodsAt(path),
     clientAddress,
     metrics: {
       registry: metrics.registry,
@@ -114,6 +135,7 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
       }),
       rankingTag: () => registry.rankingTag,
       meter: metrics.meter,
+      koaPaths: KOA_PATHS,
     }),
   });
   // X-Forwarded-Proto and -Host; the client address is clientAddress's (ctx.ip).

@@ -1,5 +1,6 @@
 import { Router } from '@koa/router';
 import { BATCH_JSON_LIMIT, jsonBody } from '../http/json-body.js';
+import type { KoaPath } from '../http/koa-paths.js';
 import { chargeMore } from '../http/rate-limit-middleware.js';
 import type { Logger } from '../lib/logger.js';
 import { BatchAnswer } from './batch-answer.js';
@@ -22,6 +23,9 @@ export interface BatchDeps {
  * GET would answer it, with that call's HTTP status, in input order, all against one snapshot. A heavy
  * request: counted against the client's cap and written a slice at a time (see batch-answer.ts).
  */
+/** Koa's paths (koa-paths.ts); whatever follows /resolve/batch is no compact identifier either. */
+export const BATCH_PATHS: readonly KoaPath[] = [{ path: '/resolve/batch', under: true }];
+
 export function batchRoutes(deps: BatchDeps): Router {
   const router = new Router();
   router.post('/resolve/batch', countHeavyRequest(deps.heavy), jsonBody(BATCH_JSON_LIMIT), async (ctx) => {

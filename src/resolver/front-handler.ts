@@ -6,15 +6,13 @@ import { resolveCompactId, type Resolution } from '../core/resolve.js';
 import { asciiLocation } from '../http/ascii-location.js';
 import { addBareHeader, failBare, JSON_CONTENT_TYPE, sendBare, sendBareEmpty, sendErrorAnswer, startBareRequest } from '../http/bare-request.js';
 import type { ClientAddress } from '../http/client-address.js';
+import type { KoaPaths } from '../http/koa-paths.js';
 import { OPEN_CORS_HEADERS } from '../http/cors.js';
-import { isDocsPath } from '../openapi/docs.routes.js';
 import { sendRateLimited, type FamilyLimiter, type RateLimits } from '../http/rate-limiter.js';
 import { AccessLog } from '../http/request-context.js';
-import { HEAD_AND_GET } from '../http/unserved-methods.js';
 import { pageSecurityHeaders } from '../http/page-security.js';
 import type { Logger } from '../lib/logger.js';
 import type { HttpMeter } from '../metrics/http-meter.js';
-import { METRICS_PATH } from '../metrics/scrape.js';
 import type { HeavyWork } from './heavy-work.js';
 import { LANDING_PAGE_POLICY, renderResolutionFailed } from './landing-page.js';
 import type { ResolutionCaching } from './resolution-caching.js';
@@ -49,6 +47,8 @@ export interface FrontDeps {
   rankingTag?: () => string | undefined;
   /** Counts the requests answered here (families resolution, reverse and batch); none without. */
   meter?: HttpMeter;
+  /** Every path Koa answers (app.ts gathers it from the modules it mounts): never a compact identifier. */
+  koaPaths: KoaPaths;
 }
 
 /** Answers a request itself and returns true, or returns false to hand it to the Koa application. */
@@ -58,23 +58,6 @@ export const DEPRECATED_LANDING = '/deactivatedLanding/';
 /** The MCP server's endpoint (mcp.routes.ts): never a compact identifier, although it reads like a prefix. */
 export const MCP_PATH = '/mcp';
 export const PROTECTED_LANDING = '/protectedLanding/';
-
-/** Paths of the resolver area's other endpoints: never read as compact identifiers. */
-const KOA_PATHS = ['/health/', '/reverse/', '/resolve/batch', '/resolveMirId/', '/insightApi/', DEPRECATED_LANDING, PROTECTED_LANDING];
-/** Answered in Koa by prefix match (registry-links.routes.ts), not by a router that would list its methods. */
-const PAGE_PATHS = ['/resolveMirId/', DEPRECATED_LANDING, PROTECTED_LANDING];
-
-/**
- * The methods of the resolver's paths that no router declares: every compact identifier (this handler's
- * GET and HEAD) and the MIR id and landing pages. Undefined for the root and for the paths whose routers
- * or middleware say for themselves (health, reverse lookups, batches).
- */
-export function resolverMethodsAt(path: string): readonly string[] | undefined {
-  if (path === '/' || path === MCP_PATH || isDocsPath(path)) return undefined;
-  for (const page of PAGE_PATHS) if (path.startsWith(page)) return HEAD_AND_GET;
-  for (const other of KOA_PATHS) if (path.startsWith(other)) return undefined;
-  return HEAD_AND_GET;
-}
 
 /**
  * The path is percent-decoded once: `GO%3A0006915` resolves, `%2F` becomes a `/` (LUIs may hold one) and
@@ -121,11 +104,12 @@ function wantsRedirect(req: IncomingMessage, query: string): boolean {
  * they skip it and do what its middleware would (request id, nosniff, sampled access log, CORS, error
  * envelope) with the same code (bare-request.ts). Everything else (health, MIR ids, landing pages, batches,
  * other methods) goes on to Koa, which answers the other methods on a compact identifier with 405 (see
- * resolverMethodsAt).
+ * KoaPaths.methodsAt). Which GET and HEAD paths are Koa's is read from deps.koaPaths, the table of the
+ * mounted modules' paths, so that a new route cannot be mistaken for a compact identifier.
  */
 export function createFrontHandler(deps: FrontDeps): FrontHandler {
   const options = { publicRegistryUrl: deps.publicRegistryUrl };
-  const { caching, clientAddress, heavy, limits, logger, reverse } = deps;
+  const { caching, clientAddress, heavy, koaPaths, limits, logger, reverse } = deps;
   const access = new AccessLog(logger, deps.logSampleRate);
   const resolutionLimit = limits.families.resolution;
   const reverseLimit = limits.families.reverse;
@@ -221,9 +205,7 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
       } else if ((path === '/resolve/batch' || path === '/reverse/batch') && heavy.atCap(clientAddress(req))) refuseHeavy = true;
       else return false;
     } else if (method === 'GET' || method === 'HEAD') {
-      // /metrics is Koa's (metrics-middleware.ts): never a compact identifier, never limited.
-      if (path === '/' || path === METRICS_PATH || path === MCP_PATH || isDocsPath(path)) return false;
-      for (const other of KOA_PATHS) if (path.startsWith(other)) return false;
+      if (koaPaths.claimOn(path)) return false;
     } else {
       return false;
     }

@@ -17,6 +17,7 @@ import { Router } from '@koa/router';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { badRequest } from '../http/http-error.js';
 import { DEFAULT_JSON_LIMIT, readJsonRequest } from '../http/json-body.js';
+import type { KoaPath } from '../http/koa-paths.js';
 import { chargeMore } from '../http/rate-limit-middleware.js';
 import type { Logger } from '../lib/logger.js';
 import { MCP_PATH } from './front-handler.js';
@@ -42,6 +43,9 @@ export const MCP_JSON_LIMIT = DEFAULT_JSON_LIMIT;
  * were 790 KB and about 5 ms of it; 10 are 79 KB and about a millisecond, the size of a unit of heavy work.
  */
 export const MCP_MAX_BATCH = 10;
+
+/** Koa's path (koa-paths.ts), mounted or not: with RESOLVER_MCP off, Koa answers it 404, never as a compact identifier. */
+export const MCP_PATHS: readonly KoaPath[] = [{ path: MCP_PATH }];
 
 export function mcpRoutes(deps: McpRouteDeps): Router {
   const router = new Router();

@@ -3,6 +3,8 @@ import { findNamespaceByMirId } from '../core/mir-id.js';
 import type { RegistrySnapshot } from '../core/registry-snapshot.js';
 import { resolveCompactId } from '../core/resolve.js';
 import { errorEnvelope } from '../http/envelope.js';
+import type { KoaPath } from '../http/koa-paths.js';
+import { HEAD_AND_GET } from '../http/unserved-methods.js';
 import { DEPRECATED_LANDING, decodeRawRequest, PROTECTED_LANDING } from './front-handler.js';
 import { setPageSecurity } from '../http/page-security.js';
 import { LANDING_PAGE_POLICY, renderDeprecatedLanding, renderProtectedLanding, renderResolutionFailed } from './landing-page.js';
@@ -11,6 +13,11 @@ export interface RegistryLinksDeps {
   snapshot: () => RegistrySnapshot;
   publicRegistryUrl: string;
 }
+
+const MIR_ID = '/resolveMirId/';
+
+/** Koa's paths (koa-paths.ts): answered here by prefix match, on GET and HEAD, with no router to list the methods. */
+export const REGISTRY_LINK_PATHS: readonly KoaPath[] = [MIR_ID, DEPRECATED_LANDING, PROTECTED_LANDING].map((path) => ({ path, under: true, methods: HEAD_AND_GET }));
 
 function sendHtml(ctx: Context, status: number, html: string): void {
   ctx.status = status;
@@ -27,7 +34,6 @@ function sendHtml(ctx: Context, status: number, html: string): void {
 export function registryLinksRoutes(deps: RegistryLinksDeps): Middleware {
   const options = { publicRegistryUrl: deps.publicRegistryUrl };
   const registryPage = (prefix: string) => `${deps.publicRegistryUrl}/registry/${encodeURIComponent(prefix)}`;
-  const MIR_ID = '/resolveMirId/';
 
   const mirIdRedirect = (ctx: Context) => {
     const mirId = decodeRawRequest(ctx.path, MIR_ID.length);

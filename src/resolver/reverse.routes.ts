@@ -15,6 +15,7 @@ import { answerJsonBody, failBare, JSON_CONTENT_TYPE, sendBare, sendBareEmpty, s
 import type { ClientAddress } from '../http/client-address.js';
 import { envelope, envelopeJson } from '../http/envelope.js';
 import { HttpError } from '../http/http-error.js';
+import type { KoaPath } from '../http/koa-paths.js';
 import { BATCH_JSON_LIMIT, jsonBody } from '../http/json-body.js';
 import { chargeMore } from '../http/rate-limit-middleware.js';
 import type { Logger } from '../lib/logger.js';
@@ -145,6 +146,9 @@ export const SIMILARITY_SLICE_WORK = SIMILARITY_STEPS_PER_SLICE;
 const LONG_SIMILARITY_CHARS = 400;
 /** A request body this long holds a long lookup (or padding): refused unread when its client is at its cap. */
 export const LONG_SIMILARITY_BODY = 1024;
+
+/** Koa's paths (koa-paths.ts): the batch, and the single lookups' other methods (405); the front handler answers their POSTs. */
+export const REVERSE_PATHS: readonly KoaPath[] = [{ path: '/reverse/', under: true }];
 
 const SINGLE_LOOKUPS = new Set(['/reverse/byPrefix', '/reverse/bySimilarity']);
 

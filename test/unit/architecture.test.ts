@@ -145,6 +145,18 @@ describe('the import graph of src/ and workers/', () => {
     expect(reaching).toEqual([]);
   });
 
+  test('one ajv instance: only src/lib/json-schema.ts makes one or imports the ajv package', () => {
+    const sources = ['src', 'workers', 'bench', 'scripts'].flatMap((folder) =>
+      readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile() && /\.(tsx?|mjs|js)$/.test(entry.name))
+        .map((entry) => relative(root, join(entry.parentPath, entry.name))),
+    );
+    const instances = sources.filter((file) => /new Ajv\w*\(/.test(readFileSync(join(root, file), 'utf8')));
+    expect(instances).toEqual(['src/lib/json-schema.ts']);
+    const importers = [...graph].filter(([, { packages }]) => packages.some((name) => name === 'ajv' || name.startsWith('ajv/'))).map(([file]) => file);
+    expect(importers).toEqual(['src/lib/json-schema.ts']);
+  });
+
   test("the README's Layout section names every folder of src/ and the top level, and no folder that is gone", () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const layout = /## Layout\n+```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';

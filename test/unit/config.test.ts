@@ -42,6 +42,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ REGISTRY_PORT: '70000' })).toThrow(/REGISTRY_PORT/);
   });
 
+  it('converts numbers as ajv\'s coercion did (spaces, exponents) and refuses what is no finite number of the kind', () => {
+    expect(loadConfig({ RESOLVER_PORT: ' 9000 ', RATE_LIMIT_BATCH: '1e3' })).toMatchObject({ RESOLVER_PORT: 9000, RATE_LIMIT_BATCH: 1000 });
+    expect(() => loadConfig({ RESOLVER_PORT: '80.5' })).toThrow('Invalid configuration: RESOLVER_PORT="80.5" must be integer');
+    // ajv's coercion took "Infinity" past the maximum (a port of Infinity); it is refused now.
+    expect(() => loadConfig({ RESOLVER_PORT: 'Infinity' })).toThrow('Invalid configuration: RESOLVER_PORT="Infinity" must be integer');
+    expect(() => loadConfig({ USAGE_COUNTING: '1' })).toThrow('Invalid configuration: USAGE_COUNTING="1" must be boolean');
+  });
+
   it('leaves curation off with an empty curator token and takes a long one', () => {
     expect(loadConfig({}).CURATOR_TOKEN).toBe('');
     expect(loadConfig({ CURATOR_TOKEN: '' }).CURATOR_TOKEN).toBe('');

@@ -3,15 +3,13 @@
  * batches, the registration payload) say exactly what those readers take: the same bodies are given to
  * both, and each must be taken by both or refused by both.
  */
-import { Ajv } from 'ajv';
+// The instance the routes' schemas are compiled on (curation.schemas.ts, maintenance.schemas.ts).
+import { ajv } from '../../src/lib/json-schema.js';
 import { normaliseRegistrationPayload, readEnvelopePayload } from '../../src/registry/registration/validation/payload.js';
 import { REGISTRATION_REQUEST_SCHEMA } from '../../src/registry/registration/validation/payload.schema.js';
 import { readBatchList } from '../../src/resolver/batch-request.js';
 import { RESOLVE_BATCH_SCHEMA, reverseRequestSchema } from '../../src/resolver/request.schemas.js';
 import { readReverseQuery } from '../../src/resolver/reverse.routes.js';
-
-// As the routes' schemas are compiled (curation.schemas.ts, maintenance.schemas.ts).
-const ajv = new Ajv({ allowUnionTypes: true });
 
 /** The bodies on which the schema and the reader disagree (taken by one, refused by the other). */
 function disagreements(schema: object, takes: (body: unknown) => boolean, bodies: readonly unknown[]): unknown[] {

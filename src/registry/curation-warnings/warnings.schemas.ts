@@ -1,4 +1,4 @@
-import { Ajv } from 'ajv';
+import { ajv } from '../../lib/json-schema.js';
 import { invalid } from '../../core/domain-error.js';
 import type { WarningTargetType } from './curation-warning.js';
 
@@ -49,7 +49,6 @@ export const NOTIFICATIONS_SCHEMA = {
   },
 };
 
-const ajv = new Ajv({ allowUnionTypes: true });
 const validateBody = ajv.compile(NOTIFICATIONS_SCHEMA);
 
 const BODY_MESSAGE =

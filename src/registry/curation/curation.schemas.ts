@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { ajv, type ErrorObject, type ValidateFunction } from '../../lib/json-schema.js';
 import type { RequestKind } from '../registration/submission/registration-records.js';
 
 /**
@@ -43,9 +43,8 @@ export function sessionEventSchema(amendedField?: string): object {
   };
 }
 
-// One instance, every schema compiled once at import. No allErrors: the first problem is reported, and a
-// hostile body costs one failed check.
-const ajv = new Ajv({ allowUnionTypes: true });
+// Every schema compiled once at import, on the one instance (json-schema.ts: no allErrors, the first
+// problem is reported, and a hostile body costs one failed check).
 const validateSessionEvent = ajv.compile(sessionEventSchema());
 const validateAmendment: Record<RequestKind, ValidateFunction> = {
   prefix: ajv.compile(sessionEventSchema(AMENDED_FIELD.prefix)),

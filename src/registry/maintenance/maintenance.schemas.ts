@@ -7,7 +7,7 @@
  * does not have are ignored. Types and lengths are checked here; what the values mean is checked by the
  * registration rules (edit-validation.ts).
  */
-import { Ajv, type ErrorObject } from 'ajv';
+import { ajv, type ErrorObject } from '../../lib/json-schema.js';
 import { invalid } from '../../core/domain-error.js';
 import { MAX_SYNONYM_LENGTH, MAX_SYNONYMS_PER_NAMESPACE } from '../../core/prefix-synonyms.js';
 
@@ -123,8 +123,7 @@ export function patchSchema(collection: EditableCollection): object {
   return { type: 'object', properties };
 }
 
-// One instance, every schema compiled once at import; the first problem is reported.
-const ajv = new Ajv({ allowUnionTypes: true });
+// Every schema compiled once at import, on the one instance; the first problem is reported.
 const patchValidators = {
   namespaces: ajv.compile(patchSchema('namespaces')),
   resources: ajv.compile(patchSchema('resources')),
