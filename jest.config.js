@@ -3,9 +3,16 @@
 //
 // SWC strips the types (about half the CPU of ts-jest, which type-checks each file as it loads it);
 // `npm run typecheck` is where types are checked, and .ci/run runs it before the tests.
+import { availableParallelism } from 'node:os';
+
 /** @type {import('jest').Config} */
 export default {
   testEnvironment: 'node',
+  // Files run in parallel workers, each with its own Redis database (global-setup.ts) and every file with
+  // its own Postgres database, queue prefix and ports. Integration files spend much of their time waiting on
+  // the processes, servers and timers they start, so there is a worker per core and at least two
+  // (jest's default, one fewer than the cores, runs a 2-core machine's files one at a time).
+  maxWorkers: Math.max(2, availableParallelism()),
   extensionsToTreatAsEsm: ['.ts', '.tsx'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
