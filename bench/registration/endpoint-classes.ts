@@ -11,7 +11,7 @@ import {
   RESOURCE_VALIDATION_ENDPOINTS,
   type ValidationEndpoint,
 } from '../../src/registry/registration/validation/endpoints.js';
-import { normaliseRegistrationPayload } from '../../src/registry/registration/validation/payload.js';
+import { normaliseRegistrationPayload } from '../../src/registry/model/registration-payload.js';
 import type { RequestKind } from '../../src/registry/registration/validation/validation-context.js';
 import { regexSyntax, sampleIdMatchesPattern, sampleUrl, url } from '../../src/registry/registration/validation/validators.js';
 

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../lib/project-root.js';
-import { CURATION_DISABLED_MESSAGE, TOKEN_MISSING_MESSAGE, TOKEN_WRONG_MESSAGE } from '../registry/curation/curator-auth.js';
-import { FREE_WRONG_TRIES, MAX_DELAY_SECONDS, TOO_MANY_WRONG_TOKENS_MESSAGE, WRONG_TRY_WINDOW_SECONDS } from '../registry/curation/wrong-token-throttle.js';
+import { CURATION_DISABLED_MESSAGE, TOKEN_MISSING_MESSAGE, TOKEN_WRONG_MESSAGE } from '../registry/model/curator-auth.js';
+import { FREE_WRONG_TRIES, MAX_DELAY_SECONDS, TOO_MANY_WRONG_TOKENS_MESSAGE, WRONG_TRY_WINDOW_SECONDS } from '../registry/model/wrong-token-throttle.js';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../http/error-translator.js';
 import { CURATION_SCHEMAS } from './answers/curation.schemas.js';
 import { ENVELOPE_SCHEMAS } from './answers/envelope.schemas.js';

@@ -4,7 +4,7 @@
  * both, and each must be taken by both or refused by both.
  */
 import { Ajv } from 'ajv';
-import { normaliseRegistrationPayload, readEnvelopePayload } from '../../src/registry/registration/validation/payload.js';
+import { normaliseRegistrationPayload, readEnvelopePayload } from '../../src/registry/model/registration-payload.js';
 import { REGISTRATION_REQUEST_SCHEMA } from '../../src/registry/registration/validation/payload.schema.js';
 import { readBatchList } from '../../src/resolver/batch-request.js';
 import { RESOLVE_BATCH_SCHEMA, reverseRequestSchema } from '../../src/resolver/request.schemas.js';

@@ -3,7 +3,7 @@
  * presenter use (rest-api/collections.ts): each item's fields in the reference's (Java field) order, then
  * its links: self, its own rel and its associations.
  */
-import { COLLECTIONS, type CollectionDefinition } from '../../registry/rest-api/collections.js';
+import { COLLECTIONS, type CollectionDefinition } from '../../registry/model/collections.js';
 import { addition, arrayOf, flag, integer, NULLABLE_DATE, object, orNull, ref, REFERENCE_DATE, text, type Schema } from '../schema-kit.js';
 
 /** The wire type of every field of the four collections (a field missing here fails the document's build). */

@@ -21,12 +21,12 @@ import {
   type RequestKind,
   type RequestRow,
   type ResourceRequestRow,
-} from '../registration/submission/registration-records.js';
+} from '../model/registration-records.js';
 import { hasText } from '../registration/validation/validators.js';
 import { CurationError, lockOpenSession, type SessionEventPayload } from './curation.service.js';
-import { findRequestedInstitution, requestedRorId } from './requested-institution.js';
+import { findRequestedInstitution, requestedRorId } from '../model/requested-institution.js';
 import { writeOutbox } from '../../notifications/outbox.js';
-import { acceptanceMessages, type NotificationSettings } from '../registration/notification-messages.js';
+import { acceptanceMessages, type NotificationSettings } from '../model/notification-messages.js';
 
 export interface AcceptanceResult {
   namespaceId: number;

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex.js';
-import type { EventName, EventRow, RequestKind, RequestRow, SessionRow } from '../registration/submission/registration-records.js';
+import type { EventName, EventRow, RequestKind, RequestRow, SessionRow } from '../model/registration-records.js';
 import type { RegistrationValidator } from '../registration/registration-validator.js';
-import type { PageRequest } from '../rest-api/paging.js';
+import type { PageRequest } from '../model/paging.js';
 import { acceptSession } from './acceptance.service.js';
 import {
   amendSession,
@@ -17,7 +17,7 @@ import {
   type SessionEventPayload,
   type SessionPage,
 } from './curation.service.js';
-import type { NotificationSettings } from '../registration/notification-messages.js';
+import type { NotificationSettings } from '../model/notification-messages.js';
 
 /** What the curation routes are given: the curators' reads and operations on the registry's database. */
 export interface CurationActions {

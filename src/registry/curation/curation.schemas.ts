@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { RequestKind } from '../registration/submission/registration-records.js';
+import type { RequestKind } from '../model/registration-records.js';
 
 /**
  * The bodies of the curation actions (registry-behaviour.md §2.7): a session-event envelope

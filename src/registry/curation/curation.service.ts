@@ -18,11 +18,11 @@ import {
   type RequestKind,
   type RequestRow,
   type SessionRow,
-} from '../registration/submission/registration-records.js';
-import { InvalidPayloadError, isPayloadObject, normaliseRegistrationPayload } from '../registration/validation/payload.js';
+} from '../model/registration-records.js';
+import { InvalidPayloadError, isPayloadObject, normaliseRegistrationPayload } from '../model/registration-payload.js';
 import { AMENDED_FIELD, EVENT_TEXT_FIELDS, type EventTextField } from './curation.schemas.js';
 import { writeOutbox } from '../../notifications/outbox.js';
-import { rejectionMessages } from '../registration/notification-messages.js';
+import { rejectionMessages } from '../model/notification-messages.js';
 
 /** The actor of events whose curator is not known (CURATOR_NAME's default). */
 export const CURATOR_ACTOR = 'curator';

@@ -10,9 +10,9 @@ import { csrfToken } from '../../web/csrf.js';
 import { ErrorPage } from '../../web/error-page.js';
 import { sendPage, servingPage } from '../../web/render-page.js';
 import type { Site } from '../../web/site.js';
-import { CURATION_DISABLED_MESSAGE } from '../curation/curator-auth.js';
-import { deskSessionOf, DESK_CSRF_FIELD, isDeskFormPost, loadDeskSession, requireSignedIn, safeNext } from './desk-auth.js';
-import type { DeskSessions } from './desk-sessions.service.js';
+import { CURATION_DISABLED_MESSAGE } from '../model/curator-auth.js';
+import { deskSessionOf, DESK_CSRF_FIELD, isDeskFormPost, loadDeskSession, requireSignedIn, safeNext } from '../model/desk-auth.js';
+import type { DeskSessions } from '../model/desk-sessions.service.js';
 import type { DeskContext } from './pages/desk-parts.js';
 import { SignInPage } from './pages/sign-in.page.js';
 

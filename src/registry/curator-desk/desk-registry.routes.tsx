@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { FormFields } from '../../http/form-body.js';
 import { sendPage } from '../../web/render-page.js';
 import type { EditableCollection } from '../maintenance/maintenance.schemas.js';
-import { deskCurator, DESK_PATH } from './desk-auth.js';
+import { deskCurator, DESK_PATH } from '../model/desk-auth.js';
 import { readRecordForm } from './desk-forms.js';
 import { NO_STORE, type DeskKit } from './desk-kit.js';
 import type { DeskService, FormOutcome } from './desk.service.js';

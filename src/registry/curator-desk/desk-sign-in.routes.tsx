@@ -5,8 +5,8 @@ import { formBody, type FormFields } from '../../http/form-body.js';
 import { HttpError } from '../../http/http-error.js';
 import { CSRF_FIELD, isOwnFormPost } from '../../web/csrf.js';
 import { sendPage } from '../../web/render-page.js';
-import { checkCuratorToken, tokenCurator } from '../curation/curator-auth.js';
-import { TOO_MANY_WRONG_TOKENS, WrongTokenThrottled, type WrongTokenThrottle } from '../curation/wrong-token-throttle.js';
+import { checkCuratorToken, tokenCurator } from '../model/curator-auth.js';
+import { TOO_MANY_WRONG_TOKENS, WrongTokenThrottled, type WrongTokenThrottle } from '../model/wrong-token-throttle.js';
 import {
   clearSessionCookie,
   deskLookup,
@@ -19,9 +19,9 @@ import {
   setSignInCookie,
   SIGN_IN_FORM_LIMIT,
   takeSignInCookie,
-} from './desk-auth.js';
+} from '../model/desk-auth.js';
 import { FORGED_FORM, NO_STORE, type DeskKit } from './desk-kit.js';
-import type { DeskSessions } from './desk-sessions.service.js';
+import type { DeskSessions } from '../model/desk-sessions.service.js';
 import { SignInRefused, type OidcSignIn } from './oidc-sign-in.service.js';
 import { SignedInPage } from './pages/sign-in.page.js';
 import type { Site } from '../../web/site.js';

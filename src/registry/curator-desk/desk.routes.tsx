@@ -3,14 +3,14 @@ import type { Context } from 'koa';
 import { CurationError } from '../curation/curation.service.js';
 import type { FormFields } from '../../http/form-body.js';
 import { sendPage } from '../../web/render-page.js';
-import { readFormValues, REQUEST_FORMS } from '../pages/registration-fields.js';
-import type { RequestKind } from '../registration/submission/registration-records.js';
-import { deskCurator, DESK_PATH } from './desk-auth.js';
+import { readFormValues, REQUEST_FORMS } from '../model/registration-fields.js';
+import type { RequestKind } from '../model/registration-records.js';
+import { deskCurator, DESK_PATH } from '../model/desk-auth.js';
 import { NO_STORE, type DeskKit } from './desk-kit.js';
 import type { DeskService } from './desk.service.js';
 import { DeskRequestPage, type RefusedAction, type RequestAction } from './pages/desk-request.page.js';
 import { OpenRequestsPage, PAGE_PARAMETER, requestHref } from './pages/open-requests.page.js';
-import { intParam } from '../search/search-params.js';
+import { intParam } from '../model/search-params.js';
 
 export interface DeskRouteDeps {
   kit: DeskKit;

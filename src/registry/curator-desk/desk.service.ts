@@ -10,13 +10,13 @@ import type { CurationEventRow, InstitutionRow, NamespaceRow, ResourceRow } from
 import type { CurationActions } from '../curation/curation-actions.js';
 import { AMENDED_FIELD } from '../curation/curation.schemas.js';
 import { CurationError, readSessionEventPayload } from '../curation/curation.service.js';
-import type { Curator } from '../curation/curator-auth.js';
-import { requestedInstitutionDifference, type InstitutionDifference } from '../curation/requested-institution.js';
-import type { PrefixCollisionCheck } from '../reference-prefixes/collision-warnings.js';
-import { completeNamespaceRows } from '../rest-api/namespace-synonyms.js';
+import type { Curator } from '../model/curator-auth.js';
+import { requestedInstitutionDifference, type InstitutionDifference } from '../model/requested-institution.js';
+import type { PrefixCollisionCheck } from '../model/collision-warnings.js';
+import { completeNamespaceRows } from '../model/namespace-synonyms.js';
 import type { EditableCollection } from '../maintenance/maintenance.schemas.js';
 import type { MaintenanceService } from '../maintenance/maintenance.service.js';
-import { messagesByField, payloadFromForm, REQUEST_FORMS, type FormValues } from '../pages/registration-fields.js';
+import { messagesByField, payloadFromForm, REQUEST_FORMS, type FormValues } from '../model/registration-fields.js';
 import type { RegistrationValidator, RequestReview } from '../registration/registration-validator.js';
 import { ChecksIncompleteError } from '../registration/submission/checked-validation.js';
 import {
@@ -28,9 +28,9 @@ import {
   type RequestRow,
   type SessionRow,
   type SessionStatus,
-} from '../registration/submission/registration-records.js';
-import { InvalidPayloadError, normaliseRegistrationPayload } from '../registration/validation/payload.js';
-import type { NamespaceSearch, SearchResult } from '../search/namespace-search.service.js';
+} from '../model/registration-records.js';
+import { InvalidPayloadError, normaliseRegistrationPayload } from '../model/registration-payload.js';
+import type { NamespaceSearch, SearchResult } from '../model/namespace-search.service.js';
 import { patchFromRecordForm, placeEditRefusal, recordFormValues, requestFormValues, type FormProblems } from './desk-forms.js';
 
 /** How long the list of open requests waits for the reviews (their checks go on, and answer the next load). */

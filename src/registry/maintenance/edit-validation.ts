@@ -9,9 +9,9 @@
  */
 import { DomainError } from '../../core/domain-error.js';
 import type { InstitutionRow, NamespaceRow, ResourceRow } from '../../db/tables.js';
-import type { RequestKind } from '../registration/request-kind.js';
+import type { RequestKind } from '../model/request-kind.js';
 import type { RegistrationValidator } from '../registration/registration-validator.js';
-import type { RegistrationPayload } from '../registration/validation/payload.js';
+import type { RegistrationPayload } from '../model/registration-payload.js';
 import type { ChainKey } from '../registration/validation/run-chains.js';
 
 /** A chain and the record fields it reads: it runs when one of them changes (and `when` holds). */

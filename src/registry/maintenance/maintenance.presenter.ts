@@ -1,6 +1,6 @@
 import { envelope, errorEnvelope, type Envelope } from '../../http/envelope.js';
-import { COLLECTIONS, type CollectionDefinition } from '../rest-api/collections.js';
-import type { HalItem, HalPresenter } from '../rest-api/hal.presenter.js';
+import { COLLECTIONS, type CollectionDefinition } from '../model/collections.js';
+import type { HalItem, HalPresenter } from '../model/hal.presenter.js';
 import type { EditableCollection } from './maintenance.schemas.js';
 import type { EditedRow } from './maintenance.service.js';
 

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex.js';
-import type { Curator } from '../curation/curator-auth.js';
+import type { Curator } from '../model/curator-auth.js';
 import type { RegistrationValidator } from '../registration/registration-validator.js';
-import { completeNamespaceRows, type NamespaceItemRow } from '../rest-api/namespace-synonyms.js';
+import { completeNamespaceRows, type NamespaceItemRow } from '../model/namespace-synonyms.js';
 import * as lifecycle from './lifecycle.service.js';
 import type { EditableCollection, RecordPatch } from './maintenance.schemas.js';
 import { editRecord, setSuccessor, type EditedRow } from './record-edits.service.js';

@@ -22,10 +22,10 @@ import { assertBodyUnread } from '../../http/auth-before-body.js';
 import { bearerTokenOf } from '../../http/bearer-token.js';
 import { HttpError } from '../../http/http-error.js';
 import { isOwnOrigin } from '../../web/csrf.js';
-import { checkCuratorToken, CURATION_DISABLED_MESSAGE, TOKEN_WRONG_MESSAGE } from '../curation/curator-auth.js';
-import type { WrongTokenThrottle } from '../curation/wrong-token-throttle.js';
-import { DESK_PATH, deskLookup, isSignedInAtDesk, sendToSignIn } from '../curator-desk/desk-auth.js';
-import type { DeskSessions } from '../curator-desk/desk-sessions.service.js';
+import { checkCuratorToken, CURATION_DISABLED_MESSAGE, TOKEN_WRONG_MESSAGE } from '../model/curator-auth.js';
+import type { WrongTokenThrottle } from '../model/wrong-token-throttle.js';
+import { DESK_PATH, deskLookup, isSignedInAtDesk, sendToSignIn } from '../model/desk-auth.js';
+import type { DeskSessions } from '../model/desk-sessions.service.js';
 
 /** Where the board is served: under the desk's path, whose session cookie reaches it (queue-board.routes.ts says why). */
 export const QUEUE_BOARD_PATH = `${DESK_PATH}/queues`;

@@ -1,11 +1,11 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/knex.js';
 import type { RegexTest, UrlCheck } from './checks.js';
-import type { RequestKind } from './request-kind.js';
+import type { RequestKind } from '../model/request-kind.js';
 import { ChecksIncompleteError, validateRequest, validateRequestByField, type RequestFailure } from './submission/checked-validation.js';
 import type { ValidationEndpoint } from './validation/endpoints.js';
 import { checkFailure, validateField, type FieldVerdict } from './validation/field-validation.js';
-import type { RegistrationPayload } from './validation/payload.js';
+import type { RegistrationPayload } from '../model/registration-payload.js';
 import { runChain, RunMemo, type ChainFailure, type ChainKey } from './validation/run-chains.js';
 import { CachedRegistryLookups, directLookups } from './validation/registry-lookups.js';
 import type { RegistrationDeps } from './validation/validation-context.js';

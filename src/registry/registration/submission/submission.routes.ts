@@ -5,7 +5,7 @@ import { HttpError } from '../../../http/http-error.js';
 import { jsonBody } from '../../../http/json-body.js';
 import { PAYLOAD_REQUIRED } from '../validation/validation.presenter.js';
 import { KEY_REUSED_MESSAGE, readIdempotencyKey, type RecordedAnswer } from './idempotency.js';
-import type { RequestKind } from './registration-records.js';
+import type { RequestKind } from '../../model/registration-records.js';
 import { acceptedAnswer, presentStatus, submissionRefused, UNKNOWN_TOKEN_MESSAGE } from './submission.presenter.js';
 import type { SubmissionRefusal, SubmissionService } from './submission.service.js';
 

@@ -7,7 +7,7 @@
  * Besides the reference's rules every text has an upper bound, the size of the column it is stored in.
  */
 import { cannotBacktrackCatastrophically } from './backtracking-check.js';
-import type { RegistrationPayload } from './payload.js';
+import type { RegistrationPayload } from '../../model/registration-payload.js';
 import type { Validator } from './validation-context.js';
 import {
   containsIdPlaceholder,

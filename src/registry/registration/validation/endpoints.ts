@@ -4,7 +4,7 @@
  * to the reference's (fields that must come in pairs, the endpoint shared by the home URL and the URL pattern).
  */
 import { chainFor, type ChainKey } from './chains.js';
-import type { NormaliseOptions, RegistrationPayload } from './payload.js';
+import type { NormaliseOptions, RegistrationPayload } from '../../model/registration-payload.js';
 import { runChains } from './run-chains.js';
 import { RunMemo, type RegistrationDeps, type RequestKind } from './validation-context.js';
 import { hasText } from './validators.js';

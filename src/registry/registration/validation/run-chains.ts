@@ -14,11 +14,11 @@
  * field-validation.ts). Database errors reject as well.
  */
 import { chainFor, CHAINS, type Chain, type ChainKey } from './chains.js';
-import type { RegistrationPayload } from './payload.js';
+import type { RegistrationPayload } from '../../model/registration-payload.js';
 import { RunMemo, type RegistrationDeps, type RequestKind, type ValidationContext } from './validation-context.js';
 
 export type { ChainKey } from './chains.js';
-export type { RegistrationPayload } from './payload.js';
+export type { RegistrationPayload } from '../../model/registration-payload.js';
 export { RunMemo, type RegistrationDeps, type RequestKind } from './validation-context.js';
 export { CachedRegistryLookups, directLookups, type RegistryLookups } from './registry-lookups.js';
 

@@ -12,7 +12,7 @@
  * and they go to the curators only.
  */
 import type { OutboxMessage } from '../../notifications/outbox.js';
-import { prefixOf, type RequestKind, type RequestRow } from './submission/registration-records.js';
+import { prefixOf, type RequestKind, type RequestRow } from './registration-records.js';
 
 export interface NotificationSettings {
   /** PUBLIC_REGISTRY_URL, for the status and curation links. */

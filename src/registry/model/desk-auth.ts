@@ -6,7 +6,7 @@
  */
 import type { Context, Middleware } from 'koa';
 import { assertBodyUnread } from '../../http/auth-before-body.js';
-import type { Curator } from '../curation/curator-auth.js';
+import type { Curator } from './curator-auth.js';
 import { isOwnOrigin, sameToken } from '../../web/csrf.js';
 import type { DeskSession, DeskSessions, SessionLookup } from './desk-sessions.service.js';
 import { SIGN_IN_MINUTES } from './desk-sessions.service.js';

@@ -5,7 +5,7 @@
  * becomes the payload the JSON API takes.
  */
 import type { RequestFailure } from '../registration/submission/checked-validation.js';
-import type { RequestKind } from '../registration/submission/registration-records.js';
+import type { RequestKind } from './registration-records.js';
 
 import type { FieldInput } from '../../web/form-field.js';
 

@@ -5,7 +5,7 @@
  * UI sends numbers for some texts. Unknown fields are ignored, as the reference's
  * `@JsonIgnoreProperties(ignoreUnknown = true)` does.
  */
-import { DomainError } from '../../../core/domain-error.js';
+import { DomainError } from '../../core/domain-error.js';
 
 export interface RegistrationRequester {
   name: string | null;
