@@ -5,7 +5,8 @@
  * SampleIdMatchesPattern: worker threads in the area's process) is measured on its own, and every other one
  * goes into the mix. A new endpoint is thereby classified, and measured, without touching the benchmark.
  */
-import { chainFor, type ChainKey } from '../../src/registry/registration/validation/chains.js';
+import type { ChainKey } from '../../src/registry/model/request-validation.js';
+import { chainFor } from '../../src/registry/registration/validation/chains.js';
 import {
   PREFIX_VALIDATION_ENDPOINTS,
   RESOURCE_VALIDATION_ENDPOINTS,

@@ -30,7 +30,7 @@ import { statisticsRoutes } from './statistics/statistics.routes.js';
 import { createStatisticsService } from './statistics/statistics.service.js';
 import { schemaOrgRoutes } from './schema-org/schema-org.routes.js';
 import { createSchemaOrgService } from './schema-org/schema-org.service.js';
-import type { RegexTest, UrlCheck } from './registration/checks.js';
+import type { RegexTest, UrlCheck } from './model/registration-checks.js';
 import { rorRoutes } from './registration/ror/ror.routes.js';
 import { RegistrationValidator } from './registration/registration-validator.js';
 import { createRorService } from './registration/ror/ror.service.js';

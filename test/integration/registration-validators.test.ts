@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
 import request from 'supertest';
-import { CheckBusyError, CheckStillRunningError, CheckUnavailableError, type RegexTest, type UrlCheck } from '../../src/registry/registration/checks.js';
+import { CheckBusyError, CheckStillRunningError, CheckUnavailableError, type RegexTest, type UrlCheck } from '../../src/registry/model/registration-checks.js';
 import { normaliseRegistrationPayload } from '../../src/registry/model/registration-payload.js';
 import {
   CachedRegistryLookups,

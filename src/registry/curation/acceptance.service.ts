@@ -22,8 +22,9 @@ import {
   type RequestRow,
   type ResourceRequestRow,
 } from '../model/registration-records.js';
-import { hasText } from '../registration/validation/validators.js';
-import { CurationError, lockOpenSession, type SessionEventPayload } from './curation.service.js';
+import { hasText } from '../model/registration-payload.js';
+import { CurationError, type SessionEventPayload } from '../model/curation-operations.js';
+import { lockOpenSession } from './curation.service.js';
 import { findRequestedInstitution, requestedRorId } from '../model/requested-institution.js';
 import { writeOutbox } from '../../notifications/outbox.js';
 import { acceptanceMessages, type NotificationSettings } from '../model/notification-messages.js';
@@ -250,6 +251,6 @@ export async function acceptSession(
     if (!current) throw error;
     const cause = error instanceof AcceptanceRefused ? error.message : concurrentClash(error, current);
     if (cause === undefined) throw error;
-    throw new CurationError(409, refusalMessage(kind, reason, prefixOf(current), cause));
+    throw new CurationError('conflict', refusalMessage(kind, reason, prefixOf(current), cause));
   }
 }

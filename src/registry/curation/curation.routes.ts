@@ -8,8 +8,8 @@ import { HalPresenter } from '../model/hal.presenter.js';
 import { parsePageRequest, requireParam } from '../model/paging.js';
 import { CURATION_NAMES, CurationPresenter, eventRel } from './curation.presenter.js';
 import { checkSessionEventBody } from './curation.schemas.js';
-import type { CurationActions } from './curation-actions.js';
-import { CurationError, parseSessionId, readSessionEventPayload, type Operation } from './curation.service.js';
+import { CurationError, readSessionEventPayload, type CurationActions, type Operation } from '../model/curation-operations.js';
+import { parseSessionId } from './curation.service.js';
 import { curatorOf, requireCurator } from '../model/curator-auth.js';
 import type { WrongTokenThrottle } from '../model/wrong-token-throttle.js';
 
@@ -124,7 +124,7 @@ export function curationRoutes(deps: CurationRouteDeps): Router {
     return async (ctx) => {
       const sessionId = parseSessionId(kind, operation, ctx.params.sessionId ?? '');
       const body = checkSessionEventBody(kind, operation === 'amend', ctx.request.body);
-      if (!body.ok) throw new CurationError(400, body.message, true);
+      if (!body.ok) throw new CurationError('invalid', body.message, true);
       await deps.curation.run(kind, operation, sessionId, readSessionEventPayload(body.payload, curatorOf(ctx).name));
       ctx.body = envelope({ comment: null });
     };

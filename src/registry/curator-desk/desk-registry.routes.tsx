@@ -2,7 +2,7 @@ import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import type { FormFields } from '../../http/form-body.js';
 import { sendPage } from '../../web/render-page.js';
-import type { EditableCollection } from '../maintenance/maintenance.schemas.js';
+import type { EditableCollection } from '../model/record-maintenance.js';
 import { deskCurator, DESK_PATH } from '../model/desk-auth.js';
 import { readRecordForm } from './desk-forms.js';
 import { NO_STORE, type DeskKit } from './desk-kit.js';

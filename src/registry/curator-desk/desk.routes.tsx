@@ -1,6 +1,7 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import { CurationError } from '../curation/curation.service.js';
+import { statusOfDomainError } from '../../http/error-translator.js';
+import { CurationError } from '../model/curation-operations.js';
 import type { FormFields } from '../../http/form-body.js';
 import { sendPage } from '../../web/render-page.js';
 import { readFormValues, REQUEST_FORMS } from '../model/registration-fields.js';
@@ -91,8 +92,8 @@ export function deskRoutes(deps: DeskRouteDeps): Router {
         try {
           await desk.act(curator, kind, id, action, text);
         } catch (error) {
-          if (!(error instanceof CurationError) || error.status >= 500) throw error;
-          return showRequest(ctx, kind, id, { status: error.status, refused: { action, text, errors: {}, problems: [error.message] } });
+          if (!(error instanceof CurationError) || error.kind === 'unavailable') throw error;
+          return showRequest(ctx, kind, id, { status: statusOfDomainError(error), refused: { action, text, errors: {}, problems: [error.message] } });
         }
       }
       ctx.status = 303;

@@ -7,7 +7,8 @@ import { methodNotAllowed } from '../../http/unserved-methods.js';
 import { curatorOf, requireCurator } from '../model/curator-auth.js';
 import type { WrongTokenThrottle } from '../model/wrong-token-throttle.js';
 import { HalPresenter } from '../model/hal.presenter.js';
-import { readReactivation, readRecordPatch, readUriList, type EditableCollection } from './maintenance.schemas.js';
+import type { EditableCollection } from '../model/record-maintenance.js';
+import { readReactivation, readRecordPatch, readUriList } from './maintenance.schemas.js';
 import { MaintenancePresenter } from './maintenance.presenter.js';
 import type { MaintenanceService } from './maintenance.service.js';
 

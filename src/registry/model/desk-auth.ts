@@ -12,6 +12,8 @@ import type { DeskSession, DeskSessions, SessionLookup } from './desk-sessions.s
 import { SIGN_IN_MINUTES } from './desk-sessions.service.js';
 
 export const DESK_PATH = '/curation';
+/** Where the queue board is served: under the desk's path, whose session cookie reaches it (queue-board.routes.ts says why). */
+export const QUEUE_BOARD_PATH = `${DESK_PATH}/queues`;
 export const SESSION_COOKIE = 'registry_curator';
 /** The state of an OpenID Connect sign-in under way (SameSite=Lax: it must come back with the provider's redirect). */
 export const SIGN_IN_COOKIE = 'registry_curator_oidc';

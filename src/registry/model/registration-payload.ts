@@ -7,6 +7,11 @@
  */
 import { DomainError } from '../../core/domain-error.js';
 
+/** Spring's StringUtils.hasText: not null and not only whitespace. */
+export function hasText(value: string | null | undefined): value is string {
+  return value !== null && value !== undefined && /\S/.test(value);
+}
+
 export interface RegistrationRequester {
   name: string | null;
   email: string | null;

@@ -9,7 +9,7 @@
 import type { Knex } from 'knex';
 import { canonicalRorId } from '../../core/ror-id.js';
 import type { InstitutionRow } from '../../db/tables.js';
-import { findInstitutionByRorId } from '../registration/ror/ror.service.js';
+import { findInstitutionByRorId } from './institution-by-ror-id.js';
 import type { RequestRow } from './registration-records.js';
 
 export type RequestedInstitutionFields = Pick<RequestRow, 'institutionName' | 'institutionRorId'>;

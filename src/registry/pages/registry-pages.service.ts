@@ -13,13 +13,13 @@ import type { Db } from '../../db/knex.js';
 import { findNamespaceByPrefixIgnoringCase, findNamespaceSuccessor, selectResourcesWithInstitution, type ResourceWithInstitutionRow } from '../../db/registry-reads.js';
 import type { LinkCheckRow, NamespaceRow } from '../../db/tables.js';
 import { reliabilityOf } from '../../core/reliability.js';
-import type { HealthApiService } from '../health-api/health-api.service.js';
+import type { HealthApiService } from '../model/link-health.js';
 import { COLLECTIONS } from '../model/collections.js';
 import { getItem, listItems } from '../model/items.service.js';
 import type { RestApiData, RestApiStore } from '../model/page-query.js';
 import type { RegistryVersionSource } from '../model/registry-version.js';
 import { VersionedCache } from '../model/versioned-cache.js';
-import type { StatisticsService } from '../statistics/statistics.service.js';
+import type { StatisticsService } from '../model/usage-statistics.js';
 
 export interface HomeData {
   namespaceCount: number;

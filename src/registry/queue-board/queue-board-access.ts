@@ -24,11 +24,10 @@ import { HttpError } from '../../http/http-error.js';
 import { isOwnOrigin } from '../../web/csrf.js';
 import { checkCuratorToken, CURATION_DISABLED_MESSAGE, TOKEN_WRONG_MESSAGE } from '../model/curator-auth.js';
 import type { WrongTokenThrottle } from '../model/wrong-token-throttle.js';
-import { DESK_PATH, deskLookup, isSignedInAtDesk, sendToSignIn } from '../model/desk-auth.js';
+import { deskLookup, isSignedInAtDesk, sendToSignIn } from '../model/desk-auth.js';
 import type { DeskSessions } from '../model/desk-sessions.service.js';
 
-/** Where the board is served: under the desk's path, whose session cookie reaches it (queue-board.routes.ts says why). */
-export const QUEUE_BOARD_PATH = `${DESK_PATH}/queues`;
+export { QUEUE_BOARD_PATH } from '../model/desk-auth.js';
 
 export const NOT_SIGNED_IN = 'The queue board is for curators: sign in at the curator desk, or send Authorization: Bearer <curator token>';
 export const ACTION_REFUSED = 'The queue board retries, cleans and promotes jobs; its other actions are turned off on this registry';

@@ -1,6 +1,6 @@
 import { envelope, errorEnvelope, type Envelope } from '../../../http/envelope.js';
 import { formatReferenceDate } from '../../../lib/dates.js';
-import { hasText } from '../validation/validators.js';
+import { hasText } from '../../model/registration-payload.js';
 import { jsonAnswer, type RecordedAnswer } from './idempotency.js';
 import type { RequestKind } from '../../model/registration-records.js';
 import type { RegistrationStatus } from './submission.service.js';

@@ -8,7 +8,7 @@ import { writeOutbox } from '../../../notifications/outbox.js';
 import { startMessages, type NotificationSettings } from '../../model/notification-messages.js';
 import type { RegistrationValidator } from '../registration-validator.js';
 import { InvalidPayloadError, normaliseRegistrationPayload, readEnvelopePayload, type RegistrationPayload } from '../../model/registration-payload.js';
-import { ChecksIncompleteError, type RequestFailure } from './checked-validation.js';
+import { ChecksIncompleteError, type RequestFailure } from '../../model/request-validation.js';
 import type { RegistrationQuota } from './daily-quota.js';
 import { checkReply, recordRequesterReply, REQUESTER_ACTOR, UNKNOWN_TOKEN_MESSAGE, type ReplySource } from './requester-reply.js';
 import { DomainError } from '../../../core/domain-error.js';

@@ -1,5 +1,5 @@
 import { DomainError } from '../../../core/domain-error.js';
-import { CheckBusyError, CheckUnavailableError } from '../checks.js';
+import { CheckBusyError, CheckUnavailableError } from '../../model/registration-checks.js';
 import { validateForEndpoint, type ValidationEndpoint } from './endpoints.js';
 import { InvalidPayloadError, normaliseRegistrationPayload, readEnvelopePayload } from '../../model/registration-payload.js';
 import type { RequestKind } from '../../model/request-kind.js';

@@ -1,4 +1,4 @@
-import type { RegexTest, RegexVerdict, UrlCheck } from '../checks.js';
+import type { RegexTest, RegexVerdict, UrlCheck } from '../../model/registration-checks.js';
 import type { RequestKind } from '../../model/request-kind.js';
 import type { RegistrationPayload } from '../../model/registration-payload.js';
 import type { NamespaceFacts, RegistryLookups } from './registry-lookups.js';
