@@ -4,7 +4,7 @@
  */
 import type { Context, Middleware } from 'koa';
 import { formBody, type FormFields } from '../../http/form-body.js';
-import { HttpError } from '../../http/http-error.js';
+import { notFound } from '../../core/domain-error.js';
 import { setPageSecurity } from '../../http/page-security.js';
 import { csrfToken } from '../../web/csrf.js';
 import { ErrorPage } from '../../web/error-page.js';
@@ -60,7 +60,7 @@ export function createDeskKit(deps: DeskKitDeps): DeskKit {
     ctx.set('Referrer-Policy', 'same-origin');
     ctx.set('X-Robots-Tag', 'noindex');
     setPageSecurity(ctx);
-    if (!enabled) throw new HttpError(404, CURATION_DISABLED_MESSAGE);
+    if (!enabled) throw notFound(CURATION_DISABLED_MESSAGE);
     await next();
   };
 
