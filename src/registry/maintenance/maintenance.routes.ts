@@ -7,13 +7,12 @@ import { methodNotAllowed } from '../../http/unserved-methods.js';
 import { curatorOf, requireCurator } from '../model/curator-auth.js';
 import type { WrongTokenThrottle } from '../model/wrong-token-throttle.js';
 import { HalPresenter } from '../model/hal.presenter.js';
-import type { EditableCollection } from '../model/record-maintenance.js';
+import type { EditableCollection, RecordMaintenance } from '../model/record-maintenance.js';
 import { readReactivation, readRecordPatch, readUriList } from './maintenance.schemas.js';
 import { MaintenancePresenter } from './maintenance.presenter.js';
-import type { MaintenanceService } from './maintenance.service.js';
 
 export interface MaintenanceRouteDeps {
-  maintenance: MaintenanceService;
+  maintenance: RecordMaintenance;
   /** CURATOR_TOKEN; empty: every maintenance endpoint answers 404. */
   curatorToken: string;
   /** CURATOR_NAME: the curator the token's holder is logged as. */
