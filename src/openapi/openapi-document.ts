@@ -106,7 +106,7 @@ const RATE_LIMITED: ResponseSpec = {
   headers: QUOTA_HEADERS,
 };
 
-/** A route that takes the curator token answers 429 for wrong tokens too (registry/curation/wrong-token-throttle.ts). */
+/** A route that takes the curator token answers 429 for wrong tokens too (registry/model/wrong-token-throttle.ts). */
 const RATE_LIMITED_OR_WRONG_TOKENS: ResponseSpec = {
   ...errorAnswer(
     `Over the rate limit of the route family, or a wrong curator token after ${FREE_WRONG_TRIES} others from this address within ${WRONG_TRY_WINDOW_SECONDS / 60} minutes ` +

@@ -1,6 +1,6 @@
 /**
  * The browse API (`/restApi`, rest-api.routes.ts and persons.routes.ts): written from the same collection
- * definitions the routes are (rest-api/collections.ts), so every collection, item search and field is here.
+ * definitions the routes are (registry/model/collections.ts), so every collection, item search and field is here.
  */
 import { COLLECTIONS, type CollectionDefinition, type CollectionName, type SearchDefinition } from '../registry/model/collections.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../registry/model/paging.js';

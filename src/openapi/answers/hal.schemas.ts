@@ -1,6 +1,6 @@
 /**
  * The browse API's HAL answers (registry-behaviour.md §1.3), written from the collections the routes and the
- * presenter use (rest-api/collections.ts): each item's fields in the reference's (Java field) order, then
+ * presenter use (registry/model/collections.ts): each item's fields in the reference's (Java field) order, then
  * its links: self, its own rel and its associations.
  */
 import { COLLECTIONS, type CollectionDefinition } from '../../registry/model/collections.js';

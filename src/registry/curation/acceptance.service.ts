@@ -5,7 +5,7 @@
  * registry lacks) rolls everything back and is answered 409 with the reason.
  *
  * Unlike the reference: institutions are matched by ROR id and then by name whatever its case
- * (requested-institution.ts); an institution found is never changed (its ROR id stays as the curators left it;
+ * (model/requested-institution.ts); an institution found is never changed (its ROR id stays as the curators left it;
  * the desk shows them the difference), and a new one keeps the requested ROR id; MIR ids come from a Postgres sequence kept above every MIR id in the
  * registry (no MIR id service). The registry tables' triggers announce the change (NOTIFY), so the resolver
  * serves the new namespace within moments and the workers rebuild the dataset.

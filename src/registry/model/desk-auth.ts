@@ -1,6 +1,6 @@
 /**
  * Who is at the curator desk: the session cookie and the CSRF check of the desk's forms (wrong curator
- * tokens are throttled by curation/wrong-token-throttle.ts, as everywhere the token is taken). The cookie is HttpOnly, SameSite=Strict, Secure when the desk is served over https
+ * tokens are throttled by wrong-token-throttle.ts, as everywhere the token is taken). The cookie is HttpOnly, SameSite=Strict, Secure when the desk is served over https
  * (ctx.secure: behind a proxy, with TRUST_PROXY), and has the path /curation: the browser sends it to the
  * desk's own pages and forms only, never to the JSON APIs, which keep asking for the bearer token.
  */
