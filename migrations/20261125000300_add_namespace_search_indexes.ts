@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 /**
  * The text the registry search matches words in (name, then description), as one expression: the
  * full-text index below is on it, and a query uses the index only when it writes the same expression
- * (registry/model/namespace-search.service.ts imports it from here).
+ * (registry/search/namespace-search.service.ts imports it from here).
  */
 export const NAMESPACE_SEARCH_DOCUMENT = "to_tsvector('english', name || ' ' || description)";
 
