@@ -6,8 +6,7 @@
  */
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.js';
-import type { RequestValidation } from '../model/request-validation.js';
-import { ChecksIncompleteError } from '../model/request-validation.js';
+import { ChecksIncompleteError, type RequestValidation } from '../model/request-validation.js';
 import {
   insertEvent,
   insertRequest,

@@ -15,8 +15,7 @@ import type { PrefixCollisionCheck } from '../model/collision-warnings.js';
 import { completeNamespaceRows } from '../model/namespace-synonyms.js';
 import type { EditableCollection, RecordMaintenance } from '../model/record-maintenance.js';
 import { messagesByField, payloadFromForm, REQUEST_FORMS, type FormValues } from '../model/registration-fields.js';
-import type { RequestReview, RequestValidation } from '../model/request-validation.js';
-import { ChecksIncompleteError } from '../model/request-validation.js';
+import { ChecksIncompleteError, type RequestReview, type RequestValidation } from '../model/request-validation.js';
 import {
   prefixOf,
   REGISTRATION_TABLES,

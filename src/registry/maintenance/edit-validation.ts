@@ -10,10 +10,9 @@
 import { DomainError } from '../../core/domain-error.js';
 import type { InstitutionRow, NamespaceRow, ResourceRow } from '../../db/tables.js';
 import type { RequestKind } from '../model/request-kind.js';
-import type { RequestValidation } from '../model/request-validation.js';
 import type { RegistrationPayload } from '../model/registration-payload.js';
 import type { EditFailure } from '../model/record-maintenance.js';
-import type { ChainKey } from '../model/request-validation.js';
+import type { ChainKey, RequestValidation } from '../model/request-validation.js';
 
 /** A chain and the record fields it reads: it runs when one of them changes (and `when` holds). */
 interface ChainTrigger<Row> {
