@@ -5,13 +5,14 @@
  * SampleIdMatchesPattern: worker threads in the area's process) is measured on its own, and every other one
  * goes into the mix. A new endpoint is thereby classified, and measured, without touching the benchmark.
  */
-import { chainFor, type ChainKey } from '../../src/registry/registration/validation/chains.js';
+import type { ChainKey } from '../../src/registry/model/request-validation.js';
+import { chainFor } from '../../src/registry/registration/validation/chains.js';
 import {
   PREFIX_VALIDATION_ENDPOINTS,
   RESOURCE_VALIDATION_ENDPOINTS,
   type ValidationEndpoint,
 } from '../../src/registry/registration/validation/endpoints.js';
-import { normaliseRegistrationPayload } from '../../src/registry/registration/validation/payload.js';
+import { normaliseRegistrationPayload } from '../../src/registry/model/registration-payload.js';
 import type { RequestKind } from '../../src/registry/registration/validation/validation-context.js';
 import { regexSyntax, sampleIdMatchesPattern, sampleUrl, url } from '../../src/registry/registration/validation/validators.js';
 

@@ -8,8 +8,22 @@
  *  - unavailable: something the answer needs cannot be reached now; later, the same request may succeed
  *  - rate-limited: the requester has used up its quota of such requests for the current window; once the
  *    window has passed (retryAfterSeconds), the same request may succeed
+ *  - unauthenticated: the requester did not say who it is, and must (challenge: how it may)
+ *  - forbidden: the requester is known, or not, and may not do this
+ *  - gone: what it names existed and no longer does
+ *  - unprocessable: well-formed, but at odds with what the requester sent before (a reused idempotency key)
  */
-export type DomainErrorKind = 'invalid' | 'not-found' | 'conflict' | 'busy' | 'unavailable' | 'rate-limited';
+export type DomainErrorKind =
+  | 'invalid'
+  | 'not-found'
+  | 'conflict'
+  | 'busy'
+  | 'unavailable'
+  | 'rate-limited'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'gone'
+  | 'unprocessable';
 
 /** For rate-limited: the quota used up, as the requester can be told it (the RateLimit header fields). */
 export interface QuotaState {
@@ -29,6 +43,10 @@ export interface DomainErrorOptions {
   retryAfterSeconds?: number;
   /** For rate-limited: the quota the requester used up. */
   quota?: QuotaState;
+  /** For unauthenticated: the scheme and realm the requester should authenticate with (`Bearer realm="curation"`). */
+  challenge?: string;
+  /** What the answer carries beside the message, where the reference gives something (`{comment: null}`). */
+  payload?: unknown;
   cause?: unknown;
 }
 
@@ -37,6 +55,8 @@ export class DomainError extends Error {
   readonly #kind: DomainErrorKind;
   readonly #retryAfterSeconds: number | undefined;
   readonly #quota: QuotaState | undefined;
+  readonly #challenge: string | undefined;
+  readonly #payload: unknown;
 
   constructor(kind: DomainErrorKind, message: string, options: DomainErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -44,6 +64,8 @@ export class DomainError extends Error {
     this.#kind = kind;
     this.#retryAfterSeconds = options.retryAfterSeconds;
     this.#quota = options.quota;
+    this.#challenge = options.challenge;
+    this.#payload = options.payload;
   }
 
   get kind(): DomainErrorKind {
@@ -56,6 +78,14 @@ export class DomainError extends Error {
 
   get quota(): QuotaState | undefined {
     return this.#quota;
+  }
+
+  get challenge(): string | undefined {
+    return this.#challenge;
+  }
+
+  get payload(): unknown {
+    return this.#payload;
   }
 }
 

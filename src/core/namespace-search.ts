@@ -1,6 +1,6 @@
 /**
  * Namespaces matching a text, found in the resolver's snapshot (the MCP tool `searchRegistry`). The ranks are
- * the registry search box's (registry/search/namespace-search.service.ts) as far as the snapshot can tell
+ * the registry search box's (registry/model/namespace-search.service.ts) as far as the snapshot can tell
  * them: the prefix (or a synonym) that is the text, prefixes (or synonyms) starting with it, prefixes and names containing it, names
  * holding words starting with the text's words. The box's last rank, words of the description, is left out:
  * the snapshot holds no descriptions (about 3 MB of text per 10,000 namespaces, which resolution never reads).

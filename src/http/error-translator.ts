@@ -36,7 +36,16 @@ const STATUS_OF_KIND: Readonly<Record<DomainErrorKind, number>> = {
   busy: 429,
   unavailable: 503,
   'rate-limited': 429,
+  unauthenticated: 401,
+  forbidden: 403,
+  gone: 410,
+  unprocessable: 422,
 };
+
+/** The status a domain error is answered with (the desk's pages show a refusal with it too). */
+export function statusOfDomainError(error: DomainError): number {
+  return STATUS_OF_KIND[error.kind];
+}
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
@@ -57,6 +66,13 @@ export const ratelimitPolicyField = (policy: string, limit: number, windowSecond
 
 /** The RateLimit field of one policy: units remaining and seconds until the quota resets. */
 export const ratelimitField = (policy: string, remaining: number, resetSeconds: number): string => `"${policy}";r=${remaining};t=${resetSeconds}`;
+
+function domainErrorHeaders(error: DomainError): Readonly<Record<string, string>> {
+  const { quota, retryAfterSeconds, challenge } = error;
+  if (quota) return quotaHeaders(quota);
+  if (challenge !== undefined) return { 'WWW-Authenticate': challenge };
+  return retryAfterSeconds === undefined ? NO_HEADERS : { 'Retry-After': String(retryAfterSeconds) };
+}
 
 // Messages for errors raised by libraries (raw-body, koa) whose own wording is terse or absent.
 function messageForLibraryError(status: number, error: KoaLikeError, path: string): string {
@@ -86,10 +102,7 @@ export function clientErrorAnswer(error: unknown, path: string): ErrorAnswer | u
     return { status: error.status, headers: error.headers, message: error.message, payload: error.payload };
   }
   if (error instanceof DomainError) {
-    const retryAfter = error.retryAfterSeconds;
-    const quota = error.quota;
-    const headers = quota ? quotaHeaders(quota) : retryAfter === undefined ? NO_HEADERS : { 'Retry-After': String(retryAfter) };
-    return { status: STATUS_OF_KIND[error.kind], headers, message: error.message, payload: null };
+    return { status: STATUS_OF_KIND[error.kind], headers: domainErrorHeaders(error), message: error.message, payload: error.payload ?? null };
   }
   const { status: given, statusCode } = (error ?? {}) as KoaLikeError;
   const status = given ?? statusCode;

@@ -146,7 +146,7 @@ function pathProblem(ctx: Context): string | null {
 /**
  * Koa middleware: 400 for a path whose text, percent-decoded, holds a NUL or is not UTF-8. Query values are
  * left to the routes: the browse API answers a NUL or stray bytes there as "no match" or the default page,
- * as it always has (rest-api/query-values.ts); every other route checks its query values itself
+ * as it always has (registry/model/query-values.ts); every other route checks its query values itself
  * (test/integration/fuzz.test.ts sends them NUL and stray bytes).
  */
 export function guardRequestPath(): Middleware {

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../lib/project-root.js';
-import { CURATION_DISABLED_MESSAGE, TOKEN_MISSING_MESSAGE, TOKEN_WRONG_MESSAGE } from '../registry/curation/curator-auth.js';
-import { FREE_WRONG_TRIES, MAX_DELAY_SECONDS, TOO_MANY_WRONG_TOKENS_MESSAGE, WRONG_TRY_WINDOW_SECONDS } from '../registry/curation/wrong-token-throttle.js';
+import { CURATION_DISABLED_MESSAGE, TOKEN_MISSING_MESSAGE, TOKEN_WRONG_MESSAGE } from '../registry/model/curator-auth.js';
+import { FREE_WRONG_TRIES, MAX_DELAY_SECONDS, TOO_MANY_WRONG_TOKENS_MESSAGE, WRONG_TRY_WINDOW_SECONDS } from '../registry/model/wrong-token-throttle.js';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../http/error-translator.js';
 import { CURATION_SCHEMAS } from './answers/curation.schemas.js';
 import { ENVELOPE_SCHEMAS } from './answers/envelope.schemas.js';
@@ -106,7 +106,7 @@ const RATE_LIMITED: ResponseSpec = {
   headers: QUOTA_HEADERS,
 };
 
-/** A route that takes the curator token answers 429 for wrong tokens too (registry/curation/wrong-token-throttle.ts). */
+/** A route that takes the curator token answers 429 for wrong tokens too (registry/model/wrong-token-throttle.ts). */
 const RATE_LIMITED_OR_WRONG_TOKENS: ResponseSpec = {
   ...errorAnswer(
     `Over the rate limit of the route family, or a wrong curator token after ${FREE_WRONG_TRIES} others from this address within ${WRONG_TRY_WINDOW_SECONDS / 60} minutes ` +

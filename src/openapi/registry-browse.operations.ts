@@ -1,9 +1,9 @@
 /**
  * The browse API (`/restApi`, rest-api.routes.ts and persons.routes.ts): written from the same collection
- * definitions the routes are (rest-api/collections.ts), so every collection, item search and field is here.
+ * definitions the routes are (registry/model/collections.ts), so every collection, item search and field is here.
  */
-import { COLLECTIONS, type CollectionDefinition, type CollectionName, type SearchDefinition } from '../registry/rest-api/collections.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../registry/rest-api/paging.js';
+import { COLLECTIONS, type CollectionDefinition, type CollectionName, type SearchDefinition } from '../registry/model/collections.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../registry/model/paging.js';
 import { itemSchemaName } from './answers/hal.schemas.js';
 import { LINK, PUBLIC_REGISTRY, SAMPLE } from './examples.js';
 import { errorAnswer, HAL_TYPE, jsonAnswer, pathParam, queryParam, type OperationSpec, type ParameterSpec } from './operation.js';

@@ -4,11 +4,11 @@
  * (maintenance.routes.ts) and the curation warnings (warnings.routes.ts). Their request schemas are the
  * ones those routes validate with.
  */
-import { AMENDED_FIELD } from '../registry/curation/curation.schemas.js';
+import { AMENDED_FIELD } from '../registry/model/curation-operations.js';
 import { CURATION_NAMES, eventRel } from '../registry/curation/curation.presenter.js';
-import type { EditableCollection } from '../registry/maintenance/maintenance.schemas.js';
-import type { EventName, RequestKind } from '../registry/registration/submission/registration-records.js';
-import { COLLECTIONS } from '../registry/rest-api/collections.js';
+import type { EditableCollection } from '../registry/model/record-maintenance.js';
+import type { EventName, RequestKind } from '../registry/model/registration-records.js';
+import { COLLECTIONS } from '../registry/model/collections.js';
 import { itemSchemaName } from './answers/hal.schemas.js';
 import { LINK, PUBLIC_REGISTRY, REFERENCE_DATE_EXAMPLE, SAMPLE } from './examples.js';
 import { errorAnswer, HAL_TYPE, jsonAnswer, jsonBody, NO_CONTENT, pathParam, queryParam, type OperationSpec } from './operation.js';

@@ -3,13 +3,13 @@
  * answer HTML; their forms post application/x-www-form-urlencoded with the page's CSRF token.
  */
 import { describeLimit } from '../http/json-body.js';
-import { CURATION_DISABLED_MESSAGE } from '../registry/curation/curator-auth.js';
-import { FREE_WRONG_TRIES, MAX_DELAY_SECONDS, WRONG_TRY_WINDOW_SECONDS } from '../registry/curation/wrong-token-throttle.js';
-import { DESK_PATH, SIGN_IN_FORM_LIMIT } from '../registry/curator-desk/desk-auth.js';
-import { REFERENCE_LIST_FORM_LIMIT } from '../registry/reference-prefixes/reference-prefixes.service.js';
+import { CURATION_DISABLED_MESSAGE } from '../registry/model/curator-auth.js';
+import { FREE_WRONG_TRIES, MAX_DELAY_SECONDS, WRONG_TRY_WINDOW_SECONDS } from '../registry/model/wrong-token-throttle.js';
+import { DESK_PATH, SIGN_IN_FORM_LIMIT } from '../registry/model/desk-auth.js';
+import { REFERENCE_LIST_FORM_LIMIT } from '../registry/curator-desk/reference-prefixes.service.js';
 import { QUEUE_BOARD_PATH } from '../registry/queue-board/queue-board-access.js';
 import { ADMIN_QUEUES_PATH } from '../registry/queue-board/queue-board.routes.js';
-import { formFields, REQUEST_FORMS } from '../registry/pages/registration-fields.js';
+import { formFields, REQUEST_FORMS } from '../registry/model/registration-fields.js';
 import { CSRF_FIELD } from '../web/csrf.js';
 import { PUBLIC_REGISTRY, PUBLIC_RESOLVER, SAMPLE } from './examples.js';
 import { FORM_TYPE, pageAnswer, pageErrorAnswer, pathParam, queryParam, redirectAnswer, type OperationSpec, type RequestBodySpec } from './operation.js';

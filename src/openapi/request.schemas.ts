@@ -3,7 +3,8 @@
  * (or, for the bodies a route reads by hand, the schema a unit test holds to the route's own reading,
  * test/unit/request-schemas.test.ts), imported from the feature's home.
  */
-import { AMENDED_FIELD, sessionEventSchema } from '../registry/curation/curation.schemas.js';
+import { sessionEventSchema } from '../registry/curation/curation.schemas.js';
+import { AMENDED_FIELD } from '../registry/model/curation-operations.js';
 import { NOTIFICATIONS_SCHEMA } from '../registry/curation-warnings/warnings.schemas.js';
 import { patchSchema, REACTIVATION_SCHEMA } from '../registry/maintenance/maintenance.schemas.js';
 import { REGISTRATION_REQUEST_SCHEMA } from '../registry/registration/validation/payload.schema.js';

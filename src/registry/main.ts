@@ -4,7 +4,7 @@ import { runPart } from '../bootstrap/process-runner.js';
 import { createRegistryApp } from './app.js';
 import { createRegexTester } from './registration/regex/regex-tester.js';
 import { createQueuedUrlCheck } from './registration/url-check/queued-url-check.js';
-import { RegistryVersionSource } from './rest-api/registry-version.js';
+import { RegistryVersionSource } from './model/registry-version.js';
 import { serveMetrics } from '../metrics/metrics-server.js';
 import { createProcessRegistry } from '../metrics/process-registry.js';
 

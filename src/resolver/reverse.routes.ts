@@ -14,8 +14,10 @@ import { isBlank, reverseByPrefix, SimilarityLookup, SIMILARITY_STEPS_PER_SLICE,
 import { answerJsonBody, failBare, JSON_CONTENT_TYPE, sendBare, sendBareEmpty, sendErrorAnswer } from '../http/bare-request.js';
 import type { ClientAddress } from '../http/client-address.js';
 import { envelope, envelopeJson } from '../http/envelope.js';
-import { HttpError } from '../http/http-error.js';
 import type { KoaPath } from '../http/koa-paths.js';
+import { DomainError } from '../core/domain-error.js';
+import { statusOfDomainError } from '../http/error-translator.js';
+import { methodNotAllowed } from '../http/unserved-methods.js';
 import { BATCH_JSON_LIMIT, jsonBody } from '../http/json-body.js';
 import { chargeMore } from '../http/rate-limit-middleware.js';
 import type { Logger } from '../lib/logger.js';
@@ -55,11 +57,16 @@ export const MAX_URL_LENGTH = 4096;
 export const MAX_SIMILARITY_URL_LENGTH = 2048;
 export const MAX_ACCESSION_LENGTH = 1024;
 
-/** A request the client got wrong: 400 with this message. */
-export class ReverseLookupPayloadError extends HttpError {
+/** A request the client got wrong: invalid (400) with this message. */
+export class ReverseLookupPayloadError extends DomainError {
   constructor(message: string) {
-    super(400, message);
+    super('invalid', message);
     this.name = 'ReverseLookupPayloadError';
+  }
+
+  /** The status it is answered with, for the bare handlers' callers that read it. */
+  get status(): number {
+    return statusOfDomainError(this);
   }
 }
 
@@ -269,7 +276,7 @@ export function reverseLookups(deps: ReverseDeps): ReverseLookups {
   // The single lookups' POSTs are the front handler's; any other method is answered here.
   const wrongMethod: Middleware = (ctx, next) => {
     if (!SINGLE_LOOKUPS.has(ctx.path) || ctx.method === 'OPTIONS') return next();
-    throw new HttpError(405, `Method ${ctx.method} is not allowed on ${ctx.path}; use POST`, { Allow: 'POST' });
+    throw methodNotAllowed(ctx.method, ctx.path, ['POST']);
   };
   return { answer, wrongMethod, router, index: () => indexes.current() };
 }

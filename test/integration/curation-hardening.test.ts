@@ -8,9 +8,9 @@
 import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import request from 'supertest';
-import { newSessionToken } from '../../src/registry/registration/submission/registration-records.js';
+import { newSessionToken } from '../../src/registry/model/registration-records.js';
 import { storeRegistration } from '../../src/registry/registration/submission/submission.service.js';
-import { normaliseRegistrationPayload } from '../../src/registry/registration/validation/payload.js';
+import { normaliseRegistrationPayload } from '../../src/registry/model/registration-payload.js';
 import { prefixRegistration } from '../factories/registration.factory.js';
 import { REGISTRY_URL, RESOLVER_URL, startRegistry, type RegistryUnderTest } from '../support/areas.js';
 import { freePort, spawnNode } from '../support/processes.js';

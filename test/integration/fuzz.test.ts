@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import type { Router } from '@koa/router';
 import type Koa from 'koa';
 import { queueNames } from '../../src/queue/queues.js';
-import { REGISTRATION_TABLES } from '../../src/registry/registration/submission/registration-records.js';
+import { REGISTRATION_TABLES } from '../../src/registry/model/registration-records.js';
 import { prefixRegistration, resourceRegistration } from '../factories/registration.factory.js';
 import { seededRandom } from '../factories/reverse-snapshot.factory.js';
 import { startBothAreas, type BothAreas } from '../support/areas.js';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { CheckBusyError, CheckUnavailableError, type RegexVerdict } from '../../src/registry/registration/checks.js';
+import { CheckBusyError, CheckUnavailableError, type RegexVerdict } from '../../src/registry/model/registration-checks.js';
 import {
   REGEX_TOO_SLOW_MESSAGE,
   createRegexTester,

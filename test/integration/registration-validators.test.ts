@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import request from 'supertest';
-import { CheckBusyError, CheckStillRunningError, CheckUnavailableError, type RegexTest, type UrlCheck } from '../../src/registry/registration/checks.js';
-import { normaliseRegistrationPayload } from '../../src/registry/registration/validation/payload.js';
+import { CheckBusyError, CheckStillRunningError, CheckUnavailableError, type RegexTest, type UrlCheck } from '../../src/registry/model/registration-checks.js';
+import { normaliseRegistrationPayload } from '../../src/registry/model/registration-payload.js';
 import {
   CachedRegistryLookups,
   directLookups,

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import request from 'supertest';
-import { RegistryVersionSource } from '../../src/registry/rest-api/registry-version.js';
+import { RegistryVersionSource } from '../../src/registry/model/registry-version.js';
 import { REGISTRY_URL as BASE, startRegistry, type RegistryUnderTest } from '../support/areas.js';
 import { waitFor } from '../support/wait.js';
 import { sendPreflight } from '../support/cors.js';

@@ -10,7 +10,7 @@ import type net from 'node:net';
 import { Redis } from 'ioredis';
 import { createProducerRedis, createWorkerRedis } from '../../src/queue/connections.js';
 import { createQueue, queueNames } from '../../src/queue/queues.js';
-import { CheckUnavailableError } from '../../src/registry/registration/checks.js';
+import { CheckUnavailableError } from '../../src/registry/model/registration-checks.js';
 import { createQueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
 import { urlCheckHash, urlCheckJobId } from '../../src/queue/url-check.queue.js';
 import { startStack, type AreaStack } from '../support/areas.js';

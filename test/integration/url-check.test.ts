@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config.js';
 import { fetchForCheck, BROWSER_ACCEPT, MAX_REQUESTS_PER_HOST, type FetchForCheckOptions } from '../../src/lib/http-client.js';
 import { createWorkerRedis } from '../../src/queue/connections.js';
 import { createQueue, queueNames } from '../../src/queue/queues.js';
-import { CheckStillRunningError, CheckUnavailableError } from '../../src/registry/registration/checks.js';
+import { CheckStillRunningError, CheckUnavailableError } from '../../src/registry/model/registration-checks.js';
 import { createQueuedUrlCheck, type QueuedUrlCheck } from '../../src/registry/registration/url-check/queued-url-check.js';
 import { urlCheckHash, urlCheckJobId, urlVerdictKey } from '../../src/queue/url-check.queue.js';
 import { verdictFor } from '../../workers/url-check/url-verdict.js';

@@ -3,7 +3,7 @@
  * have tests of their own: where a test is about what the routes do with a request, not a fetch or a worker
  * thread per request.
  */
-import type { RegexTest, UrlCheck } from '../../src/registry/registration/checks.js';
+import type { RegexTest, UrlCheck } from '../../src/registry/model/registration-checks.js';
 
 const urlCheck: UrlCheck = async () => null;
 

@@ -157,6 +157,40 @@ describe('the import graph of src/ and workers/', () => {
     expect(importers).toEqual(['src/lib/json-schema.ts']);
   });
 
+  // src/registry: one folder per feature, standing on the shared model (src/registry/model) and the lower
+  // layers; app.ts and services.ts at the top compose them. registration's subfolders are registration's.
+  const REGISTRY = 'src/registry/';
+  const MODEL = 'src/registry/model/';
+  const registryFeatureOf = (file: string): string | undefined => {
+    if (!file.startsWith(REGISTRY) || file.startsWith(MODEL)) return undefined;
+    const parts = file.slice(REGISTRY.length).split('/');
+    return parts.length > 1 ? parts[0] : undefined;
+  };
+  const LOWER_LAYERS = [
+    'src/core/', 'src/db/', 'src/http/', 'src/lib/', 'src/web/', 'src/queue/', 'src/notifications/', 'src/metrics/',
+    'src/dataset/', 'src/statistics/', 'src/link-check/', 'migrations/',
+  ];
+  const isLowerLayer = (target: string): boolean => target === 'src/config.ts' || LOWER_LAYERS.some((prefix) => target.startsWith(prefix));
+
+  test('a registry feature imports only its own folder, the shared model and the lower layers, never another feature', () => {
+    const reaching = importsOf((file) => registryFeatureOf(file) !== undefined).filter(
+      ([file, target]) => registryFeatureOf(target) !== registryFeatureOf(file) && !target.startsWith(MODEL) && !isLowerLayer(target),
+    );
+    expect(reaching).toEqual([]);
+  });
+
+  test('the shared registry model imports no feature (only itself and the lower layers)', () => {
+    const upward = importsOf((file) => file.startsWith(MODEL)).filter(([, target]) => !target.startsWith(MODEL) && !isLowerLayer(target));
+    expect(upward).toEqual([]);
+  });
+
+  test('HttpError is thrown only in src/http: everything else throws a DomainError, which the one error mapping answers', () => {
+    const throwing = [...graph.keys()]
+      .filter((file) => !file.startsWith('src/http/'))
+      .filter((file) => /throw new HttpError\b/.test(readFileSync(join(root, file), 'utf8')));
+    expect(throwing).toEqual([]);
+  });
+
   test("the README's Layout section names every folder of src/ and the top level, and no folder that is gone", () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const layout = /## Layout\n+```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';

@@ -4,9 +4,9 @@ import { Readable } from 'node:stream';
 import type { Context, Middleware } from 'koa';
 import compose from 'koa-compose';
 import { jsonBody } from '../../src/http/json-body.js';
-import { requireCurator } from '../../src/registry/curation/curator-auth.js';
-import type { WrongTokenThrottle } from '../../src/registry/curation/wrong-token-throttle.js';
-import { requireSignedIn } from '../../src/registry/curator-desk/desk-auth.js';
+import { requireCurator } from '../../src/registry/model/curator-auth.js';
+import type { WrongTokenThrottle } from '../../src/registry/model/wrong-token-throttle.js';
+import { requireSignedIn } from '../../src/registry/model/desk-auth.js';
 
 /** A POST of `{}` as Koa hands it to middleware, with nothing but what the middleware here read. */
 function postedJson(): Context {

@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import request from 'supertest';
-import type { RegistryVersionSource } from '../../src/registry/rest-api/registry-version.js';
+import type { RegistryVersionSource } from '../../src/registry/model/registry-version.js';
 import { answerFromCache, markSelfAsRequestUrl, ResponseCache } from '../../src/registry/rest-api/response-cache.js';
 
 const HREF = 'https://registry.test/restApi/resources?size=1000';

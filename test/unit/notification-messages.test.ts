@@ -1,5 +1,5 @@
-import { greeting, startMessages } from '../../src/registry/registration/notification-messages.js';
-import type { RequestRow } from '../../src/registry/registration/submission/registration-records.js';
+import { greeting, startMessages } from '../../src/registry/model/notification-messages.js';
+import type { RequestRow } from '../../src/registry/model/registration-records.js';
 
 const SETTINGS = { publicRegistryUrl: 'https://registry.test', publicResolverUrl: 'https://resolver.test', curatorEmail: 'curators@example.org' };
 const SESSION = { id: 7, token: 'Xc1pYt0aRlC0VbQ2KQm0rX4vZ8yJm3wq5Tn7hL6dE2s' };

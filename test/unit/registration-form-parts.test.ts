@@ -1,7 +1,7 @@
 // The pure parts of the request forms and the ROR lookup: the urlencoded body reader, the form-to-payload
 // mapping, where each validation message goes, the masked e-mail, and the reading of ROR records.
 import { parseFormText } from '../../src/http/form-body.js';
-import { messagesByField, payloadFromForm, REQUEST_FORMS } from '../../src/registry/pages/registration-fields.js';
+import { messagesByField, payloadFromForm, REQUEST_FORMS } from '../../src/registry/model/registration-fields.js';
 import { readRorRecord } from '../../src/registry/registration/ror/ror-api.client.js';
 import { maskEmail } from '../../src/registry/registration/submission/submission.service.js';
 

@@ -2,7 +2,7 @@ import {
   InvalidPayloadError,
   normaliseRegistrationPayload,
   readEnvelopePayload,
-} from '../../src/registry/registration/validation/payload.js';
+} from '../../src/registry/model/registration-payload.js';
 import { collapsedLength } from '../../src/registry/registration/validation/validators.js';
 
 describe('registration payload normalisation', () => {

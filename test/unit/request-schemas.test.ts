@@ -5,7 +5,7 @@
  */
 // The instance the routes' schemas are compiled on (curation.schemas.ts, maintenance.schemas.ts).
 import { ajv } from '../../src/lib/json-schema.js';
-import { normaliseRegistrationPayload, readEnvelopePayload } from '../../src/registry/registration/validation/payload.js';
+import { normaliseRegistrationPayload, readEnvelopePayload } from '../../src/registry/model/registration-payload.js';
 import { REGISTRATION_REQUEST_SCHEMA } from '../../src/registry/registration/validation/payload.schema.js';
 import { readBatchList } from '../../src/resolver/batch-request.js';
 import { RESOLVE_BATCH_SCHEMA, reverseRequestSchema } from '../../src/resolver/request.schemas.js';

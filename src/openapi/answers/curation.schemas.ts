@@ -4,7 +4,7 @@
  * and the lifecycle reports.
  */
 import { CURATION_NAMES, eventRel, PREFIX_REQUEST_FIELDS, RESOURCE_REQUEST_FIELDS } from '../../registry/curation/curation.presenter.js';
-import type { RequestKind } from '../../registry/registration/submission/registration-records.js';
+import type { RequestKind } from '../../registry/model/registration-records.js';
 import { arrayOf, flag, integer, NULLABLE_DATE, object, orNull, REFERENCE_DATE, ref, text, type Schema } from '../schema-kit.js';
 import { envelopeOf, envelopeWithMessage } from './envelope.schemas.js';
 import { halLinksOf, halPageSchema } from './hal.schemas.js';

@@ -1,9 +1,9 @@
 /**
  * The browse API's HAL answers (registry-behaviour.md §1.3), written from the collections the routes and the
- * presenter use (rest-api/collections.ts): each item's fields in the reference's (Java field) order, then
+ * presenter use (registry/model/collections.ts): each item's fields in the reference's (Java field) order, then
  * its links: self, its own rel and its associations.
  */
-import { COLLECTIONS, type CollectionDefinition } from '../../registry/rest-api/collections.js';
+import { COLLECTIONS, type CollectionDefinition } from '../../registry/model/collections.js';
 import { addition, arrayOf, flag, integer, NULLABLE_DATE, object, orNull, ref, REFERENCE_DATE, text, type Schema } from '../schema-kit.js';
 
 /** The wire type of every field of the four collections (a field missing here fails the document's build). */

@@ -1,6 +1,6 @@
 import { formatReferenceDate } from '../../lib/dates.js';
 import { envelope, type Envelope } from '../../http/envelope.js';
-import type { HalItem, Links } from '../rest-api/hal.presenter.js';
+import type { HalItem, Links } from '../model/hal.presenter.js';
 import type { CurationWarning, CurationWarningEvent } from './curation-warning.js';
 import type { WarningsSummary } from './warnings.service.js';
 

@@ -2,13 +2,13 @@ import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { notFound } from '../../http/http-error.js';
 import { jsonBody } from '../../http/json-body.js';
-import { curatorOf, requireCurator } from '../curation/curator-auth.js';
-import type { WrongTokenThrottle } from '../curation/wrong-token-throttle.js';
+import { curatorOf, requireCurator } from '../model/curator-auth.js';
+import type { WrongTokenThrottle } from '../model/wrong-token-throttle.js';
 import type { CurationWarning, CurationWarningEvent } from './curation-warning.js';
 import { WarningsPresenter } from './warnings.presenter.js';
 import { NOTIFICATIONS_BODY_LIMIT, readNotifications, type WarningNotification } from './warnings.schemas.js';
 import type { CurationWarningOwner, SyncResult, WarningsSummary } from './warnings.service.js';
-import type { Curator } from '../curation/curator-auth.js';
+import type { Curator } from '../model/curator-auth.js';
 
 /** What the warnings routes are given: the warnings service on the registry's database. */
 export interface WarningsActions {

@@ -5,7 +5,7 @@
  * registry lacks) rolls everything back and is answered 409 with the reason.
  *
  * Unlike the reference: institutions are matched by ROR id and then by name whatever its case
- * (requested-institution.ts); an institution found is never changed (its ROR id stays as the curators left it;
+ * (model/requested-institution.ts); an institution found is never changed (its ROR id stays as the curators left it;
  * the desk shows them the difference), and a new one keeps the requested ROR id; MIR ids come from a Postgres sequence kept above every MIR id in the
  * registry (no MIR id service). The registry tables' triggers announce the change (NOTIFY), so the resolver
  * serves the new namespace within moments and the workers rebuild the dataset.
@@ -21,12 +21,13 @@ import {
   type RequestKind,
   type RequestRow,
   type ResourceRequestRow,
-} from '../registration/submission/registration-records.js';
-import { hasText } from '../registration/validation/validators.js';
-import { CurationError, lockOpenSession, type SessionEventPayload } from './curation.service.js';
-import { findRequestedInstitution, requestedRorId } from './requested-institution.js';
+} from '../model/registration-records.js';
+import { hasText } from '../model/registration-payload.js';
+import { CurationError, type SessionEventPayload } from '../model/curation-operations.js';
+import { lockOpenSession } from './curation.service.js';
+import { findRequestedInstitution, requestedRorId } from '../model/requested-institution.js';
 import { writeOutbox } from '../../notifications/outbox.js';
-import { acceptanceMessages, type NotificationSettings } from '../registration/notification-messages.js';
+import { acceptanceMessages, type NotificationSettings } from '../model/notification-messages.js';
 
 export interface AcceptanceResult {
   namespaceId: number;
@@ -250,6 +251,6 @@ export async function acceptSession(
     if (!current) throw error;
     const cause = error instanceof AcceptanceRefused ? error.message : concurrentClash(error, current);
     if (cause === undefined) throw error;
-    throw new CurationError(409, refusalMessage(kind, reason, prefixOf(current), cause));
+    throw new CurationError('conflict', refusalMessage(kind, reason, prefixOf(current), cause));
   }
 }

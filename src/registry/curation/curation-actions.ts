@@ -1,39 +1,23 @@
 import type { Db } from '../../db/knex.js';
-import type { EventName, EventRow, RequestKind, RequestRow, SessionRow } from '../registration/submission/registration-records.js';
-import type { RegistrationValidator } from '../registration/registration-validator.js';
-import type { PageRequest } from '../rest-api/paging.js';
+import { CurationError, type CurationActions } from '../model/curation-operations.js';
+import type { RequestValidation } from '../model/request-validation.js';
 import { acceptSession } from './acceptance.service.js';
 import {
   amendSession,
   commentOnSession,
-  CurationError,
   findEvent,
   findRequest,
   findSession,
   listOpenSessions,
   listSessionEvents,
   rejectSession,
-  type Operation,
-  type SessionEventPayload,
-  type SessionPage,
 } from './curation.service.js';
-import type { NotificationSettings } from '../registration/notification-messages.js';
-
-/** What the curation routes are given: the curators' reads and operations on the registry's database. */
-export interface CurationActions {
-  listOpenSessions(kind: RequestKind, page: PageRequest): Promise<SessionPage>;
-  findSession(kind: RequestKind, id: number): Promise<SessionRow | undefined>;
-  findRequest(kind: RequestKind, id: number): Promise<RequestRow | undefined>;
-  listSessionEvents(kind: RequestKind, sessionId: number): Promise<EventRow[]>;
-  findEvent(kind: RequestKind, id: number, eventName?: EventName): Promise<EventRow | undefined>;
-  /** Comment, reject, accept or amend a session (curation.service.ts, acceptance.service.ts). */
-  run(kind: RequestKind, operation: Operation, sessionId: number, payload: SessionEventPayload): Promise<void>;
-}
+import type { NotificationSettings } from '../model/notification-messages.js';
 
 export interface CurationActionOptions {
   notifications: NotificationSettings;
   /** What an amendment is validated with; without it amendments answer 503. */
-  validator?: RegistrationValidator;
+  validator?: RequestValidation;
 }
 
 export function createCurationActions(db: Db, options: CurationActionOptions): CurationActions {
@@ -54,7 +38,7 @@ export function createCurationActions(db: Db, options: CurationActionOptions): C
           return;
         case 'amend':
           if (!options.validator) {
-            throw new CurationError(503, 'Amendments cannot be validated right now (the registration checks are not configured)', false, { 'Retry-After': '30' });
+            throw new CurationError('unavailable', 'Amendments cannot be validated right now (the registration checks are not configured)', false, 30);
           }
           return amendSession(db, options.validator, kind, sessionId, payload);
       }

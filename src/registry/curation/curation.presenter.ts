@@ -5,9 +5,9 @@
  */
 import { formatReferenceDate } from '../../lib/dates.js';
 import { WireRecord } from '../../lib/wire-record.js';
-import type { CollectionName, Columns } from '../rest-api/collections.js';
-import type { HalItem, HalPresenter, Links } from '../rest-api/hal.presenter.js';
-import type { Page } from '../rest-api/page-query.js';
+import type { CollectionName, Columns } from '../model/collections.js';
+import type { HalItem, HalPresenter, Links } from '../model/hal.presenter.js';
+import type { Page } from '../model/page-query.js';
 import type {
   EventName,
   EventRow,
@@ -17,7 +17,7 @@ import type {
   RequestRowBase,
   ResourceRequestRow,
   SessionRow,
-} from '../registration/submission/registration-records.js';
+} from '../model/registration-records.js';
 
 export interface CurationNames {
   /** `prefixRegistration` / `resourceRegistration`. */

@@ -3,15 +3,15 @@ import type { Context, Middleware } from 'koa';
 import { envelope } from '../../http/envelope.js';
 import { badRequest, notFound } from '../../http/http-error.js';
 import { jsonBody } from '../../http/json-body.js';
-import type { EventName, RequestKind } from '../registration/submission/registration-records.js';
-import { HalPresenter } from '../rest-api/hal.presenter.js';
-import { parsePageRequest, requireParam } from '../rest-api/paging.js';
+import type { EventName, RequestKind } from '../model/registration-records.js';
+import { HalPresenter } from '../model/hal.presenter.js';
+import { parsePageRequest, requireParam } from '../model/paging.js';
 import { CURATION_NAMES, CurationPresenter, eventRel } from './curation.presenter.js';
 import { checkSessionEventBody } from './curation.schemas.js';
-import type { CurationActions } from './curation-actions.js';
-import { CurationError, parseSessionId, readSessionEventPayload, type Operation } from './curation.service.js';
-import { curatorOf, requireCurator } from './curator-auth.js';
-import type { WrongTokenThrottle } from './wrong-token-throttle.js';
+import { CurationError, readSessionEventPayload, type CurationActions, type Operation } from '../model/curation-operations.js';
+import { parseSessionId } from './curation.service.js';
+import { curatorOf, requireCurator } from '../model/curator-auth.js';
+import type { WrongTokenThrottle } from '../model/wrong-token-throttle.js';
 
 export interface CurationRouteDeps {
   curation: CurationActions;
@@ -124,7 +124,7 @@ export function curationRoutes(deps: CurationRouteDeps): Router {
     return async (ctx) => {
       const sessionId = parseSessionId(kind, operation, ctx.params.sessionId ?? '');
       const body = checkSessionEventBody(kind, operation === 'amend', ctx.request.body);
-      if (!body.ok) throw new CurationError(400, body.message, true);
+      if (!body.ok) throw new CurationError('invalid', body.message, true);
       await deps.curation.run(kind, operation, sessionId, readSessionEventPayload(body.payload, curatorOf(ctx).name));
       ctx.body = envelope({ comment: null });
     };

@@ -1,5 +1,6 @@
 import { ajv, type ErrorObject, type ValidateFunction } from '../../lib/json-schema.js';
-import type { RequestKind } from '../registration/submission/registration-records.js';
+import type { RequestKind } from '../model/registration-records.js';
+import { AMENDED_FIELD, EVENT_TEXT_FIELDS } from '../model/curation-operations.js';
 
 /**
  * The bodies of the curation actions (registry-behaviour.md §2.7): a session-event envelope
@@ -13,15 +14,6 @@ import type { RequestKind } from '../registration/submission/registration-record
 
 // Texts of events are not limited to 255 characters as the reference's were, but they are bounded.
 export const EVENT_TEXT_MAX_LENGTH = 10_000;
-
-export const EVENT_TEXT_FIELDS = ['additionalInformation', 'comment', 'rejectionReason', 'acceptanceReason'] as const;
-export type EventTextField = (typeof EVENT_TEXT_FIELDS)[number];
-
-/** Where an amendment carries the amended request. */
-export const AMENDED_FIELD: Record<RequestKind, string> = {
-  prefix: 'prefixRegistrationRequest',
-  resource: 'resourceRegistrationRequest',
-};
 
 const ENVELOPE_MESSAGE = 'The request body must be a session-event envelope: {"apiVersion": "1.0", "payload": {...}}';
 

@@ -6,9 +6,7 @@
  */
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.js';
-import { HttpError } from '../../http/http-error.js';
-import type { RegistrationValidator } from '../registration/registration-validator.js';
-import { ChecksIncompleteError } from '../registration/submission/checked-validation.js';
+import { ChecksIncompleteError, type RequestValidation } from '../model/request-validation.js';
 import {
   insertEvent,
   insertRequest,
@@ -18,32 +16,11 @@ import {
   type RequestKind,
   type RequestRow,
   type SessionRow,
-} from '../registration/submission/registration-records.js';
-import { InvalidPayloadError, isPayloadObject, normaliseRegistrationPayload } from '../registration/validation/payload.js';
-import { AMENDED_FIELD, EVENT_TEXT_FIELDS, type EventTextField } from './curation.schemas.js';
+} from '../model/registration-records.js';
+import { InvalidPayloadError, isPayloadObject, normaliseRegistrationPayload } from '../model/registration-payload.js';
+import { AMENDED_FIELD, CurationError, type Operation, type SessionEventPayload, type SessionPage } from '../model/curation-operations.js';
 import { writeOutbox } from '../../notifications/outbox.js';
-import { rejectionMessages } from '../registration/notification-messages.js';
-
-/** The actor of events whose curator is not known (CURATOR_NAME's default). */
-export const CURATOR_ACTOR = 'curator';
-
-export type Operation = 'amend' | 'comment' | 'reject' | 'accept';
-
-/**
- * A refusal of a curation operation. `commentPayload`: the envelope's payload is `{comment: null}` (the
- * reference's answer for an unknown session) rather than null.
- */
-export class CurationError extends HttpError {
-  constructor(
-    status: number,
-    message: string,
-    readonly commentPayload = false,
-    headers: Record<string, string> = {},
-  ) {
-    super(status, message, headers, commentPayload ? { comment: null } : null);
-    this.name = 'CurationError';
-  }
-}
+import { rejectionMessages } from '../model/notification-messages.js';
 
 const NOUN: Record<Operation, string> = { amend: 'amendment', comment: 'comment', reject: 'rejection', accept: 'acceptance' };
 
@@ -65,7 +42,7 @@ export function closedSessionMessage(kind: RequestKind, operation: Operation): s
 const SESSION_ID = /^[0-9]{1,15}$/;
 
 export function parseSessionId(kind: RequestKind, operation: Operation, rawId: string): number {
-  if (!SESSION_ID.test(rawId)) throw new CurationError(400, unknownSessionMessage(kind, operation, rawId), true);
+  if (!SESSION_ID.test(rawId)) throw new CurationError('invalid', unknownSessionMessage(kind, operation, rawId), true);
   return Number(rawId);
 }
 
@@ -78,39 +55,10 @@ export interface LockedSession {
 export async function lockOpenSession(trx: Knex, kind: RequestKind, operation: Operation, sessionId: number): Promise<LockedSession> {
   const tables = REGISTRATION_TABLES[kind];
   const session = await trx(tables.sessions).first('*').where({ id: sessionId }).forUpdate();
-  if (!session) throw new CurationError(400, unknownSessionMessage(kind, operation, String(sessionId)), true);
-  if (session.closed) throw new CurationError(409, closedSessionMessage(kind, operation));
+  if (!session) throw new CurationError('invalid', unknownSessionMessage(kind, operation, String(sessionId)), true);
+  if (session.closed) throw new CurationError('conflict', closedSessionMessage(kind, operation));
   const request = await trx(tables.requests).first('*').where({ id: session.requestId });
   return { session, request };
-}
-
-const EVENT_DEFAULTS: Record<EventTextField, string> = {
-  additionalInformation: 'No additional information specified',
-  comment: 'No comment provided',
-  rejectionReason: 'No rejection reason provided',
-  acceptanceReason: 'No acceptance reason provided',
-};
-
-/** The session-event payload: {additionalInformation, comment, acceptanceReason, rejectionReason, <kind>RegistrationRequest}. */
-export interface SessionEventPayload {
-  raw: Record<string, unknown>;
-  text(field: EventTextField): string;
-  /** The curator acting, as the event records them (curator-auth.ts). */
-  actor: string;
-}
-
-/**
- * The texts of a payload that checkSessionEventBody (curation.schemas.ts) accepted, a blank or absent one
- * replaced by the reference's default text.
- */
-export function readSessionEventPayload(payload: Record<string, unknown> | null, actor = CURATOR_ACTOR): SessionEventPayload {
-  const raw = payload ?? {};
-  const texts = {} as Record<EventTextField, string>;
-  for (const field of EVENT_TEXT_FIELDS) {
-    const value = raw[field];
-    texts[field] = typeof value === 'string' && value.trim() !== '' ? value : EVENT_DEFAULTS[field];
-  }
-  return { raw, text: (field) => texts[field], actor };
 }
 
 async function sessionExists(db: Db, kind: RequestKind, sessionId: number): Promise<boolean> {
@@ -159,7 +107,7 @@ export async function rejectSession(db: Db, kind: RequestKind, sessionId: number
 function invalidAmendment(kind: RequestKind, messages: readonly string[]): CurationError {
   const joined = messages.join('\n');
   return new CurationError(
-    400,
+    'invalid',
     kind === 'prefix' ? `INVALID Prefix registration request due to '${joined}'` : `INVALID Resource registration request due to '${joined}'`,
     true,
   );
@@ -172,15 +120,15 @@ function invalidAmendment(kind: RequestKind, messages: readonly string[]): Curat
  */
 export async function amendSession(
   db: Db,
-  validator: RegistrationValidator,
+  validator: RequestValidation,
   kind: RequestKind,
   sessionId: number,
   payload: SessionEventPayload,
 ): Promise<void> {
-  if (!(await sessionExists(db, kind, sessionId))) throw new CurationError(400, unknownSessionMessage(kind, 'amend', String(sessionId)), true);
+  if (!(await sessionExists(db, kind, sessionId))) throw new CurationError('invalid', unknownSessionMessage(kind, 'amend', String(sessionId)), true);
   const field = AMENDED_FIELD[kind];
   const rawRequest = payload.raw[field];
-  if (!isPayloadObject(rawRequest)) throw new CurationError(400, `'${field}' is required: the amended request`, true);
+  if (!isPayloadObject(rawRequest)) throw new CurationError('invalid', `'${field}' is required: the amended request`, true);
   let amended;
   let messages: string[];
   try {
@@ -189,7 +137,7 @@ export async function amendSession(
   } catch (error) {
     if (error instanceof InvalidPayloadError) throw invalidAmendment(kind, [error.message]);
     if (error instanceof ChecksIncompleteError) {
-      throw new CurationError(503, error.message, false, { 'Retry-After': String(error.retryAfterSeconds) });
+      throw new CurationError('unavailable', error.message, false, error.retryAfterSeconds);
     }
     throw error;
   }
@@ -210,11 +158,6 @@ export async function amendSession(
 }
 
 // Reads for the curators' HAL lists.
-
-export interface SessionPage {
-  items: SessionRow[];
-  totalElements: number;
-}
 
 export async function listOpenSessions(db: Db, kind: RequestKind, page: { page: number; size: number; sort: { column: string; direction: 'asc' | 'desc' }[] }): Promise<SessionPage> {
   const table = REGISTRATION_TABLES[kind].sessions;

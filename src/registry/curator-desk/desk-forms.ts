@@ -5,11 +5,10 @@
  */
 import type { DomainError } from '../../core/domain-error.js';
 import type { InstitutionRow, NamespaceRow, ResourceRow } from '../../db/tables.js';
-import type { EditableCollection, RecordPatch } from '../maintenance/maintenance.schemas.js';
-import { formFields, REQUEST_FORMS, type FormValues } from '../pages/registration-fields.js';
-import type { RequestKind, RequestRow } from '../registration/submission/registration-records.js';
-import { NO_ADDITIONAL_INFORMATION } from '../registration/submission/registration-records.js';
-import type { EditFailure } from '../maintenance/edit-validation.js';
+import type { EditableCollection, EditFailure, RecordPatch } from '../model/record-maintenance.js';
+import { formFields, REQUEST_FORMS, type FormValues } from '../model/registration-fields.js';
+import type { RequestKind, RequestRow } from '../model/registration-records.js';
+import { NO_ADDITIONAL_INFORMATION } from '../model/registration-records.js';
 
 export type DeskInput = 'text' | 'url' | 'textarea' | 'checkbox' | 'country';
 

@@ -4,15 +4,15 @@
  */
 import type { Context, Middleware } from 'koa';
 import { formBody, type FormFields } from '../../http/form-body.js';
-import { HttpError } from '../../http/http-error.js';
+import { notFound } from '../../core/domain-error.js';
 import { setPageSecurity } from '../../http/page-security.js';
 import { csrfToken } from '../../web/csrf.js';
 import { ErrorPage } from '../../web/error-page.js';
 import { sendPage, servingPage } from '../../web/render-page.js';
 import type { Site } from '../../web/site.js';
-import { CURATION_DISABLED_MESSAGE } from '../curation/curator-auth.js';
-import { deskSessionOf, DESK_CSRF_FIELD, isDeskFormPost, loadDeskSession, requireSignedIn, safeNext } from './desk-auth.js';
-import type { DeskSessions } from './desk-sessions.service.js';
+import { CURATION_DISABLED_MESSAGE } from '../model/curator-auth.js';
+import { deskSessionOf, DESK_CSRF_FIELD, isDeskFormPost, loadDeskSession, requireSignedIn, safeNext } from '../model/desk-auth.js';
+import type { DeskSessions } from '../model/desk-sessions.service.js';
 import type { DeskContext } from './pages/desk-parts.js';
 import { SignInPage } from './pages/sign-in.page.js';
 
@@ -60,7 +60,7 @@ export function createDeskKit(deps: DeskKitDeps): DeskKit {
     ctx.set('Referrer-Policy', 'same-origin');
     ctx.set('X-Robots-Tag', 'noindex');
     setPageSecurity(ctx);
-    if (!enabled) throw new HttpError(404, CURATION_DISABLED_MESSAGE);
+    if (!enabled) throw notFound(CURATION_DISABLED_MESSAGE);
     await next();
   };
 

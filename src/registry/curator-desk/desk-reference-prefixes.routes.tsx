@@ -2,7 +2,7 @@ import { Router } from '@koa/router';
 import type { PrefixListFormat } from '../../core/reference-prefix-list.js';
 import type { FormFields } from '../../http/form-body.js';
 import { sendPage } from '../../web/render-page.js';
-import { REFERENCE_LIST_FORM_LIMIT, type ReferencePrefixesService } from '../reference-prefixes/reference-prefixes.service.js';
+import { REFERENCE_LIST_FORM_LIMIT, type ReferencePrefixesService } from './reference-prefixes.service.js';
 import type { DeskKit } from './desk-kit.js';
 import { NO_STORE } from './desk-kit.js';
 import { REFERENCE_PREFIXES_PATH, ReferencePrefixesPage } from './pages/reference-prefixes.page.js';

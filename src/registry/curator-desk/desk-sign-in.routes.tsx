@@ -1,12 +1,11 @@
 import { Router } from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { DomainError } from '../../core/domain-error.js';
+import { DomainError, notFound } from '../../core/domain-error.js';
 import { formBody, type FormFields } from '../../http/form-body.js';
-import { HttpError } from '../../http/http-error.js';
 import { CSRF_FIELD, isOwnFormPost } from '../../web/csrf.js';
 import { sendPage } from '../../web/render-page.js';
-import { checkCuratorToken, tokenCurator } from '../curation/curator-auth.js';
-import { TOO_MANY_WRONG_TOKENS, WrongTokenThrottled, type WrongTokenThrottle } from '../curation/wrong-token-throttle.js';
+import { checkCuratorToken, tokenCurator } from '../model/curator-auth.js';
+import { TOO_MANY_WRONG_TOKENS, WrongTokenThrottled, type WrongTokenThrottle } from '../model/wrong-token-throttle.js';
 import {
   clearSessionCookie,
   deskLookup,
@@ -19,9 +18,9 @@ import {
   setSignInCookie,
   SIGN_IN_FORM_LIMIT,
   takeSignInCookie,
-} from './desk-auth.js';
+} from '../model/desk-auth.js';
 import { FORGED_FORM, NO_STORE, type DeskKit } from './desk-kit.js';
-import type { DeskSessions } from './desk-sessions.service.js';
+import type { DeskSessions } from '../model/desk-sessions.service.js';
 import { SignInRefused, type OidcSignIn } from './oidc-sign-in.service.js';
 import { SignedInPage } from './pages/sign-in.page.js';
 import type { Site } from '../../web/site.js';
@@ -71,7 +70,7 @@ export function deskSignInRoutes(deps: DeskSignInDeps): Router {
   });
 
   router.post(`${DESK_PATH}/sign-in`, ...kit.page, readSignInForm, async (ctx) => {
-    if (deps.curatorToken === '') throw new HttpError(404, NOT_HERE);
+    if (deps.curatorToken === '') throw notFound(NOT_HERE);
     const posted = ctx.request.body as FormFields;
     const next = safeNext(posted.next);
     if (!isOwnFormPost(ctx, posted[CSRF_FIELD], publicOrigin)) return kit.showSignIn(ctx, { status: 403, problem: FORGED_FORM, next });
@@ -104,7 +103,7 @@ export function deskSignInRoutes(deps: DeskSignInDeps): Router {
   });
 
   router.post(`${DESK_PATH}/oidc/start`, ...kit.page, readSignInForm, async (ctx) => {
-    if (!deps.oidc) throw new HttpError(404, NOT_HERE);
+    if (!deps.oidc) throw notFound(NOT_HERE);
     const posted = ctx.request.body as FormFields;
     if (!isOwnFormPost(ctx, posted[CSRF_FIELD], publicOrigin)) return kit.showSignIn(ctx, { status: 403, problem: FORGED_FORM });
     try {
@@ -120,7 +119,7 @@ export function deskSignInRoutes(deps: DeskSignInDeps): Router {
   });
 
   router.get(`${DESK_PATH}/oidc/callback`, ...kit.page, async (ctx) => {
-    if (!deps.oidc) throw new HttpError(404, NOT_HERE);
+    if (!deps.oidc) throw notFound(NOT_HERE);
     try {
       const curator = await deps.oidc.finish(ctx.querystring, takeSignInCookie(ctx));
       const { cookieValue, session } = await sessions.start(curator);

@@ -1,16 +1,17 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import { CurationError } from '../curation/curation.service.js';
+import { statusOfDomainError } from '../../http/error-translator.js';
+import { CurationError } from '../model/curation-operations.js';
 import type { FormFields } from '../../http/form-body.js';
 import { sendPage } from '../../web/render-page.js';
-import { readFormValues, REQUEST_FORMS } from '../pages/registration-fields.js';
-import type { RequestKind } from '../registration/submission/registration-records.js';
-import { deskCurator, DESK_PATH } from './desk-auth.js';
+import { readFormValues, REQUEST_FORMS } from '../model/registration-fields.js';
+import type { RequestKind } from '../model/registration-records.js';
+import { deskCurator, DESK_PATH } from '../model/desk-auth.js';
 import { NO_STORE, type DeskKit } from './desk-kit.js';
 import type { DeskService } from './desk.service.js';
 import { DeskRequestPage, type RefusedAction, type RequestAction } from './pages/desk-request.page.js';
 import { OpenRequestsPage, PAGE_PARAMETER, requestHref } from './pages/open-requests.page.js';
-import { intParam } from '../search/search-params.js';
+import { intParam } from '../model/search-params.js';
 
 export interface DeskRouteDeps {
   kit: DeskKit;
@@ -91,8 +92,8 @@ export function deskRoutes(deps: DeskRouteDeps): Router {
         try {
           await desk.act(curator, kind, id, action, text);
         } catch (error) {
-          if (!(error instanceof CurationError) || error.status >= 500) throw error;
-          return showRequest(ctx, kind, id, { status: error.status, refused: { action, text, errors: {}, problems: [error.message] } });
+          if (!(error instanceof CurationError) || error.kind === 'unavailable') throw error;
+          return showRequest(ctx, kind, id, { status: statusOfDomainError(error), refused: { action, text, errors: {}, problems: [error.message] } });
         }
       }
       ctx.status = 303;

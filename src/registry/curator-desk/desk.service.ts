@@ -5,20 +5,17 @@
  * with the desk's own reads of the open requests and the records it edits.
  */
 import { DomainError } from '../../core/domain-error.js';
+import { statusOfDomainError } from '../../http/error-translator.js';
 import type { Db } from '../../db/knex.js';
 import type { CurationEventRow, InstitutionRow, NamespaceRow, ResourceRow } from '../../db/tables.js';
-import type { CurationActions } from '../curation/curation-actions.js';
-import { AMENDED_FIELD } from '../curation/curation.schemas.js';
-import { CurationError, readSessionEventPayload } from '../curation/curation.service.js';
-import type { Curator } from '../curation/curator-auth.js';
-import { requestedInstitutionDifference, type InstitutionDifference } from '../curation/requested-institution.js';
-import type { PrefixCollisionCheck } from '../reference-prefixes/collision-warnings.js';
-import { completeNamespaceRows } from '../rest-api/namespace-synonyms.js';
-import type { EditableCollection } from '../maintenance/maintenance.schemas.js';
-import type { MaintenanceService } from '../maintenance/maintenance.service.js';
-import { messagesByField, payloadFromForm, REQUEST_FORMS, type FormValues } from '../pages/registration-fields.js';
-import type { RegistrationValidator, RequestReview } from '../registration/registration-validator.js';
-import { ChecksIncompleteError } from '../registration/submission/checked-validation.js';
+import { AMENDED_FIELD, CurationError, readSessionEventPayload, type CurationActions } from '../model/curation-operations.js';
+import type { Curator } from '../model/curator-auth.js';
+import { requestedInstitutionDifference, type InstitutionDifference } from '../model/requested-institution.js';
+import type { PrefixCollisionCheck } from '../model/collision-warnings.js';
+import { completeNamespaceRows } from '../model/namespace-synonyms.js';
+import type { EditableCollection, RecordMaintenance } from '../model/record-maintenance.js';
+import { messagesByField, payloadFromForm, REQUEST_FORMS, type FormValues } from '../model/registration-fields.js';
+import { ChecksIncompleteError, type RequestReview, type RequestValidation } from '../model/request-validation.js';
 import {
   prefixOf,
   REGISTRATION_TABLES,
@@ -28,9 +25,9 @@ import {
   type RequestRow,
   type SessionRow,
   type SessionStatus,
-} from '../registration/submission/registration-records.js';
-import { InvalidPayloadError, normaliseRegistrationPayload } from '../registration/validation/payload.js';
-import type { NamespaceSearch, SearchResult } from '../search/namespace-search.service.js';
+} from '../model/registration-records.js';
+import { InvalidPayloadError, normaliseRegistrationPayload } from '../model/registration-payload.js';
+import type { NamespaceSearch, SearchResult } from '../model/namespace-search.service.js';
 import { patchFromRecordForm, placeEditRefusal, recordFormValues, requestFormValues, type FormProblems } from './desk-forms.js';
 
 /** How long the list of open requests waits for the reviews (their checks go on, and answer the next load). */
@@ -111,10 +108,10 @@ export type FormOutcome = { ok: true } | ({ ok: false; status: number } & FormPr
 export interface DeskServiceDeps {
   db: Db;
   curation: CurationActions;
-  maintenance: MaintenanceService;
+  maintenance: RecordMaintenance;
   search: NamespaceSearch;
   /** Absent when the registration checks are not configured: requests are shown unchecked, amendments refused. */
-  validator?: RegistrationValidator;
+  validator?: RequestValidation;
   publicRegistryUrl: string;
   /** Other registries' uses of a requested prefix; none are shown without it. */
   prefixCollisions?: PrefixCollisionCheck;
@@ -250,7 +247,7 @@ export class DeskService {
       if (error instanceof ChecksIncompleteError) {
         return { ok: false, status: 503, errors: {}, problems: ['The checks of the amended request did not all answer yet; send it again in a few seconds.'] };
       }
-      if (error instanceof CurationError && error.status < 500) return { ok: false, status: error.status, errors: {}, problems: [error.message] };
+      if (error instanceof CurationError && error.kind !== 'unavailable') return { ok: false, status: statusOfDomainError(error), errors: {}, problems: [error.message] };
       throw error;
     }
   }

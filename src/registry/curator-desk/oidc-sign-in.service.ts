@@ -12,8 +12,8 @@
 import * as client from 'openid-client';
 import { DomainError } from '../../core/domain-error.js';
 import { fetchFromIdentityProvider } from '../../lib/http-client.js';
-import type { Curator } from '../curation/curator-auth.js';
-import type { DeskSessions } from './desk-sessions.service.js';
+import type { Curator } from '../model/curator-auth.js';
+import type { DeskSessions } from '../model/desk-sessions.service.js';
 
 export interface OidcSettings {
   issuer: string;

@@ -1,4 +1,4 @@
-import { HttpError } from '../../http/http-error.js';
+import { DomainError } from '../../core/domain-error.js';
 import type { Logger } from '../../lib/logger.js';
 import type { DatasetFiles, DatasetManifest, DatasetVariant, DatasetVariantFiles, OpenedDataset } from '../../dataset/dataset-files.js';
 import type { ExportFormat } from '../../dataset/export-formats.js';
@@ -15,7 +15,7 @@ export interface DatasetServiceOptions {
   enqueueTimeoutMs?: number;
 }
 
-const RETRY_AFTER_S = '10';
+const RETRY_AFTER_S = 10;
 // Asks from this process while the first build is awaited: one every few seconds is plenty, the queue
 // deduplicates them anyway.
 const REQUEST_EVERY_MS = 5000;
@@ -73,7 +73,7 @@ export class DatasetService {
         if (built) return built;
       }
     }
-    throw new HttpError(503, waitMessage, { 'Retry-After': RETRY_AFTER_S });
+    throw new DomainError('unavailable', waitMessage, { retryAfterSeconds: RETRY_AFTER_S });
   }
 
   private async requestFirstBuild(): Promise<void> {
@@ -83,10 +83,10 @@ export class DatasetService {
       this.requestedAt = Date.now();
     } catch (error) {
       this.options.logger.warn({ err: error }, 'cannot ask for the first dataset build');
-      throw new HttpError(
-        503,
+      throw new DomainError(
+        'unavailable',
         'The dataset has not been built yet and the build cannot be requested: the job queue (Redis) is unreachable; retry later',
-        { 'Retry-After': '30' },
+        { retryAfterSeconds: 30 },
       );
     }
   }

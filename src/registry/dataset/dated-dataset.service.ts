@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { invalid, notFound } from '../../core/domain-error.js';
+import { DomainError, invalid, notFound } from '../../core/domain-error.js';
 import { DatasetFiles, type DatasetManifest, type DatasetVariant, type OpenedDataset } from '../../dataset/dataset-files.js';
 import { findDatedDataset } from '../../dataset/dated-datasets.js';
-import { HttpError } from '../../http/http-error.js';
 import { isCalendarDate } from '../../lib/calendar-date.js';
 import { diffInWorker } from './dataset-diff-runner.js';
 import type { DatasetService } from './dataset.service.js';
@@ -92,8 +91,8 @@ export class DatedDatasetService {
       return { version, dir, manifest, read: () => readFile(path.join(dir, manifest.variants.plain.file)) };
     }
     if (found.state === 'pruned') {
-      throw new HttpError(
-        410,
+      throw new DomainError(
+        'gone',
         `The dataset of ${version} is no longer kept: dated datasets are kept for ${this.options.retentionDays} days (DATASET_RETENTION_DAYS) and this one was pruned on ${found.pruned.prunedAt.slice(0, 10)}`,
       );
     }
@@ -127,15 +126,15 @@ export class DatedDatasetService {
   private compute(key: string, a: Located, b: Located, client: string): Promise<Buffer> {
     const mine = this.underWay.get(client) ?? 0;
     if (mine >= DIFFS_PER_CLIENT) {
-      throw new HttpError(
-        429,
+      throw new DomainError(
+        'busy',
         `Too many dataset diffs from your address: at most ${DIFFS_PER_CLIENT} may be computed at once; send the next one when it has been answered`,
-        { 'Retry-After': String(DIFF_RETRY_AFTER_SECONDS) },
+        { retryAfterSeconds: DIFF_RETRY_AFTER_SECONDS },
       );
     }
     if (this.computing.size >= DIFFS_AT_ONCE) {
-      throw new HttpError(503, `The registry is computing ${DIFFS_AT_ONCE} other dataset diffs; retry shortly`, {
-        'Retry-After': String(DIFF_RETRY_AFTER_SECONDS),
+      throw new DomainError('unavailable', `The registry is computing ${DIFFS_AT_ONCE} other dataset diffs; retry shortly`, {
+        retryAfterSeconds: DIFF_RETRY_AFTER_SECONDS,
       });
     }
     this.underWay.set(client, mine + 1);

@@ -1,7 +1,7 @@
 import { NOT_FOUND_STREAK_DAYS, RELIABILITY_WINDOW_DAYS, reliabilityOf } from '../../core/reliability.js';
 import { envelope, type Envelope } from '../../http/envelope.js';
 import { formatReferenceDate } from '../../lib/dates.js';
-import type { CheckRecord, HealthSummary, NamespaceHealth, ResourceHealth } from './health-api.service.js';
+import type { CheckRecord, HealthSummary, NamespaceHealth, ResourceHealth } from '../model/link-health.js';
 
 /** Field order is the wire format's; dates as the rest of the API writes them. */
 interface CheckStateJson {

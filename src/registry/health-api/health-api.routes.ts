@@ -2,7 +2,7 @@ import { Router } from '@koa/router';
 import { invalid, notFound } from '../../core/domain-error.js';
 import { sendCacheableJson } from '../../http/conditional-get.js';
 import { presentHealthSummary, presentNamespaceHealth, presentResourceHealth } from './health-api.presenter.js';
-import type { HealthApiService } from './health-api.service.js';
+import type { HealthApiService } from '../model/link-health.js';
 
 /** Checks are stored in batches; a minute of staleness costs nothing and spares the database. */
 const MAX_AGE_SECONDS = 60;

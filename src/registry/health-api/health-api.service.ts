@@ -1,49 +1,11 @@
 import type { Db } from '../../db/knex.js';
 import { LINK_CHECK_OUTCOMES, readSampleMeasurements } from '../../db/link-check-reads.js';
-import type { LinkCheckOutcome, LinkCheckRow, LinkCheckUrlKind } from '../../db/tables.js';
-import { UNCOUNTED_OUTCOMES, UP_OUTCOMES, type SampleMeasurement } from '../../core/reliability.js';
+import type { LinkCheckOutcome, LinkCheckUrlKind } from '../../db/tables.js';
+import type { CheckRecord, HealthApiService, ResourceHealth } from '../model/link-health.js';
+import { UNCOUNTED_OUTCOMES, UP_OUTCOMES } from '../../core/reliability.js';
 
 /** How many of a resource's checks the health API lists. */
 export const RECENT_CHECKS = 30;
-
-export type CheckRecord = Pick<
-  LinkCheckRow,
-  'resourceId' | 'urlKind' | 'url' | 'runId' | 'checkedAt' | 'httpStatus' | 'latencyMs' | 'finalUrl' | 'outcome' | 'detail'
->;
-
-/** What the link checks say about one resource. */
-export interface ResourceHealth {
-  resourceId: number;
-  mirId: string;
-  namespacePrefix: string;
-  /** The last check of each URL kind. */
-  latest: Partial<Record<LinkCheckUrlKind, CheckRecord>>;
-  /** The last check that found a URL working (up, protected), and the last that found one down (bot blocks and skips are neither). */
-  lastSuccess: CheckRecord | null;
-  lastFailure: CheckRecord | null;
-  /** Newest first, at most RECENT_CHECKS. */
-  recent: CheckRecord[];
-  /** Its sample-URL checks of the reliability window; undefined when there is none. */
-  measurement: SampleMeasurement | undefined;
-}
-
-export interface NamespaceHealth {
-  namespacePrefix: string;
-  resources: ResourceHealth[];
-}
-
-export interface HealthSummary {
-  /** Latest check of every resource and URL kind, counted by outcome class (every class listed). */
-  latestByUrlKind: Record<LinkCheckUrlKind, Record<LinkCheckOutcome, number>>;
-  /** When the last finished run finished; null before any has. */
-  lastRunFinishedAt: Date | null;
-}
-
-export interface HealthApiService {
-  resourceHealth(id: number): Promise<ResourceHealth | undefined>;
-  namespaceHealth(prefix: string): Promise<NamespaceHealth | undefined>;
-  summary(): Promise<HealthSummary>;
-}
 
 interface ResourceKey {
   id: number;

@@ -4,7 +4,7 @@
  */
 import type { Knex } from 'knex';
 import type { CurationEntity, FieldChange } from '../../db/tables.js';
-import type { Curator } from '../curation/curator-auth.js';
+import type { Curator } from '../model/curator-auth.js';
 
 export interface CurationEventInput {
   /** `<entity>.<verb>`: namespace.update, namespace.successor, resource.deactivate, institution.delete, ... */

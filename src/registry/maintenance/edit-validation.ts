@@ -9,10 +9,10 @@
  */
 import { DomainError } from '../../core/domain-error.js';
 import type { InstitutionRow, NamespaceRow, ResourceRow } from '../../db/tables.js';
-import type { RequestKind } from '../registration/request-kind.js';
-import type { RegistrationValidator } from '../registration/registration-validator.js';
-import type { RegistrationPayload } from '../registration/validation/payload.js';
-import type { ChainKey } from '../registration/validation/run-chains.js';
+import type { RequestKind } from '../model/request-kind.js';
+import type { RegistrationPayload } from '../model/registration-payload.js';
+import type { EditFailure } from '../model/record-maintenance.js';
+import type { ChainKey, RequestValidation } from '../model/request-validation.js';
 
 /** A chain and the record fields it reads: it runs when one of them changes (and `when` holds). */
 interface ChainTrigger<Row> {
@@ -97,18 +97,13 @@ function chainsFor<Row>(triggers: readonly ChainTrigger<Row>[], changed: Readonl
  * fairly by it).
  */
 export interface EditChecks {
-  validator?: RegistrationValidator;
+  validator?: RequestValidation;
   client?: string;
 }
 
 const CHECKS_NOT_CONFIGURED = 'Edits cannot be validated right now (the registration checks are not configured)';
 
 /** A rule an edit breaks: the record's field it is about, and the rule's message. */
-export interface EditFailure {
-  field: string;
-  message: string;
-}
-
 /** The record field a chain's message is shown next to: the first field of its trigger. */
 function fieldOf<Row>(triggers: readonly ChainTrigger<Row>[], chain: ChainKey): string {
   return triggers.find((trigger) => trigger.chain === chain)?.fields[0] ?? chain;

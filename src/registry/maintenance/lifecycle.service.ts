@@ -13,8 +13,8 @@ import type { Knex } from 'knex';
 import { DomainError, invalid, notFound } from '../../core/domain-error.js';
 import type { Db } from '../../db/knex.js';
 import type { FieldChange, InstitutionRow, NamespaceRow, ResourceRow } from '../../db/tables.js';
-import type { Curator } from '../curation/curator-auth.js';
-import { parseId } from '../rest-api/query-values.js';
+import type { Curator } from '../model/curator-auth.js';
+import { parseId } from '../model/query-values.js';
 import { changesBetween, recordCurationEvent } from './curation-log.js';
 import { checkReactivationPattern, EditRefused, type EditChecks } from './edit-validation.js';
 

@@ -1,8 +1,7 @@
 import { envelope, errorEnvelope, type Envelope } from '../../http/envelope.js';
-import { COLLECTIONS, type CollectionDefinition } from '../rest-api/collections.js';
-import type { HalItem, HalPresenter } from '../rest-api/hal.presenter.js';
-import type { EditableCollection } from './maintenance.schemas.js';
-import type { EditedRow } from './maintenance.service.js';
+import { COLLECTIONS, type CollectionDefinition } from '../model/collections.js';
+import type { HalItem, HalPresenter } from '../model/hal.presenter.js';
+import type { EditableCollection, EditedRow } from '../model/record-maintenance.js';
 
 /** The reference's payload of a refused lifecycle request (registry-behaviour.md §5.3). */
 const NO_INFORMATION = '--- No additional information set ---';

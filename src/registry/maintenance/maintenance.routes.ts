@@ -4,15 +4,15 @@ import { DomainError } from '../../core/domain-error.js';
 import { clientErrorAnswer } from '../../http/error-translator.js';
 import { jsonBody, textBody } from '../../http/json-body.js';
 import { methodNotAllowed } from '../../http/unserved-methods.js';
-import { curatorOf, requireCurator } from '../curation/curator-auth.js';
-import type { WrongTokenThrottle } from '../curation/wrong-token-throttle.js';
-import { HalPresenter } from '../rest-api/hal.presenter.js';
-import { readReactivation, readRecordPatch, readUriList, type EditableCollection } from './maintenance.schemas.js';
+import { curatorOf, requireCurator } from '../model/curator-auth.js';
+import type { WrongTokenThrottle } from '../model/wrong-token-throttle.js';
+import { HalPresenter } from '../model/hal.presenter.js';
+import type { EditableCollection, RecordMaintenance } from '../model/record-maintenance.js';
+import { readReactivation, readRecordPatch, readUriList } from './maintenance.schemas.js';
 import { MaintenancePresenter } from './maintenance.presenter.js';
-import type { MaintenanceService } from './maintenance.service.js';
 
 export interface MaintenanceRouteDeps {
-  maintenance: MaintenanceService;
+  maintenance: RecordMaintenance;
   /** CURATOR_TOKEN; empty: every maintenance endpoint answers 404. */
   curatorToken: string;
   /** CURATOR_NAME: the curator the token's holder is logged as. */

@@ -10,8 +10,7 @@
 import { ajv, type ErrorObject } from '../../lib/json-schema.js';
 import { invalid } from '../../core/domain-error.js';
 import { MAX_SYNONYM_LENGTH, MAX_SYNONYMS_PER_NAMESPACE } from '../../core/prefix-synonyms.js';
-
-export type EditableCollection = 'namespaces' | 'resources' | 'institutions';
+import type { EditableCollection, RecordPatch } from '../model/record-maintenance.js';
 
 type FieldType = 'text' | 'boolean' | 'date' | 'rules';
 
@@ -161,16 +160,6 @@ function describeType(type: string): string {
   if (type.includes('object')) return 'an object of rules, or null';
   if (type === 'string') return 'a text';
   return 'a text or null';
-}
-
-/** The changes a PATCH asks for: the given properties the collection lets a curator change, as sent. */
-export interface RecordPatch {
-  /** Values as sent: texts, flags, dates as text or number, and objects for rule fields (`luiRules`). */
-  fields: Record<string, string | boolean | number | object | null>;
-  /** Association property -> the href given (null: unlink). */
-  associations: Record<string, string | null>;
-  /** Namespaces: the whole list of synonyms when the patch gives it (null clears it). */
-  synonyms?: string[];
 }
 
 const PATCH_BODY_MESSAGE = 'The request body must be a JSON object of the fields to change';

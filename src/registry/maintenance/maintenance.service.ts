@@ -1,22 +1,20 @@
 import type { Db } from '../../db/knex.js';
-import type { Curator } from '../curation/curator-auth.js';
-import type { RegistrationValidator } from '../registration/registration-validator.js';
-import { completeNamespaceRows, type NamespaceItemRow } from '../rest-api/namespace-synonyms.js';
+import type { Curator } from '../model/curator-auth.js';
+import type { RequestValidation } from '../model/request-validation.js';
+import { completeNamespaceRows, type NamespaceItemRow } from '../model/namespace-synonyms.js';
 import * as lifecycle from './lifecycle.service.js';
-import type { EditableCollection, RecordPatch } from './maintenance.schemas.js';
-import { editRecord, setSuccessor, type EditedRow } from './record-edits.service.js';
-
-export type { EditedRow } from './record-edits.service.js';
+import type { EditableCollection, EditedRow, RecordMaintenance, RecordPatch } from '../model/record-maintenance.js';
+import { editRecord, setSuccessor } from './record-edits.service.js';
 
 /**
  * What the maintenance routes are given: the curators' changes to the registry's records on its database,
  * checked with the registration rules (`validator`; without it, edits that need a check answer 503).
  * `client` is the curator's address, which the checks are shared fairly by.
  */
-export class MaintenanceService {
+export class MaintenanceService implements RecordMaintenance {
   constructor(
     private readonly db: Db,
-    private readonly validator?: RegistrationValidator,
+    private readonly validator?: RequestValidation,
   ) {}
 
   /** `expectedModified`: the record's `modified` as the curator saw it (the desk's forms); a later change refuses the edit. */

@@ -11,18 +11,18 @@ import type { Knex } from 'knex';
 import { DomainError, invalid } from '../../core/domain-error.js';
 import type { Db } from '../../db/knex.js';
 import type { CurationEntity, InstitutionRow, NamespaceRow, ResourceRow } from '../../db/tables.js';
-import type { Curator } from '../curation/curator-auth.js';
+import type { Curator } from '../model/curator-auth.js';
 import { canonicalRorId, rorIdProblem } from '../../core/ror-id.js';
-import { COLLECTIONS } from '../rest-api/collections.js';
-import { itemNotFound } from '../rest-api/items.service.js';
+import { COLLECTIONS } from '../model/collections.js';
+import { itemNotFound } from '../model/items.service.js';
 import { synonymClashMessage } from '../../db/namespace-synonyms.js';
 import { changesBetween, recordCurationEvent } from './curation-log.js';
-import { checkInstitutionEdit, checkNamespaceEdit, checkResourceEdit, EditRefused, type EditChecks, type EditFailure } from './edit-validation.js';
+import type { EditableCollection, EditedRow, EditFailure, RecordPatch } from '../model/record-maintenance.js';
+import { checkInstitutionEdit, checkNamespaceEdit, checkResourceEdit, EditRefused, type EditChecks } from './edit-validation.js';
 import { readLuiRulesValue, settleLuiRules } from './lui-rules-edit.js';
 import { applySynonymEdit, planSynonymEdit } from './synonym-edits.js';
-import { EDITABLE, readDate, type AssociationSpec, type EditableCollection, type RecordPatch } from './maintenance.schemas.js';
+import { EDITABLE, readDate, type AssociationSpec } from './maintenance.schemas.js';
 
-export type EditedRow = NamespaceRow | ResourceRow | InstitutionRow;
 
 const ENTITY: Record<EditableCollection, CurationEntity> = { namespaces: 'namespace', resources: 'resource', institutions: 'institution' };
 

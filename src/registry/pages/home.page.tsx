@@ -1,7 +1,7 @@
 import { Layout } from '../../web/layout.js';
 import type { Site } from '../../web/site.js';
 import type { HomeData } from './registry-pages.service.js';
-import { namespaceHref, SEARCH_SCRIPTS, SearchBox } from './search-box.js';
+import { namespaceHref, SEARCH_SCRIPTS, SearchBox } from '../../web/search-box.js';
 
 /** `/` for browsers: the three boxes (resolve, reverse, search), the registry's size, the latest namespaces. */
 export function HomePage({ site, home }: { site: Site; home: HomeData }) {

@@ -4,7 +4,7 @@ import { Layout } from '../../web/layout.js';
 import { ExternalLink } from '../../web/links.js';
 import type { Site } from '../../web/site.js';
 import type { LinkHealth, MonthlyVisits, NamespacePageData, ResourceView } from './registry-pages.service.js';
-import { namespaceHref } from './search-box.js';
+import { namespaceHref } from '../../web/search-box.js';
 
 const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 

@@ -1,6 +1,6 @@
 import { Layout } from '../../web/layout.js';
 import type { Site } from '../../web/site.js';
-import { namespaceHref, SEARCH_SCRIPTS, SearchBox } from './search-box.js';
+import { namespaceHref, SEARCH_SCRIPTS, SearchBox } from '../../web/search-box.js';
 
 /** `/registry/{prefix}` for a prefix no namespace has: the prefixes close to it, and the search box. */
 export function UnknownNamespacePage({ site, prefix, suggestions }: { site: Site; prefix: string; suggestions: string[] }) {

@@ -7,19 +7,19 @@
 import { LRUCache } from 'lru-cache';
 import { MAX_SYNONYM_LENGTH } from '../../core/prefix-synonyms.js';
 import { findNamespaceBySynonym } from '../../db/namespace-synonyms.js';
-import { completeNamespaceRows, type NamespaceItemRow } from '../rest-api/namespace-synonyms.js';
+import { completeNamespaceRows, type NamespaceItemRow } from '../model/namespace-synonyms.js';
 import { editDistance } from '../../core/edit-distance.js';
 import type { Db } from '../../db/knex.js';
 import { findNamespaceByPrefixIgnoringCase, findNamespaceSuccessor, selectResourcesWithInstitution, type ResourceWithInstitutionRow } from '../../db/registry-reads.js';
 import type { LinkCheckRow, NamespaceRow } from '../../db/tables.js';
 import { reliabilityOf } from '../../core/reliability.js';
-import type { HealthApiService } from '../health-api/health-api.service.js';
-import { COLLECTIONS } from '../rest-api/collections.js';
-import { getItem, listItems } from '../rest-api/items.service.js';
-import type { RestApiData, RestApiStore } from '../rest-api/page-query.js';
-import type { RegistryVersionSource } from '../rest-api/registry-version.js';
-import { VersionedCache } from '../rest-api/versioned-cache.js';
-import type { StatisticsService } from '../statistics/statistics.service.js';
+import type { HealthApiService } from '../model/link-health.js';
+import { COLLECTIONS } from '../model/collections.js';
+import { getItem, listItems } from '../model/items.service.js';
+import type { RestApiData, RestApiStore } from '../model/page-query.js';
+import type { RegistryVersionSource } from '../model/registry-version.js';
+import { VersionedCache } from '../model/versioned-cache.js';
+import type { StatisticsService } from '../model/usage-statistics.js';
 
 export interface HomeData {
   namespaceCount: number;

@@ -11,7 +11,7 @@ import { buildSnapshot } from '../../core/registry-snapshot.js';
 import type { Db } from '../../db/knex.js';
 import { readNamespaceEntries } from '../../db/namespace-entries.js';
 import { nextLoopTurn } from '../../lib/loop-turns.js';
-import { escapeLike } from '../rest-api/query-values.js';
+import { escapeLike } from '../model/query-values.js';
 
 /** As the resolver's bySimilarity: longer URLs are refused. */
 export const MAX_REVERSE_URL_LENGTH = 2048;

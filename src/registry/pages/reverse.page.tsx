@@ -1,7 +1,7 @@
 import { Layout } from '../../web/layout.js';
 import type { Site } from '../../web/site.js';
 import type { ReverseAnswer } from './reverse-lookup.service.js';
-import { namespaceHref } from './search-box.js';
+import { namespaceHref } from '../../web/search-box.js';
 
 /** `/reverse-lookup?url=`: the compact identifier of a provider's address, or the nearest providers. */
 export function ReversePage({ site, url, answer }: { site: Site; url: string; answer: ReverseAnswer }) {

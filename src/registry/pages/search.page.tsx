@@ -1,8 +1,8 @@
 import { Layout } from '../../web/layout.js';
 import { PrevNextLinks } from '../../web/prev-next-links.js';
 import type { Site } from '../../web/site.js';
-import type { SearchResult } from '../search/namespace-search.service.js';
-import { namespaceHref, SEARCH_SCRIPTS, SearchBox } from './search-box.js';
+import type { SearchResult } from '../model/namespace-search.service.js';
+import { namespaceHref, SEARCH_SCRIPTS, SearchBox } from '../../web/search-box.js';
 
 /** The search page's page size. */
 export const SEARCH_PAGE_SIZE = 20;

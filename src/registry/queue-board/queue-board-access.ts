@@ -20,15 +20,14 @@ import type { BeforeHook } from '@bull-board/api/typings/app';
 import type { Context, Middleware } from 'koa';
 import { assertBodyUnread } from '../../http/auth-before-body.js';
 import { bearerTokenOf } from '../../http/bearer-token.js';
-import { HttpError } from '../../http/http-error.js';
+import { DomainError } from '../../core/domain-error.js';
 import { isOwnOrigin } from '../../web/csrf.js';
-import { checkCuratorToken, CURATION_DISABLED_MESSAGE, TOKEN_WRONG_MESSAGE } from '../curation/curator-auth.js';
-import type { WrongTokenThrottle } from '../curation/wrong-token-throttle.js';
-import { DESK_PATH, deskLookup, isSignedInAtDesk, sendToSignIn } from '../curator-desk/desk-auth.js';
-import type { DeskSessions } from '../curator-desk/desk-sessions.service.js';
+import { checkCuratorToken, CURATION_CHALLENGE, CURATION_DISABLED_MESSAGE, TOKEN_WRONG_MESSAGE } from '../model/curator-auth.js';
+import type { WrongTokenThrottle } from '../model/wrong-token-throttle.js';
+import { deskLookup, isSignedInAtDesk, sendToSignIn } from '../model/desk-auth.js';
+import type { DeskSessions } from '../model/desk-sessions.service.js';
 
-/** Where the board is served: under the desk's path, whose session cookie reaches it (queue-board.routes.ts says why). */
-export const QUEUE_BOARD_PATH = `${DESK_PATH}/queues`;
+export { QUEUE_BOARD_PATH } from '../model/desk-auth.js';
 
 export const NOT_SIGNED_IN = 'The queue board is for curators: sign in at the curator desk, or send Authorization: Bearer <curator token>';
 export const ACTION_REFUSED = 'The queue board retries, cleans and promotes jobs; its other actions are turned off on this registry';
@@ -76,7 +75,7 @@ export function pathInBoard(path: string, basePath: string): string | undefined 
 async function isCurator(ctx: Context, access: QueueBoardAccess): Promise<boolean> {
   const given = bearerTokenOf(ctx.get('Authorization') || undefined);
   if (given !== undefined) {
-    if (!(await checkCuratorToken(ctx, given, access.curatorToken, access.tokenThrottle))) throw new HttpError(403, TOKEN_WRONG_MESSAGE);
+    if (!(await checkCuratorToken(ctx, given, access.curatorToken, access.tokenThrottle))) throw new DomainError('forbidden', TOKEN_WRONG_MESSAGE);
     return true;
   }
   // Read once per request: the rate limits have already looked it up for this request when they could.
@@ -111,13 +110,13 @@ export function guardQueueBoard(access: QueueBoardAccess): Middleware {
     if (boardPath === undefined) return next();
     assertBodyUnread(ctx, 'the queue board\'s guard');
     setBoardHeaders(ctx, boardPath);
-    if (!access.signInEnabled) throw new HttpError(404, CURATION_DISABLED_MESSAGE);
+    if (!access.signInEnabled) throw new DomainError('not-found', CURATION_DISABLED_MESSAGE);
     if (!(await isCurator(ctx, access))) {
       const isPage = (ctx.method === 'GET' || ctx.method === 'HEAD') && !boardPath.startsWith('/api/') && !boardPath.startsWith('/static/');
       if (isPage) return sendToSignIn(ctx, deskLookup(ctx).state === 'expired');
-      throw new HttpError(401, NOT_SIGNED_IN, { 'WWW-Authenticate': 'Bearer realm="curation"' });
+      throw new DomainError('unauthenticated', NOT_SIGNED_IN, { challenge: CURATION_CHALLENGE });
     }
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && !isOwnOrigin(ctx, access.publicOrigin)) throw new HttpError(403, FOREIGN_ORIGIN);
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && !isOwnOrigin(ctx, access.publicOrigin)) throw new DomainError('forbidden', FOREIGN_ORIGIN);
     await next();
   };
 }

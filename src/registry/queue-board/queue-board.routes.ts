@@ -12,9 +12,9 @@
 import { Router } from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from '../../lib/logger.js';
-import { DESK_PATH } from '../curator-desk/desk-auth.js';
-import type { DeskSessions } from '../curator-desk/desk-sessions.service.js';
-import type { WrongTokenThrottle } from '../curation/wrong-token-throttle.js';
+import { DESK_PATH } from '../model/desk-auth.js';
+import type { DeskSessions } from '../model/desk-sessions.service.js';
+import type { WrongTokenThrottle } from '../model/wrong-token-throttle.js';
 import { guardQueueBoard, pathInBoard, QUEUE_BOARD_PATH } from './queue-board-access.js';
 import { createQueueBoard, type QueueBoardDeps } from './queue-board.js';
 

@@ -1,29 +1,23 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/knex.js';
-import type { RegexTest, UrlCheck } from './checks.js';
-import type { RequestKind } from './request-kind.js';
-import { ChecksIncompleteError, validateRequest, validateRequestByField, type RequestFailure } from './submission/checked-validation.js';
+import type { RegexTest, UrlCheck } from '../model/registration-checks.js';
+import type { RequestKind } from '../model/request-kind.js';
+import {
+  ChecksIncompleteError,
+  type ChainFailure,
+  type ChainKey,
+  type RequestFailure,
+  type RequestReview,
+  type RequestValidation,
+  type UrlCheckReview,
+} from '../model/request-validation.js';
+import { validateRequest, validateRequestByField } from './submission/checked-validation.js';
 import type { ValidationEndpoint } from './validation/endpoints.js';
 import { checkFailure, validateField, type FieldVerdict } from './validation/field-validation.js';
-import type { RegistrationPayload } from './validation/payload.js';
-import { runChain, RunMemo, type ChainFailure, type ChainKey } from './validation/run-chains.js';
+import type { RegistrationPayload } from '../model/registration-payload.js';
+import { runChain, RunMemo } from './validation/run-chains.js';
 import { CachedRegistryLookups, directLookups } from './validation/registry-lookups.js';
 import type { RegistrationDeps } from './validation/validation-context.js';
-
-/** A URL a request's validation fetched, and what the fetch found (`unanswered`: the check did not answer yet). */
-export interface UrlCheckReview {
-  url: string;
-  verdict: 'works' | 'fails' | 'unanswered';
-  /** Why it fails. */
-  message: string | null;
-}
-
-/** A stored request's validation as the curators see it (reviewRequest). */
-export interface RequestReview {
-  state: 'valid' | 'invalid' | 'incomplete';
-  failures: RequestFailure[];
-  urlChecks: UrlCheckReview[];
-}
 
 export type RegistrationValidatorSettings = Pick<
   Config,
@@ -35,7 +29,7 @@ export type RegistrationValidatorSettings = Pick<
  * (createRegistryApp) and held by what validates: submissions, curators' amendments and the field validator
  * endpoints.
  */
-export class RegistrationValidator {
+export class RegistrationValidator implements RequestValidation {
   /** Every question a query: a submission or an amendment is decided on current answers. */
   private readonly current: RegistrationDeps;
   /**

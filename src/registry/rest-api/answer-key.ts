@@ -1,6 +1,6 @@
 import type { ParsedUrlQuery } from 'node:querystring';
-import { COLLECTIONS, isCollectionName, sortWhitelist, type CollectionName, type SearchDefinition } from './collections.js';
-import { firstValue, parsePageRequest, type SortWhitelist } from './paging.js';
+import { COLLECTIONS, isCollectionName, sortWhitelist, type CollectionName, type SearchDefinition } from '../model/collections.js';
+import { firstValue, parsePageRequest, type SortWhitelist } from '../model/paging.js';
 
 /**
  * What a browse answer depends on besides the registry's content (and, for pages and lists, the echoed

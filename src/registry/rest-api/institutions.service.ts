@@ -1,11 +1,11 @@
 import { findInstitutionLocation } from '../../db/registry-reads.js';
 import { notFound } from '../../http/http-error.js';
-import { COLLECTIONS } from './collections.js';
-import { getItem, itemNotFound } from './items.service.js';
-import { emptyPage, fetchSearchPage, type Filter, type OrderTerm, type Page, type RestApiStore } from './page-query.js';
-import { canMatch, escapeLike, parseId, quote } from './query-values.js';
-import type { PageRequest } from './paging.js';
-import type { InstitutionRow, LocationRow } from './rows.js';
+import { COLLECTIONS } from '../model/collections.js';
+import { getItem, itemNotFound } from '../model/items.service.js';
+import { emptyPage, fetchSearchPage, type Filter, type OrderTerm, type Page, type RestApiStore } from '../model/page-query.js';
+import { canMatch, escapeLike, parseId, quote } from '../model/query-values.js';
+import type { PageRequest } from '../model/paging.js';
+import type { InstitutionRow, LocationRow } from '../model/rows.js';
 
 const collection = COLLECTIONS.institutions;
 // Name searches list by name unless asked otherwise, which the unique index on name serves while filtering.

@@ -1,10 +1,10 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import { callerIsCurator } from '../curation/curator-auth.js';
-import type { WrongTokenThrottle } from '../curation/wrong-token-throttle.js';
-import { HalPresenter } from './hal.presenter.js';
+import { callerIsCurator } from '../model/curator-auth.js';
+import type { WrongTokenThrottle } from '../model/wrong-token-throttle.js';
+import { HalPresenter } from '../model/hal.presenter.js';
 import type { ContactPersonOwner, PersonsService } from './persons.service.js';
-import type { PersonRow } from './rows.js';
+import type { PersonRow } from '../model/rows.js';
 
 const HAL_JSON = 'application/hal+json';
 

@@ -1,10 +1,10 @@
 import type { Db } from '../../db/knex.js';
 import { notFound } from '../../core/domain-error.js';
 import { findContactPerson, findPerson } from '../../db/registry-reads.js';
-import { COLLECTIONS } from './collections.js';
-import { itemNotFound } from './items.service.js';
-import { parseId, quote } from './query-values.js';
-import type { PersonRow } from './rows.js';
+import { COLLECTIONS } from '../model/collections.js';
+import { itemNotFound } from '../model/items.service.js';
+import { parseId, quote } from '../model/query-values.js';
+import type { PersonRow } from '../model/rows.js';
 
 export type ContactPersonOwner = 'namespaces' | 'resources';
 

@@ -1,5 +1,5 @@
-import { COLLECTIONS, type CollectionDefinition } from './collections.js';
-import type { Links } from './hal.presenter.js';
+import { COLLECTIONS, type CollectionDefinition } from '../model/collections.js';
+import type { Links } from '../model/hal.presenter.js';
 
 interface Descriptor {
   id?: string;

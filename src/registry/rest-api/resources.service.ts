@@ -1,10 +1,10 @@
 import { findResourceInstitution, findResourceLocation, findResourceNamespace } from '../../db/registry-reads.js';
-import { COLLECTIONS } from './collections.js';
-import { itemNotFound } from './items.service.js';
-import { emptyPage, fetchList, fetchSearchPage, type Filter, type Page, type RestApiStore } from './page-query.js';
-import { canMatch, parseId } from './query-values.js';
-import type { PageRequest } from './paging.js';
-import type { InstitutionRow, LocationRow, NamespaceRow, ResourceRow } from './rows.js';
+import { COLLECTIONS } from '../model/collections.js';
+import { itemNotFound } from '../model/items.service.js';
+import { emptyPage, fetchList, fetchSearchPage, type Filter, type Page, type RestApiStore } from '../model/page-query.js';
+import { canMatch, parseId } from '../model/query-values.js';
+import type { PageRequest } from '../model/paging.js';
+import type { InstitutionRow, LocationRow, NamespaceRow, ResourceRow } from '../model/rows.js';
 
 const collection = COLLECTIONS.resources;
 

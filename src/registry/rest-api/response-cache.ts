@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { isNotModified } from '../../http/conditional-get.js';
 import { joinJsonInSlices } from '../../lib/loop-turns.js';
 import { answerKey } from './answer-key.js';
-import { maxAgeFunction, type MaxAge, type RegistryVersion, type RegistryVersionSource } from './registry-version.js';
+import { maxAgeFunction, type MaxAge, type RegistryVersion, type RegistryVersionSource } from '../model/registry-version.js';
 
 export interface ResponseCacheOptions {
   /** Bound on the cached answers, in bytes of their UTF-8 text (and their keys); 0: nothing is cached. */

@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import { notFound } from '../../http/http-error.js';
-import { namespaceMetadata, platformMetadata, type SchemaOrgUrls } from './schema-org.presenter.js';
+import { namespaceMetadata, platformMetadata, type SchemaOrgUrls } from '../model/schema-org.presenter.js';
 import type { SchemaOrgService } from './schema-org.service.js';
 
 // Set before the body: Koa keeps a content type naming json and would otherwise send application/json.

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex.js';
-import type { RegistryVersionSource } from '../rest-api/registry-version.js';
-import { VersionedCache } from '../rest-api/versioned-cache.js';
-import { platformMetadata, type SchemaOrgUrls } from '../schema-org/schema-org.presenter.js';
+import type { RegistryVersionSource } from '../model/registry-version.js';
+import { VersionedCache } from '../model/versioned-cache.js';
+import { platformMetadata, type SchemaOrgUrls } from '../model/schema-org.presenter.js';
 import { readEbiDataset } from './ebi-dataset.service.js';
 import { writeEbiDataset } from './ebi-search.presenter.js';
 

@@ -5,7 +5,7 @@
  */
 import { joinJsonInSlices } from '../../lib/loop-turns.js';
 import type { EbiDatasetNamespace } from './ebi-dataset.service.js';
-import type { NamespaceHit, SearchResult } from './namespace-search.service.js';
+import type { NamespaceHit, SearchResult } from '../model/namespace-search.service.js';
 
 /** The domain our EBI Search answers are for: the path's last segment, and each entry's `source`. */
 export const EBI_SEARCH_DOMAIN = 'identifiers_registry';

@@ -1,4 +1,4 @@
-import type { SearchResult } from './namespace-search.service.js';
+import type { SearchResult } from '../model/namespace-search.service.js';
 
 /** GET /registry/search: what the search boxes' suggestions show, and where each leads. */
 export function presentSuggestions(result: SearchResult) {

@@ -1,11 +1,11 @@
 import { Router } from '@koa/router';
 import { badRequest } from '../../http/http-error.js';
 import type { EbiDatasetAnswers } from './ebi-dataset-answers.js';
-import { firstValue } from '../rest-api/paging.js';
+import { firstValue } from '../model/paging.js';
 import { EBI_SEARCH_DOMAIN, parseEbiFields, presentEbiSearch } from './ebi-search.presenter.js';
-import { MAX_SEARCH_LIMIT, type NamespaceSearch } from './namespace-search.service.js';
+import { MAX_SEARCH_LIMIT, type NamespaceSearch } from '../model/namespace-search.service.js';
 import { presentSuggestions } from './search.presenter.js';
-import { intParam, luceneText, textParam } from './search-params.js';
+import { intParam, luceneText, textParam } from '../model/search-params.js';
 
 export interface SearchDeps {
   search: NamespaceSearch;

@@ -2,7 +2,7 @@ import { Router } from '@koa/router';
 import { envelope } from '../../http/envelope.js';
 import { notFound } from '../../http/http-error.js';
 import { parseSeriesRequest, previousMonthDays } from './statistics-period.js';
-import type { StatisticsService } from './statistics.service.js';
+import type { StatisticsService } from '../model/usage-statistics.js';
 
 export interface StatisticsDeps {
   statistics: StatisticsService;

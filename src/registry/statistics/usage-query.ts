@@ -3,11 +3,7 @@ import type { Redis } from 'ioredis';
 import { DomainError } from '../../core/domain-error.js';
 import type { Db } from '../../db/knex.js';
 import { usageKeys } from '../../statistics/usage-keys.js';
-
-export interface UsageFigures {
-  nb_uniq_visitors: number;
-  nb_visits: number;
-}
+import type { UsageFigures } from '../model/usage-statistics.js';
 
 /** Every UTC day from `from` to `to` inclusive, as YYYY-MM-DD. */
 export function daysBetween(from: string, to: string): string[] {

@@ -4,9 +4,8 @@ import type { CurationEventRow } from '../../../db/tables.js';
 import { FormField } from '../../../web/form-field.js';
 import { Layout } from '../../../web/layout.js';
 import type { Site } from '../../../web/site.js';
-import type { Curator } from '../../curation/curator-auth.js';
-import { QUEUE_BOARD_PATH } from '../../queue-board/queue-board-access.js';
-import { DESK_CSRF_FIELD, DESK_PATH } from '../desk-auth.js';
+import type { Curator } from '../../model/curator-auth.js';
+import { DESK_CSRF_FIELD, DESK_PATH, QUEUE_BOARD_PATH } from '../../model/desk-auth.js';
 import type { DeskField } from '../desk-forms.js';
 
 /** Who is signed in, and the token of their forms: what every desk page is rendered with. */

@@ -1,11 +1,11 @@
-import { formFields, REQUEST_FORMS, type FieldGroup, type FormField, type FormValues } from '../../pages/registration-fields.js';
-import { namespaceHref } from '../../pages/search-box.js';
-import type { EventRow } from '../../registration/submission/registration-records.js';
+import { formFields, REQUEST_FORMS, type FieldGroup, type FormField, type FormValues } from '../../model/registration-fields.js';
+import { namespaceHref } from '../../../web/search-box.js';
+import type { EventRow } from '../../model/registration-records.js';
 import type { DeskField, DeskInput as DeskInputKind } from '../desk-forms.js';
 import type { RequestView } from '../desk.service.js';
 import { requestHref, reviewSummary } from './open-requests.page.js';
 import { deskInstitutionHref } from './registry-desk.page.js';
-import type { InstitutionDifference } from '../../curation/requested-institution.js';
+import type { InstitutionDifference } from '../../model/requested-institution.js';
 import { age, CountryList, CsrfField, DeskFrame, DeskInput, ErrorSummary, Notice, TextBox, When, type DeskContext } from './desk-parts.js';
 
 export type RequestAction = 'comment' | 'reject' | 'accept' | 'amend';

@@ -1,5 +1,5 @@
-import type { RequestKind } from '../../registration/submission/registration-records.js';
-import { DESK_PATH } from '../desk-auth.js';
+import type { RequestKind } from '../../model/registration-records.js';
+import { DESK_PATH } from '../../model/desk-auth.js';
 import type { OpenRequest, OpenRequestPage, OpenRequestPages, ReviewState } from '../desk.service.js';
 import { PrevNextLinks } from '../../../web/prev-next-links.js';
 import { age, DeskFrame, Notice, When, type DeskContext } from './desk-parts.js';

@@ -1,4 +1,4 @@
-import type { FormValues } from '../../pages/registration-fields.js';
+import type { FormValues } from '../../model/registration-fields.js';
 import type { DeskField } from '../desk-forms.js';
 import { CountryList, CsrfField, DeskInput, type DeskContext } from './desk-parts.js';
 

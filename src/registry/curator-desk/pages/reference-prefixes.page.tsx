@@ -1,6 +1,6 @@
 import { describeLimit } from '../../../http/json-body.js';
-import { REFERENCE_LIST_FORM_LIMIT, type ReferenceSource } from '../../reference-prefixes/reference-prefixes.service.js';
-import { DESK_PATH } from '../desk-auth.js';
+import { REFERENCE_LIST_FORM_LIMIT, type ReferenceSource } from '../reference-prefixes.service.js';
+import { DESK_PATH } from '../../model/desk-auth.js';
 import { CsrfField, DeskFrame, ErrorSummary, Notice, TextBox, When, type DeskContext } from './desk-parts.js';
 
 export const REFERENCE_PREFIXES_PATH = `${DESK_PATH}/reference-prefixes`;

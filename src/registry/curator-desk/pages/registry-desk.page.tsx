@@ -1,11 +1,11 @@
-import { namespaceHref } from '../../pages/search-box.js';
-import type { SearchResult } from '../../search/namespace-search.service.js';
-import { DESK_PATH } from '../desk-auth.js';
+import { namespaceHref } from '../../../web/search-box.js';
+import type { SearchResult } from '../../model/namespace-search.service.js';
+import { DESK_PATH } from '../../model/desk-auth.js';
 import { RECORD_FIELDS } from '../desk-forms.js';
 import type { InstitutionView, NamespaceView, ResourceView } from '../desk.service.js';
 import { ChangeLog, CsrfField, DeskFrame, ErrorSummary, Notice, TextBox, When, type DeskContext } from './desk-parts.js';
 import { ButtonForm, RecordForm, type RecordRefusal } from './record-form.js';
-import type { FormValues } from '../../pages/registration-fields.js';
+import type { FormValues } from '../../model/registration-fields.js';
 
 export const deskNamespaceHref = (prefix: string) => `${DESK_PATH}/namespaces/${encodeURIComponent(prefix)}`;
 export const deskResourceHref = (id: number) => `${DESK_PATH}/resources/${id}`;

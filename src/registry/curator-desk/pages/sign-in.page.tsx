@@ -1,7 +1,7 @@
 import { CSRF_FIELD } from '../../../web/csrf.js';
 import { Layout } from '../../../web/layout.js';
 import type { Site } from '../../../web/site.js';
-import { DESK_PATH } from '../desk-auth.js';
+import { DESK_PATH } from '../../model/desk-auth.js';
 
 export interface SignInProps {
   site: Site;

@@ -7,7 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { locateCompiledWorker } from '../../../lib/compiled-worker.js';
-import { CheckBusyError, CheckUnavailableError, type RegexTest, type RegexVerdict } from '../checks.js';
+import { CheckBusyError, CheckUnavailableError, type RegexTest, type RegexVerdict } from '../../model/registration-checks.js';
 import type { RegexJobMessage, RegexWorkerMessage } from './regex-worker.js';
 
 export interface RegexTesterOptions {

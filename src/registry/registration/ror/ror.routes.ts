@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import { HttpError, badRequest } from '../../../http/http-error.js';
+import { badRequest, notFound } from '../../../http/http-error.js';
 import { jsonBody } from '../../../http/json-body.js';
 import { foundInstitutionJson } from './ror.presenter.js';
 import type { RorService } from './ror.service.js';
@@ -26,7 +26,7 @@ export function rorRoutes(deps: { ror: RorService }): Router {
   router.post('/getInstitutionForRorId', jsonBody(), async (ctx) => {
     const rorId = readRorId(ctx.request.body);
     const found = await deps.ror.findInstitution(rorId);
-    if (!found) throw new HttpError(404, `No institution with ROR ID '${rorId}' in the registry${deps.ror.asksRor ? ' or at ROR' : ''}`);
+    if (!found) throw notFound(`No institution with ROR ID '${rorId}' in the registry${deps.ror.asksRor ? ' or at ROR' : ''}`);
     ctx.body = foundInstitutionJson(found);
   });
 

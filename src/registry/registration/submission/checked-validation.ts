@@ -5,44 +5,9 @@
  * check that has not answered. So the checks are watched here, and a request whose checks did not all
  * answer is neither refused nor stored: the caller answers 503 with Retry-After.
  */
-import { DomainError, type DomainErrorKind } from '../../../core/domain-error.js';
-import { CheckBusyError, CheckStillRunningError, CheckUnavailableError, type RegexTest, type UrlCheck } from '../checks.js';
-import { validateAllByChain, type ChainKey, type RegistrationDeps, type RegistrationPayload, type RequestKind } from '../validation/run-chains.js';
-
-/** Seconds to wait before sending the same request again while a URL check is running. */
-export const STILL_RUNNING_RETRY_AFTER_SECONDS = 5;
-/** Seconds to wait when the checks cannot run at all (the queue or the regex workers are unreachable). */
-export const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
-
-/** The checks did not all answer: no verdict on the request, which the client should send again. */
-export class ChecksIncompleteError extends DomainError {
-  override name = 'ChecksIncompleteError';
-
-  constructor(
-    readonly reason: 'still-running' | 'unavailable' | 'busy',
-    options?: { cause?: unknown },
-  ) {
-    super(
-      'unavailable',
-      options?.cause instanceof CheckBusyError
-        ? `Nothing was stored: ${options.cause.message.charAt(0).toLowerCase()}${options.cause.message.slice(1)}`
-        : reason === 'still-running'
-          ? 'The live checks of the URLs in your request are still running; nothing was stored. Please send the same request again in a few seconds'
-          : 'The checks of your request cannot run right now (the check queue is unreachable); nothing was stored. Please send the same request again shortly',
-      options,
-    );
-  }
-
-  /** Busy when the requester has too many checks under way, else unavailable. */
-  override get kind(): DomainErrorKind {
-    return this.cause instanceof CheckBusyError && this.cause.status === 429 ? 'busy' : 'unavailable';
-  }
-
-  override get retryAfterSeconds(): number {
-    if (this.cause instanceof CheckBusyError) return this.cause.retryAfterSeconds;
-    return this.reason === 'still-running' ? STILL_RUNNING_RETRY_AFTER_SECONDS : UNAVAILABLE_RETRY_AFTER_SECONDS;
-  }
-}
+import { CheckBusyError, CheckStillRunningError, CheckUnavailableError, type RegexTest, type UrlCheck } from '../../model/registration-checks.js';
+import { ChecksIncompleteError, type RequestFailure } from '../../model/request-validation.js';
+import { validateAllByChain, type RegistrationDeps, type RegistrationPayload, type RequestKind } from '../validation/run-chains.js';
 
 // When several checks did not answer, the one to report: a missing queue, then a busy one, then a running check.
 const REASON_WEIGHT = { 'still-running': 0, busy: 1, unavailable: 2 } as const;
@@ -59,12 +24,6 @@ function reasonFor(error: unknown): ChecksIncompleteError['reason'] {
  */
 export async function validateRequest(kind: RequestKind, payload: RegistrationPayload, deps: RegistrationDeps): Promise<string[]> {
   return (await validateRequestByField(kind, payload, deps)).map((failure) => failure.message);
-}
-
-/** A failure of a whole request's validation: the chain (or the one field without a chain) and its message. */
-export interface RequestFailure {
-  field: ChainKey;
-  message: string;
 }
 
 /** validateRequest with the field of each message, for the forms that show a message next to its field. */

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { HttpError } from '../../../http/http-error.js';
+import { invalid } from '../../../core/domain-error.js';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 // Visible ASCII: what a header carries safely and a log shows as it is.
@@ -35,7 +35,7 @@ export function readIdempotencyKey(header: string | string[] | undefined): strin
   if (header === undefined) return undefined;
   const value = (Array.isArray(header) ? header.join(',') : header).trim();
   if (value.length === 0 || value.length > IDEMPOTENCY_KEY_MAX_LENGTH || !KEY_SHAPE.test(value)) {
-    throw new HttpError(400, `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters`);
+    throw invalid(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters`);
   }
   return value;
 }

@@ -7,8 +7,8 @@
 import type { Db } from '../../../db/knex.js';
 import { DomainError } from '../../../core/domain-error.js';
 import { writeOutbox } from '../../../notifications/outbox.js';
-import { requesterReplyMessages, type NotificationSettings } from '../notification-messages.js';
-import { insertEvent, REGISTRATION_TABLES, type RequestKind } from './registration-records.js';
+import { requesterReplyMessages, type NotificationSettings } from '../../model/notification-messages.js';
+import { insertEvent, REGISTRATION_TABLES, type RequestKind } from '../../model/registration-records.js';
 
 /** The actor of the requester's comments: the status page tells them from the curators' by it. */
 export const REQUESTER_ACTOR = 'REQUESTER';

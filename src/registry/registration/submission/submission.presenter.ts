@@ -1,8 +1,8 @@
 import { envelope, errorEnvelope, type Envelope } from '../../../http/envelope.js';
 import { formatReferenceDate } from '../../../lib/dates.js';
-import { hasText } from '../validation/validators.js';
+import { hasText } from '../../model/registration-payload.js';
 import { jsonAnswer, type RecordedAnswer } from './idempotency.js';
-import type { RequestKind } from './registration-records.js';
+import type { RequestKind } from '../../model/registration-records.js';
 import type { RegistrationStatus } from './submission.service.js';
 
 /** The reference's ServiceResponseRegisterPrefixPayload; the token is the requester's status handle. */

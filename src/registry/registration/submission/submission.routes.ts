@@ -1,11 +1,11 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { envelope, errorEnvelope } from '../../../http/envelope.js';
-import { HttpError } from '../../../http/http-error.js';
+import { DomainError, invalid, notFound } from '../../../core/domain-error.js';
 import { jsonBody } from '../../../http/json-body.js';
 import { PAYLOAD_REQUIRED } from '../validation/validation.presenter.js';
 import { KEY_REUSED_MESSAGE, readIdempotencyKey, type RecordedAnswer } from './idempotency.js';
-import type { RequestKind } from './registration-records.js';
+import type { RequestKind } from '../../model/registration-records.js';
 import { acceptedAnswer, presentStatus, submissionRefused, UNKNOWN_TOKEN_MESSAGE } from './submission.presenter.js';
 import type { SubmissionRefusal, SubmissionService } from './submission.service.js';
 
@@ -44,7 +44,7 @@ export function submissionRoutes(deps: SubmissionRouteDeps): Router {
 
 function readReplyComment(body: unknown): unknown {
   const payload = typeof body === 'object' && body !== null ? (body as { payload?: unknown }).payload : undefined;
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new HttpError(400, PAYLOAD_REQUIRED);
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw invalid(PAYLOAD_REQUIRED);
   return (payload as { comment?: unknown }).comment;
 }
 
@@ -57,8 +57,8 @@ function sendAnswer(ctx: Context, answer: RecordedAnswer): void {
 }
 
 function sendRefusal(ctx: Context, kind: RequestKind, refusal: SubmissionRefusal): void {
-  if (refusal.problem === 'malformed-envelope') throw new HttpError(400, refusal.message);
-  if (refusal.problem === 'key-reused') throw new HttpError(422, KEY_REUSED_MESSAGE);
+  if (refusal.problem === 'malformed-envelope') throw invalid(refusal.message);
+  if (refusal.problem === 'key-reused') throw new DomainError('unprocessable', KEY_REUSED_MESSAGE);
   ctx.status = 400;
   ctx.body = refusal.problem === 'no-payload' ? errorEnvelope(PAYLOAD_REQUIRED) : submissionRefused(kind, refusal.messages, refusal.providerName);
 }
@@ -87,6 +87,6 @@ async function submit(ctx: Context, kind: RequestKind, endpoint: string, deps: S
 async function answerStatus(ctx: Context, kind: RequestKind, submissions: SubmissionService): Promise<void> {
   ctx.set('Cache-Control', 'no-store');
   const status = await submissions.registrationStatus(kind, ctx.params.token ?? '');
-  if (!status) throw new HttpError(404, UNKNOWN_TOKEN_MESSAGE);
+  if (!status) throw notFound(UNKNOWN_TOKEN_MESSAGE);
   ctx.body = presentStatus(status);
 }

@@ -5,10 +5,10 @@
  */
 import type { Db } from '../../../db/knex.js';
 import { writeOutbox } from '../../../notifications/outbox.js';
-import { startMessages, type NotificationSettings } from '../notification-messages.js';
+import { startMessages, type NotificationSettings } from '../../model/notification-messages.js';
 import type { RegistrationValidator } from '../registration-validator.js';
-import { InvalidPayloadError, normaliseRegistrationPayload, readEnvelopePayload, type RegistrationPayload } from '../validation/payload.js';
-import { ChecksIncompleteError, type RequestFailure } from './checked-validation.js';
+import { InvalidPayloadError, normaliseRegistrationPayload, readEnvelopePayload, type RegistrationPayload } from '../../model/registration-payload.js';
+import { ChecksIncompleteError, type RequestFailure } from '../../model/request-validation.js';
 import type { RegistrationQuota } from './daily-quota.js';
 import { checkReply, recordRequesterReply, REQUESTER_ACTOR, UNKNOWN_TOKEN_MESSAGE, type ReplySource } from './requester-reply.js';
 import { DomainError } from '../../../core/domain-error.js';
@@ -24,7 +24,7 @@ import {
   type EventRow,
   type RequestKind,
   type SessionStatus,
-} from './registration-records.js';
+} from '../../model/registration-records.js';
 
 /** The reference's START event texts. */
 const START_INFORMATION: Record<RequestKind, string> = {

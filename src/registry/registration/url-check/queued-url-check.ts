@@ -12,7 +12,7 @@ import {
   type UrlCheckJob,
   type UrlVerdict,
 } from '../../../queue/url-check.queue.js';
-import { CheckStillRunningError, CheckUnavailableError, type UrlCheck } from '../checks.js';
+import { CheckStillRunningError, CheckUnavailableError, type UrlCheck } from '../../model/registration-checks.js';
 
 export interface QueuedUrlCheckOptions {
   /**

@@ -7,7 +7,8 @@
  * Besides the reference's rules every text has an upper bound, the size of the column it is stored in.
  */
 import { cannotBacktrackCatastrophically } from './backtracking-check.js';
-import type { RegistrationPayload } from './payload.js';
+import type { RegistrationPayload } from '../../model/registration-payload.js';
+import type { ChainKey } from '../../model/request-validation.js';
 import type { Validator } from './validation-context.js';
 import {
   containsIdPlaceholder,
@@ -26,29 +27,6 @@ import {
   url,
 } from './validators.js';
 
-export type ChainKey =
-  | 'namespaceName'
-  | 'namespaceDescription'
-  | 'providerHomeUrl'
-  | 'providerName'
-  | 'providerDescription'
-  | 'providerLocation'
-  | 'providerCode'
-  | 'institutionName'
-  | 'institutionHomeUrl'
-  | 'institutionDescription'
-  | 'institutionLocation'
-  | 'institutionRorId'
-  | 'prefix'
-  | 'providerUrlPattern'
-  | 'sampleId'
-  | 'idRegexPattern'
-  | 'supportingReferences'
-  | 'additionalInformation'
-  | 'requesterName'
-  | 'requesterEmail'
-  | 'authHelpUrl'
-  | 'authHelpDescription';
 
 type Getter = (payload: RegistrationPayload) => string | null;
 

@@ -3,11 +3,12 @@
  * registry-behaviour.md §2.5 and interface.md §4.5): which chains each runs, and the rules the interface adds
  * to the reference's (fields that must come in pairs, the endpoint shared by the home URL and the URL pattern).
  */
-import { chainFor, type ChainKey } from './chains.js';
-import type { NormaliseOptions, RegistrationPayload } from './payload.js';
+import type { ChainKey } from '../../model/request-validation.js';
+import { chainFor } from './chains.js';
+import type { NormaliseOptions, RegistrationPayload } from '../../model/registration-payload.js';
 import { runChains } from './run-chains.js';
 import { RunMemo, type RegistrationDeps, type RequestKind } from './validation-context.js';
-import { hasText } from './validators.js';
+import { hasText } from '../../model/registration-payload.js';
 
 export interface ValidationEndpoint {
   /** The path's last segment, e.g. `validateName`. */

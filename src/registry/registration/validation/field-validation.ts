@@ -1,8 +1,8 @@
 import { DomainError } from '../../../core/domain-error.js';
-import { CheckBusyError, CheckUnavailableError } from '../checks.js';
+import { CheckBusyError, CheckUnavailableError } from '../../model/registration-checks.js';
 import { validateForEndpoint, type ValidationEndpoint } from './endpoints.js';
-import { InvalidPayloadError, normaliseRegistrationPayload, readEnvelopePayload } from './payload.js';
-import type { RequestKind } from '../request-kind.js';
+import { InvalidPayloadError, normaliseRegistrationPayload, readEnvelopePayload } from '../../model/registration-payload.js';
+import type { RequestKind } from '../../model/request-kind.js';
 import type { RegistrationDeps } from './validation-context.js';
 
 /** Seconds a client should wait before retrying when the checks cannot be queued. */

@@ -6,8 +6,8 @@
  */
 import type { Db } from '../../../db/knex.js';
 import { findNamespaceByPrefixIgnoringCase, providerCodeTaken, type NamespaceFacts } from '../../../db/registry-reads.js';
-import { RegistryVersionSource, VERSIONED_CACHE_TTL_MS, type RegistryVersion } from '../../rest-api/registry-version.js';
-import type { RequestKind } from '../request-kind.js';
+import { RegistryVersionSource, VERSIONED_CACHE_TTL_MS, type RegistryVersion } from '../../model/registry-version.js';
+import type { RequestKind } from '../../model/request-kind.js';
 
 /** The columns of a namespace that the rules read. */
 export type { NamespaceFacts } from '../../../db/registry-reads.js';

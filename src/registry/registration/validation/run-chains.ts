@@ -13,12 +13,12 @@
  * message: the returned promise rejects with it, and the caller answers 503 (see validateField in
  * field-validation.ts). Database errors reject as well.
  */
-import { chainFor, CHAINS, type Chain, type ChainKey } from './chains.js';
-import type { RegistrationPayload } from './payload.js';
+import type { ChainFailure, ChainKey } from '../../model/request-validation.js';
+import { chainFor, CHAINS, type Chain } from './chains.js';
+import type { RegistrationPayload } from '../../model/registration-payload.js';
 import { RunMemo, type RegistrationDeps, type RequestKind, type ValidationContext } from './validation-context.js';
 
-export type { ChainKey } from './chains.js';
-export type { RegistrationPayload } from './payload.js';
+export type { RegistrationPayload } from '../../model/registration-payload.js';
 export { RunMemo, type RegistrationDeps, type RequestKind } from './validation-context.js';
 export { CachedRegistryLookups, directLookups, type RegistryLookups } from './registry-lookups.js';
 
@@ -85,12 +85,6 @@ export async function runChains(
  */
 export async function validateAll(kind: RequestKind, payload: RegistrationPayload, deps: RegistrationDeps): Promise<string[]> {
   return (await validateAllByChain(kind, payload, deps)).map((failure) => failure.message);
-}
-
-/** A chain's failure: which field failed, and its message. */
-export interface ChainFailure {
-  chain: ChainKey;
-  message: string;
 }
 
 /** validateAll with the chain of each message (the pages' forms put each message next to its field). */

@@ -1,10 +1,10 @@
-import type { RegexTest, RegexVerdict, UrlCheck } from '../checks.js';
-import type { RequestKind } from '../request-kind.js';
-import type { RegistrationPayload } from './payload.js';
+import type { RegexTest, RegexVerdict, UrlCheck } from '../../model/registration-checks.js';
+import type { RequestKind } from '../../model/request-kind.js';
+import type { RegistrationPayload } from '../../model/registration-payload.js';
 import type { NamespaceFacts, RegistryLookups } from './registry-lookups.js';
 
 export type { NamespaceFacts } from './registry-lookups.js';
-export type { RequestKind } from '../request-kind.js';
+export type { RequestKind } from '../../model/request-kind.js';
 
 /** What validation needs from the outside world; held by a RegistrationValidator, built once per app. */
 export interface RegistrationDeps {

@@ -3,10 +3,10 @@ import type { Context } from 'koa';
 import { errorEnvelope } from '../../../http/envelope.js';
 import { jsonBody } from '../../../http/json-body.js';
 import type { RegistrationValidator } from '../registration-validator.js';
-import type { RequestKind } from '../request-kind.js';
+import type { RequestKind } from '../../model/request-kind.js';
 import { PREFIX_VALIDATION_ENDPOINTS, RESOURCE_VALIDATION_ENDPOINTS, type ValidationEndpoint } from './endpoints.js';
-import type { PrefixCollisionCheck } from '../../reference-prefixes/collision-warnings.js';
-import { readEnvelopePayload } from './payload.js';
+import type { PrefixCollisionCheck } from '../../model/collision-warnings.js';
+import { readEnvelopePayload } from '../../model/registration-payload.js';
 import { PAYLOAD_REQUIRED, validationFailed, validationOkJson, validationOkWithWarnings } from './validation.presenter.js';
 
 const AREAS: readonly [RequestKind, string, readonly ValidationEndpoint[]][] = [

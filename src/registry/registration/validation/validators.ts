@@ -8,7 +8,8 @@ import isEmailModule from 'validator/lib/isEmail.js';
 import isURLModule from 'validator/lib/isURL.js';
 import { countries } from '../../../../migrations/data/iso-3166-1.js';
 import { rorIdProblem } from '../../../core/ror-id.js';
-import { CheckStillRunningError, type RegexVerdict } from '../checks.js';
+import { hasText } from '../../model/registration-payload.js';
+import { CheckStillRunningError, type RegexVerdict } from '../../model/registration-checks.js';
 import type { SimilarResource } from './registry-lookups.js';
 import type { ValidationContext, Validator } from './validation-context.js';
 
@@ -21,11 +22,6 @@ const isURL = isURLModule.default;
 export const URL_MAX_LENGTH = 2000;
 
 const HAS_TEXT = /\S/;
-
-/** Spring's StringUtils.hasText: not null and not only whitespace. */
-export function hasText(value: string | null | undefined): value is string {
-  return value !== null && value !== undefined && HAS_TEXT.test(value);
-}
 
 export const notBlank: Validator = (value, { label }) => (HAS_TEXT.test(value) ? null : `${label} is required`);
 

@@ -1,16 +1,16 @@
 import { Router } from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { DomainError } from '../../core/domain-error.js';
-import { formBody, type FormFields } from '../../http/form-body.js';
-import { CSRF_FIELD, csrfToken, isOwnFormPost } from '../../web/csrf.js';
-import { sendPage, servingPage } from '../../web/render-page.js';
-import type { Site } from '../../web/site.js';
-import { foundInstitutionJson } from '../registration/ror/ror.presenter.js';
-import type { RorService } from '../registration/ror/ror.service.js';
-import { acceptedAnswer } from '../registration/submission/submission.presenter.js';
-import type { SubmissionService } from '../registration/submission/submission.service.js';
+import { DomainError } from '../../../core/domain-error.js';
+import { formBody, type FormFields } from '../../../http/form-body.js';
+import { CSRF_FIELD, csrfToken, isOwnFormPost } from '../../../web/csrf.js';
+import { sendPage, servingPage } from '../../../web/render-page.js';
+import type { Site } from '../../../web/site.js';
+import { foundInstitutionJson } from '../ror/ror.presenter.js';
+import type { RorService } from '../ror/ror.service.js';
+import { acceptedAnswer } from '../submission/submission.presenter.js';
+import type { SubmissionService } from '../submission/submission.service.js';
 import { NotFoundRequestPage } from './request-not-found.page.js';
-import { messagesByField, payloadFromForm, readFormValues, REQUEST_FORMS, type FormValues, type RequestForm } from './registration-fields.js';
+import { messagesByField, payloadFromForm, readFormValues, REQUEST_FORMS, type FormValues, type RequestForm } from '../../model/registration-fields.js';
 import { RegistrationFormPage, type FieldNote } from './registration-form.page.js';
 import { RequestStatusPage } from './request-status.page.js';
 

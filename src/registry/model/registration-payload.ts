@@ -5,7 +5,12 @@
  * UI sends numbers for some texts. Unknown fields are ignored, as the reference's
  * `@JsonIgnoreProperties(ignoreUnknown = true)` does.
  */
-import { DomainError } from '../../../core/domain-error.js';
+import { DomainError } from '../../core/domain-error.js';
+
+/** Spring's StringUtils.hasText: not null and not only whitespace. */
+export function hasText(value: string | null | undefined): value is string {
+  return value !== null && value !== undefined && /\S/.test(value);
+}
 
 export interface RegistrationRequester {
   name: string | null;

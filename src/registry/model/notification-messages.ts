@@ -11,8 +11,9 @@
  * the requester reads on the status page. The curators' notices quote the request: that is their purpose,
  * and they go to the curators only.
  */
+import type { Config } from '../../config.js';
 import type { OutboxMessage } from '../../notifications/outbox.js';
-import { prefixOf, type RequestKind, type RequestRow } from './submission/registration-records.js';
+import { prefixOf, type RequestKind, type RequestRow } from './registration-records.js';
 
 export interface NotificationSettings {
   /** PUBLIC_REGISTRY_URL, for the status and curation links. */
@@ -21,6 +22,10 @@ export interface NotificationSettings {
   publicResolverUrl: string;
   /** CURATOR_EMAIL; empty: no curator notice. */
   curatorEmail: string;
+}
+
+export function notificationSettings(config: Pick<Config, 'PUBLIC_REGISTRY_URL' | 'PUBLIC_RESOLVER_URL' | 'CURATOR_EMAIL'>): NotificationSettings {
+  return { publicRegistryUrl: config.PUBLIC_REGISTRY_URL, publicResolverUrl: config.PUBLIC_RESOLVER_URL, curatorEmail: config.CURATOR_EMAIL };
 }
 
 const WORD: Record<RequestKind, string> = { prefix: 'prefix', resource: 'resource' };

@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa';
 import type { CuratorKind } from '../../db/tables.js';
 import { assertBodyUnread } from '../../http/auth-before-body.js';
 import { bearerTokenOf, isCuratorToken } from '../../http/bearer-token.js';
-import { HttpError } from '../../http/http-error.js';
+import { DomainError } from '../../core/domain-error.js';
 import type { WrongTokenThrottle } from './wrong-token-throttle.js';
 
 // The comparison lives in http/ (the rate limits exempt the token in both areas); the desk takes it from here.
@@ -10,6 +10,8 @@ export { isCuratorToken };
 
 export const CURATION_DISABLED_MESSAGE = 'Curation is not enabled on this registry';
 export const TOKEN_MISSING_MESSAGE = 'Curation needs a bearer token: send Authorization: Bearer <curator token>';
+/** How a curator authenticates (the WWW-Authenticate of a 401). */
+export const CURATION_CHALLENGE = 'Bearer realm="curation"';
 export const TOKEN_WRONG_MESSAGE = 'The bearer token is not the curator token';
 
 /**
@@ -60,7 +62,7 @@ export async function checkCuratorToken(ctx: Context, given: string, curatorToke
 export async function callerIsCurator(ctx: Context, curatorToken: string, throttle: WrongTokenThrottle): Promise<boolean> {
   const given = bearerToken(ctx);
   if (given === undefined || curatorToken === '') return false;
-  if (!(await checkCuratorToken(ctx, given, curatorToken, throttle))) throw new HttpError(403, TOKEN_WRONG_MESSAGE);
+  if (!(await checkCuratorToken(ctx, given, curatorToken, throttle))) throw new DomainError('forbidden', TOKEN_WRONG_MESSAGE);
   return true;
 }
 
@@ -77,10 +79,10 @@ export function requireCurator(curatorToken: string, curatorName: string, thrott
   return async function curatorOnly(ctx, next) {
     assertBodyUnread(ctx, 'the curator token check');
     ctx.set('Cache-Control', 'no-store');
-    if (curatorToken === '') throw new HttpError(404, CURATION_DISABLED_MESSAGE);
+    if (curatorToken === '') throw new DomainError('not-found', CURATION_DISABLED_MESSAGE);
     const given = bearerToken(ctx);
-    if (given === undefined) throw new HttpError(401, TOKEN_MISSING_MESSAGE, { 'WWW-Authenticate': 'Bearer realm="curation"' });
-    if (!(await checkCuratorToken(ctx, given, curatorToken, throttle))) throw new HttpError(403, TOKEN_WRONG_MESSAGE);
+    if (given === undefined) throw new DomainError('unauthenticated', TOKEN_MISSING_MESSAGE, { challenge: CURATION_CHALLENGE });
+    if (!(await checkCuratorToken(ctx, given, curatorToken, throttle))) throw new DomainError('forbidden', TOKEN_WRONG_MESSAGE);
     (ctx.state as { curator?: Curator }).curator = curator;
     await next();
   };

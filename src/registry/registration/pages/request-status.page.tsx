@@ -1,8 +1,8 @@
-import { CSRF_FIELD } from '../../web/csrf.js';
-import { Layout } from '../../web/layout.js';
-import type { Site } from '../../web/site.js';
-import type { PublicEvent, RegistrationStatus } from '../registration/submission/submission.service.js';
-import { namespaceHref } from './search-box.js';
+import { CSRF_FIELD } from '../../../web/csrf.js';
+import { Layout } from '../../../web/layout.js';
+import type { Site } from '../../../web/site.js';
+import type { PublicEvent, RegistrationStatus } from '../submission/submission.service.js';
+import { namespaceHref } from '../../../web/search-box.js';
 
 const STATE: Record<RegistrationStatus['status'], { label: string; explanation: string }> = {
   open: { label: 'Under review', explanation: 'The curators have not decided on the request yet.' },

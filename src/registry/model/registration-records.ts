@@ -5,12 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { EventName, EventRow, PrefixRequestInsert, PrefixRequestRow, ResourceRequestInsert, ResourceRequestRow } from '../../../db/tables.js';
-import type { RegistrationPayload, RequestKind } from '../validation/run-chains.js';
-import { hasText } from '../validation/validators.js';
+import type { EventName, EventRow, PrefixRequestInsert, PrefixRequestRow, ResourceRequestInsert, ResourceRequestRow } from '../../db/tables.js';
+import { hasText, type RegistrationPayload } from './registration-payload.js';
+import type { RequestKind } from './request-kind.js';
 
-export type { RequestKind } from '../validation/run-chains.js';
-export type { EventName, EventRow, PrefixRequestRow, RequestRowBase, ResourceRequestRow, SessionRow } from '../../../db/tables.js';
+export type { RequestKind } from './request-kind.js';
+export type { EventName, EventRow, PrefixRequestRow, RequestRowBase, ResourceRequestRow, SessionRow } from '../../db/tables.js';
 
 /** The tables of each kind (their rows are db/tables.ts's). */
 export const REGISTRATION_TABLES = {

@@ -1,4 +1,4 @@
-import { firstValue } from '../rest-api/paging.js';
+import { firstValue } from './paging.js';
 
 /** A whole number query value within [min, max]; anything else (absent, junk, out of range) is the default. */
 export function intParam(value: string | string[] | undefined, fallback: number, min: number, max: number): number {

@@ -9,8 +9,8 @@
 import type { Knex } from 'knex';
 import { canonicalRorId } from '../../core/ror-id.js';
 import type { InstitutionRow } from '../../db/tables.js';
-import { findInstitutionByRorId } from '../registration/ror/ror.service.js';
-import type { RequestRow } from '../registration/submission/registration-records.js';
+import { findInstitutionByRorId } from './institution-by-ror-id.js';
+import type { RequestRow } from './registration-records.js';
 
 export type RequestedInstitutionFields = Pick<RequestRow, 'institutionName' | 'institutionRorId'>;
 

@@ -4,8 +4,8 @@
  * needs beside it), which validation chain's message goes next to it on submit, and how the posted form
  * becomes the payload the JSON API takes.
  */
-import type { RequestFailure } from '../registration/submission/checked-validation.js';
-import type { RequestKind } from '../registration/submission/registration-records.js';
+import type { RequestFailure } from './request-validation.js';
+import type { RequestKind } from './registration-records.js';
 
 import type { FieldInput } from '../../web/form-field.js';
 

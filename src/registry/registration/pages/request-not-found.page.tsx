@@ -1,5 +1,5 @@
-import { Layout } from '../../web/layout.js';
-import type { Site } from '../../web/site.js';
+import { Layout } from '../../../web/layout.js';
+import type { Site } from '../../../web/site.js';
 
 /** `/requests/{token}` for a token no request has (mistyped, or cut short by a mail program). */
 export function NotFoundRequestPage({ site }: { site: Site }) {

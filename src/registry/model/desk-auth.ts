@@ -1,17 +1,19 @@
 /**
  * Who is at the curator desk: the session cookie and the CSRF check of the desk's forms (wrong curator
- * tokens are throttled by curation/wrong-token-throttle.ts, as everywhere the token is taken). The cookie is HttpOnly, SameSite=Strict, Secure when the desk is served over https
+ * tokens are throttled by wrong-token-throttle.ts, as everywhere the token is taken). The cookie is HttpOnly, SameSite=Strict, Secure when the desk is served over https
  * (ctx.secure: behind a proxy, with TRUST_PROXY), and has the path /curation: the browser sends it to the
  * desk's own pages and forms only, never to the JSON APIs, which keep asking for the bearer token.
  */
 import type { Context, Middleware } from 'koa';
 import { assertBodyUnread } from '../../http/auth-before-body.js';
-import type { Curator } from '../curation/curator-auth.js';
+import type { Curator } from './curator-auth.js';
 import { isOwnOrigin, sameToken } from '../../web/csrf.js';
 import type { DeskSession, DeskSessions, SessionLookup } from './desk-sessions.service.js';
 import { SIGN_IN_MINUTES } from './desk-sessions.service.js';
 
 export const DESK_PATH = '/curation';
+/** Where the queue board is served: under the desk's path, whose session cookie reaches it (queue-board.routes.ts says why). */
+export const QUEUE_BOARD_PATH = `${DESK_PATH}/queues`;
 export const SESSION_COOKIE = 'registry_curator';
 /** The state of an OpenID Connect sign-in under way (SameSite=Lax: it must come back with the provider's redirect). */
 export const SIGN_IN_COOKIE = 'registry_curator_oidc';

@@ -1,9 +1,9 @@
-import { countries } from '../../../migrations/data/iso-3166-1.js';
-import { CSRF_FIELD } from '../../web/csrf.js';
-import { Layout } from '../../web/layout.js';
-import type { Site } from '../../web/site.js';
-import { FormField as FormFieldView } from '../../web/form-field.js';
-import type { FieldGroup, FormField, FormValues, RequestForm } from './registration-fields.js';
+import { countries } from '../../../../migrations/data/iso-3166-1.js';
+import { CSRF_FIELD } from '../../../web/csrf.js';
+import { Layout } from '../../../web/layout.js';
+import type { Site } from '../../../web/site.js';
+import { FormField as FormFieldView } from '../../../web/form-field.js';
+import type { FieldGroup, FormField, FormValues, RequestForm } from '../../model/registration-fields.js';
 
 /** The request forms' script: live validation, the ROR lookup, the namespace suggestions. */
 export const FORM_SCRIPTS = ['registration-form.js'] as const;

@@ -7,12 +7,12 @@
 import type { Db } from '../../db/knex.js';
 import type { NamespaceRow } from '../../db/tables.js';
 import { NAMESPACE_SEARCH_DOCUMENT } from '../../../migrations/20261125000300_add_namespace_search_indexes.js';
-import { COLLECTIONS } from '../rest-api/collections.js';
-import { listItems } from '../rest-api/items.service.js';
-import type { RestApiData } from '../rest-api/page-query.js';
-import { escapeLike } from '../rest-api/query-values.js';
-import type { RegistryVersion, RegistryVersionSource } from '../rest-api/registry-version.js';
-import { VersionedCache } from '../rest-api/versioned-cache.js';
+import { COLLECTIONS } from './collections.js';
+import { listItems } from './items.service.js';
+import type { RestApiData } from './page-query.js';
+import { escapeLike } from './query-values.js';
+import type { RegistryVersion, RegistryVersionSource } from './registry-version.js';
+import { VersionedCache } from './versioned-cache.js';
 
 /** What a search result shows of a namespace. */
 export type NamespaceHit = Pick<

@@ -103,7 +103,7 @@ const namespaces = collectionOf<Columns<NamespaceRow>>('namespace', {
     'deprecationOfflineDate', 'renderDeprecatedLanding', 'deprecationStatement', 'infoOnPostmortemAccess',
     'sampleId', 'namespaceEmbeddedInLui',
   ],
-  // Issue 15 item 1: the other names the namespace answers to, sorted (rest-api/namespace-synonyms.ts).
+  // Issue 15 item 1: the other names the namespace answers to, sorted (namespace-synonyms.ts).
   extraItemFields: ['synonyms'],
   associations: ['successor', 'contactPerson', 'resources', 'curationWarnings'],
   // prefix is unique because lower(prefix) is (a unique index).

@@ -11,7 +11,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../db/knex.js';
 import type { CuratorSessionRow } from '../../db/tables.js';
-import type { Curator } from '../curation/curator-auth.js';
+import type { Curator } from './curator-auth.js';
 
 /** The cookie's value and the CSRF tokens: 32 random bytes, base64url. */
 const VALUE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
