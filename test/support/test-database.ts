@@ -47,6 +47,7 @@ async function admin<T>(server: string, fn: (client: pg.Client) => Promise<T>): 
 
 const TEMPLATE_PREFIX = 'test_template_';
 const DUPLICATE_DATABASE = '42P04';
+const MISSING_DATABASE = '3D000';
 let templateOf: Promise<string> | undefined;
 
 /** A digest of every migration file: a template is only ever a copy of exactly these migrations. */
@@ -157,10 +158,20 @@ export async function createTestDatabase(
   // On the shared server a migrated database is a copy of the run's template: copying takes a fraction of
   // running every migration again in each of the ~70 files that ask for one.
   const shared = options.server === undefined;
-  const template =
-    options.migrate === false || !shared ? undefined : options.dataset ? await loadedTemplate(server, options.dataset) : await migratedTemplate(server);
-  const copy = template ? ` TEMPLATE ${pg.escapeIdentifier(template)}` : '';
-  await admin(server, (c) => c.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}${copy}`));
+  const templateFor = () =>
+    options.migrate === false || !shared ? undefined : options.dataset ? loadedTemplate(server, options.dataset) : migratedTemplate(server);
+  let template = await templateFor();
+  const create = () => admin(server, (c) => c.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}${template ? ` TEMPLATE ${pg.escapeIdentifier(template)}` : ''}`));
+  try {
+    await create();
+  } catch (error) {
+    // A run of other migrations (another checkout's) dropped the template since this run found it: make it again.
+    if (!template || (error as { code?: string }).code !== MISSING_DATABASE) throw error;
+    templateOf = undefined;
+    loadedTemplates.clear();
+    template = await templateFor();
+    await create();
+  }
   const url = urlFor(server, name);
   const db = createDb(url, { max: 5 });
   if (options.migrate !== false && !template) await migrateToLatest(db);
