@@ -7,7 +7,8 @@ import { availableParallelism } from 'node:os';
 
 /** @type {import('jest').Config} */
 export default {
-  testEnvironment: 'node',
+  // Node's, stopping what processes a file left running when it is done (process-cleanup-environment.js).
+  testEnvironment: '<rootDir>/test/support/process-cleanup-environment.js',
   // Files run in parallel workers, each with its own Redis database (global-setup.ts) and every file with
   // its own Postgres database, queue prefix and ports. Integration files spend much of their time waiting on
   // the processes, servers and timers they start, so there is a worker per core and at least two
@@ -32,8 +33,6 @@ export default {
   },
   testMatch: ['<rootDir>/test/**/*.test.ts?(x)'],
   testTimeout: 30000,
-  // After each file: stop the ReDoS checker agent its modules started (close-checker-agents.ts says why).
-  setupFilesAfterEnv: ['<rootDir>/test/support/close-checker-agents.ts'],
   // Redis databases of the run's own, one per worker (TEST_REDIS_URL), checked for leftover keys at the end;
   // one Chromium for the browser test files.
   globalSetup: '<rootDir>/test/support/global-setup.ts',

@@ -168,6 +168,8 @@ async function startSharedChromium(globalConfig: Config.GlobalConfig): Promise<v
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   process.env.TEST_CHROMIUM_WS = server.wsEndpoint();
+  // Outlives every file: the environment (process-cleanup-environment.js) leaves it be.
+  process.env.TEST_CHROMIUM_PID = String(server.process().pid);
   atTeardown(() => server.close());
 }
 
