@@ -1,17 +1,41 @@
 // Jest runs the TypeScript sources as native ES modules (the project is "type": "module"),
 // so the test script starts it with --experimental-vm-modules.
+//
+// SWC strips the types (about half the CPU of ts-jest, which type-checks each file as it loads it);
+// `npm run typecheck` is where types are checked, and .ci/run runs it before the tests.
+import { availableParallelism } from 'node:os';
+
 /** @type {import('jest').Config} */
 export default {
-  testEnvironment: 'node',
+  // Node's, stopping what processes a file left running when it is done (process-cleanup-environment.js).
+  testEnvironment: '<rootDir>/test/support/process-cleanup-environment.js',
+  // Files run in parallel workers, each with its own Redis database (global-setup.ts) and every file with
+  // its own Postgres database, queue prefix and ports. Integration files spend much of their time waiting on
+  // the processes, servers and timers they start, so there is a worker per core and at least two
+  // (jest's default, one fewer than the cores, runs a 2-core machine's files one at a time).
+  maxWorkers: Math.max(2, availableParallelism()),
   extensionsToTreatAsEsm: ['.ts', '.tsx'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
-    '^.+\\.tsx?$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.test.json' }],
+    '^.+\\.tsx?$': [
+      '@swc/jest',
+      {
+        sourceMaps: 'inline',
+        module: { type: 'es6' },
+        jsc: {
+          target: 'es2022',
+          parser: { syntax: 'typescript', tsx: true },
+          // tsconfig.json's "jsx": "react-jsx" with "jsxImportSource": "preact".
+          transform: { react: { runtime: 'automatic', importSource: 'preact' } },
+        },
+      },
+    ],
   },
   testMatch: ['<rootDir>/test/**/*.test.ts?(x)'],
   testTimeout: 30000,
-  // A Redis database of the run's own (TEST_REDIS_URL), checked for leftover keys at the end.
-  globalSetup: '<rootDir>/test/support/redis-test-db.ts',
+  // Redis databases of the run's own, one per worker (TEST_REDIS_URL), checked for leftover keys at the end;
+  // one Chromium for the browser test files.
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   // Names, under the summary, what the tests skipped for a missing binary or data file needed (requirements.ts).
   reporters: ['default', '<rootDir>/test/support/requirements-reporter.js'],

@@ -6,7 +6,7 @@ import { projectRoot } from './project-root.js';
 /**
  * The compiled worker-thread script `file` beside the module at `moduleUrl` (its import.meta.url).
  * worker_threads run JavaScript only, so when that module itself runs from the TypeScript sources (jest
- * through ts-jest), the compiled copy under dist/ is used instead and the tests need a build first, which
+ * through SWC), the compiled copy under dist/ is used instead and the tests need a build first, which
  * `npm test` does. An `eval` string would avoid the build but would put the worker's code out of reach of the
  * type checker and the linter.
  */

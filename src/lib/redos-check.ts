@@ -9,7 +9,12 @@
  * Verdicts are kept per regex source, so unchanged patterns are never checked twice in a process.
  */
 import { LRUCache } from 'lru-cache';
-import { check } from 'recheck';
+import type * as Recheck from 'recheck';
+
+// recheck's checker is a large compiled bundle (about 135 ms to load): loaded on the first check, not by every
+// process (and every test file) that imports this module and never checks a pattern.
+let recheck: Promise<typeof Recheck> | undefined;
+const loadRecheck = (): Promise<typeof Recheck> => (recheck ??= import('recheck'));
 
 /** Time one check may take before its verdict is `unknown`. */
 export const REDOS_CHECK_TIMEOUT_MS = 5000;
@@ -63,6 +68,7 @@ let firstCheck: Promise<unknown> | null = null;
 
 async function runCheck(source: string, flags: string, timeoutMs: number): Promise<RedosVerdict> {
   const diagnostics = await withSlot(async () => {
+    const { check } = await loadRecheck();
     if (firstCheck === null) {
       const started = check(source, flags, { timeout: timeoutMs });
       firstCheck = started.catch(() => undefined);

@@ -17,7 +17,7 @@ import type { DatasetManifest } from '../../src/dataset/dataset-files.js';
 import { loadRegistry } from '../../src/resolver/snapshot-loader.js';
 import { REGISTRY_URL, RESOLVER_URL } from '../support/areas.js';
 import { describeRequiring, registryDataset } from '../support/requirements.js';
-import { createTestDatabase, loadSample, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 const datasetFile = registryDataset();
 const dataset = datasetFile.file ?? '';
@@ -42,9 +42,8 @@ describeRequiring([datasetFile], 'the exports of the real identifiers.org regist
   beforeAll(async () => {
     records = JSON.parse(readFileSync(dataset, 'utf8')) as DatasetNamespace[];
     resourceCount = records.reduce((sum, ns) => sum + ns.resources.length, 0);
-    t = await createTestDatabase('dataset_exports_real_data');
+    t = await createTestDatabase('dataset_exports_real_data', { dataset });
     dir = mkdtempSync(path.join(os.tmpdir(), 'dataset-exports-real-data-'));
-    await loadSample(t.db, { file: dataset });
     const started = performance.now();
     manifest = (await buildDataset({ db: t.db, dir, urls: { publicResolverUrl: RESOLVER_URL, publicRegistryUrl: REGISTRY_URL } })).manifest;
     const sizes = Object.entries(manifest.exports!.files).map(([name, files]) => `${name} ${Math.round(files.size / 1024)} KiB`);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { buildDataset } from '../../src/dataset/build-dataset.js';
 import type { DatasetManifest } from '../../src/dataset/dataset-files.js';
 import { describeRequiring, registryDataset } from '../support/requirements.js';
-import { createTestDatabase, loadSample, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 const datasetFile = registryDataset();
 const dataset = datasetFile.file ?? '';
@@ -52,9 +52,8 @@ describeRequiring([datasetFile], 'the dataset of the real identifiers.org regist
   let manifest: DatasetManifest;
 
   beforeAll(async () => {
-    t = await createTestDatabase('dataset_real_data');
+    t = await createTestDatabase('dataset_real_data', { dataset });
     dir = mkdtempSync(path.join(os.tmpdir(), 'dataset-real-data-'));
-    await loadSample(t.db, { file: dataset });
     const started = performance.now();
     manifest = (await buildDataset({ db: t.db, dir })).manifest;
     console.info(`dataset: built ${manifest.namespaceCount} namespaces in ${Math.round(performance.now() - started)} ms`);

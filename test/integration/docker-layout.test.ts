@@ -81,8 +81,19 @@ const PRUNE_SCRIPT = 'scripts/prune-dev-optional.mjs';
 function makeBuildOutput(dir: string): void {
   mkdirSync(dir);
   for (const file of ['package.json', 'package-lock.json']) cpSync(path.join(ROOT, file), path.join(dir, file));
-  // From the npm cache the preceding `npm ci` filled: this sends nothing over the network.
-  execFileSync('npm', ['ci', '--omit=dev', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'pipe' });
+  try {
+    // The project's own install (what the build stage's `npm ci` makes), hard-linked rather than installed
+    // again (a second or two instead of ~18 s of CPU), then pruned as the build stage prunes it. npm's hidden
+    // lockfile goes first: npm rewrites that file in place, which would reach the project's through the link.
+    execFileSync('cp', ['-al', path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules')], { stdio: 'pipe' });
+    rmSync(path.join(dir, 'node_modules', '.package-lock.json'), { force: true });
+    execFileSync('npm', ['prune', '--omit=dev', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'pipe' });
+  } catch {
+    // Another filesystem (no hard links across devices): install from the npm cache the project's `npm ci`
+    // filled, which sends nothing over the network.
+    rmSync(path.join(dir, 'node_modules'), { recursive: true, force: true });
+    execFileSync('npm', ['ci', '--omit=dev', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'pipe' });
+  }
   execFileSync(process.execPath, [path.join(ROOT, PRUNE_SCRIPT), dir], { stdio: 'pipe' });
   cpSync(path.join(ROOT, 'dist'), path.join(dir, 'dist'), { recursive: true });
   cpSync(path.join(ROOT, 'seeds'), path.join(dir, 'seeds'), { recursive: true });

@@ -95,8 +95,13 @@ describe('link checks in two worker processes', () => {
     const requests = [...polite.requests].sort((a, b) => a.start - b.start);
     expect(requests.map((r) => r.method)).toEqual(Array(2 * PROVIDERS).fill('HEAD'));
     const gaps = requests.slice(1).map((r, i) => r.start - requests[i]!.start);
-    // The lease is taken at Redis's clock before the connection opens: a few ms of difference at the fixture.
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(980);
+    // The lease is taken at Redis's clock before the connection opens, and a busy machine may delay one
+    // connection more than the next (tens of ms when quiet; ~400 ms seen with three jest workers on two
+    // cores): a gap at the fixture can fall short of the leases' 1 s by that delay, while the first start to
+    // the last still spans every lease's second.
+    const CONNECT_DELAY_MS = 500;
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(1000 - CONNECT_DELAY_MS);
+    expect(requests.at(-1)!.start - requests[0]!.start).toBeGreaterThanOrEqual(1000 * gaps.length - CONNECT_DELAY_MS);
     // The rule is "at most 2": whether two actually overlap depends on how soon the second start comes after
     // the first, which is the machine's business, so it is not asserted (every check is, below).
     expect(polite.maxInFlight()).toBeLessThanOrEqual(2);

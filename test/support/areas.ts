@@ -27,7 +27,7 @@ import type { UsageRecorder } from '../../src/statistics/usage-recorder.js';
 import { processDatasetBuild } from '../../workers/dataset/dataset.processor.js';
 import { startRawServer, type RawServer } from './raw-http.js';
 import { acceptingChecks } from './stand-in-checks.js';
-import { createTestDatabase, loadSample, TEST_REDIS_URL, type TestDatabase } from './test-database.js';
+import { createTestDatabase, loadSample, SAMPLE_REGISTRY, TEST_REDIS_URL, type TestDatabase } from './test-database.js';
 
 export const RESOLVER_URL = 'https://resolver.test';
 export const REGISTRY_URL = 'https://registry.test';
@@ -88,9 +88,11 @@ export interface ResolverUnderTest extends AreaStack {
 }
 
 export async function startStack(label: string, options: StartOptions = {}): Promise<AreaStack> {
-  const t = await createTestDatabase(label, options.postgresUrl ? { server: options.postgresUrl } : {});
   const data = options.data ?? 'sample';
-  if (data !== 'none') await loadSample(t.db, data === 'sample' ? {} : data);
+  // A whole dataset file comes as a copy of a template that holds it (test-database.ts), imported once a run.
+  const dataset = data === 'sample' ? SAMPLE_REGISTRY : data !== 'none' && data.file && !data.extra && !data.records ? data.file : undefined;
+  const t = await createTestDatabase(label, { ...(options.postgresUrl ? { server: options.postgresUrl } : {}), dataset });
+  if (data !== 'none' && data !== 'sample' && dataset === undefined) await loadSample(t.db, data);
   const datasetDir = await mkdtemp(path.join(os.tmpdir(), `${label}-dataset-`));
   if (options.dataset === 'built') await processDatasetBuild({ db: t.db, dir: datasetDir }, { data: { reason: 'registry-change' } });
   const queuePrefix = `test-${label}-${randomBytes(4).toString('hex')}`;

@@ -22,7 +22,13 @@ export function chromiumBrowser(): Requirement {
   return { met, need, requiredInCi: true };
 }
 
+/**
+ * The run's shared Chromium (global-setup.ts starts one when the run has browser test files), else one of this
+ * file's own. close() on a shared one closes only this file's connection and contexts.
+ */
 export function launchChromium(): Promise<Browser> {
+  const shared = process.env.TEST_CHROMIUM_WS;
+  if (shared) return chromium.connect(shared);
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,

@@ -1,5 +1,5 @@
 // jest globalTeardown (jest.config.js): runs, after every test file, the checks and clean-ups that globalSetup
-// (redis-test-db.ts) registered. A step that throws makes jest exit non-zero with its message.
+// (global-setup.ts) registered. A step that throws makes jest exit non-zero with its message.
 const TEARDOWN = Symbol.for('curie-resolver.tests.teardown');
 
 export default async function globalTeardown(): Promise<void> {

@@ -38,11 +38,22 @@ export function spawnNode(entry: string, env: Record<string, string>, args: stri
   return { child, output: () => text, exited };
 }
 
-/** Stops a spawned process (SIGTERM unless told otherwise) and waits for its exit; one already gone is left be. */
+/** How long a process may take over a graceful stop before it is killed: within a hook's 30 s, with room. */
+const STOP_WITHIN_MS = 15_000;
+
+/**
+ * Stops a spawned process (SIGTERM unless told otherwise) and waits for its exit; one already gone is left be.
+ * One that has not exited STOP_WITHIN_MS later is killed, so a stuck shutdown cannot outlast the hook.
+ */
 export async function stopProcess(spawned: Spawned | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (!spawned) return;
   if (spawned.child.exitCode === null && spawned.child.signalCode === null) spawned.child.kill(signal);
-  await spawned.exited;
+  const overdue = setTimeout(() => spawned.child.kill('SIGKILL'), STOP_WITHIN_MS);
+  try {
+    await spawned.exited;
+  } finally {
+    clearTimeout(overdue);
+  }
 }
 
 /** `npm run registry:import` (dist/src/importer/cli.js) on `databaseUrl`, with this process's environment. */

@@ -9,8 +9,15 @@ import { ROOT } from './processes.js';
 
 /** The shared Postgres of this machine (or CI); each test file gets a database of its own on it. */
 export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-/** The run's own Redis database, which jest's globalSetup (redis-test-db.ts) claims and checks for leftovers. */
-export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/**
+ * This jest worker's own Redis database, one of those jest's globalSetup (global-setup.ts) claims and checks
+ * for leftovers; files run one at a time in a worker, so no two files running at once share one.
+ */
+export const TEST_REDIS_URL = ((): string => {
+  const claimed = process.env.TEST_REDIS_URLS?.split(',').filter(Boolean) ?? [];
+  const worker = Number(process.env.JEST_WORKER_ID ?? '1');
+  return claimed[(worker - 1) % Math.max(1, claimed.length)] ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+})();
 
 /** The small hand-written registry a first start loads (22 namespaces, 57 resources). */
 export const SAMPLE_REGISTRY = path.join(ROOT, 'seeds/sample-registry.json');
@@ -40,6 +47,7 @@ async function admin<T>(server: string, fn: (client: pg.Client) => Promise<T>): 
 
 const TEMPLATE_PREFIX = 'test_template_';
 const DUPLICATE_DATABASE = '42P04';
+const MISSING_DATABASE = '3D000';
 let templateOf: Promise<string> | undefined;
 
 /** A digest of every migration file: a template is only ever a copy of exactly these migrations. */
@@ -87,30 +95,94 @@ function migratedTemplate(server: string): Promise<string> {
   return templateOf;
 }
 
+const loadedTemplates = new Map<string, Promise<string>>();
+
+function fileDigest(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 16);
+}
+
+/**
+ * The template of the current migrations with `file` imported, made once and kept between runs like the
+ * migrated one (its name holds both digests). Six files test on the real registry, whose import takes
+ * seconds; a copy of this takes a fraction of that.
+ */
+function loadedTemplate(server: string, file: string): Promise<string> {
+  let template = loadedTemplates.get(file);
+  if (template === undefined) {
+    template = (async () => {
+      const migrated = await migratedTemplate(server);
+      const name = `${migrated}_${fileDigest(file)}`;
+      const found = await admin(server, (c) => c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]));
+      if (found.rowCount !== 0) return name;
+      const building = `${name}_${randomBytes(4).toString('hex')}`;
+      await admin(server, (c) => c.query(`CREATE DATABASE ${pg.escapeIdentifier(building)} TEMPLATE ${pg.escapeIdentifier(migrated)}`));
+      const db = createDb(urlFor(server, building), { max: 1 });
+      try {
+        await loadSample(db, { file });
+      } finally {
+        await db.destroy();
+      }
+      await admin(server, async (c) => {
+        try {
+          await c.query(`ALTER DATABASE ${pg.escapeIdentifier(building)} RENAME TO ${pg.escapeIdentifier(name)}`);
+        } catch (error) {
+          if ((error as { code?: string }).code !== DUPLICATE_DATABASE) throw error;
+          await c.query(`DROP DATABASE ${pg.escapeIdentifier(building)}`);
+        }
+        // Loaded templates of older migrations (a changed dataset file leaves its old template to a later clean-up).
+        const stale = await c.query<{ datname: string }>(
+          "SELECT datname FROM pg_database WHERE datname ~ '^test_template_[0-9a-f]{16}_[0-9a-f]{16}$' AND datname NOT LIKE $1",
+          [`${migrated}\\_%`],
+        );
+        for (const { datname } of stale.rows) await c.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(datname)}`).catch(() => undefined);
+      });
+      return name;
+    })();
+    loadedTemplates.set(file, template);
+  }
+  return template;
+}
+
 /**
  * Creates an empty database named after the test file (plus a random suffix), optionally migrated, and
  * returns it with its URL. Call drop() in afterAll. With `server` (a Postgres cluster of the
  * test's own, for fault drills) drop() only closes the pool: the database goes with the cluster, which may
- * be stopped by then.
+ * be stopped by then. With `dataset`, the database holds that file as `loadSample` imports it.
  */
-export async function createTestDatabase(label: string, options: { migrate?: boolean; server?: string } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  label: string,
+  options: { migrate?: boolean; server?: string; dataset?: string } = {},
+): Promise<TestDatabase> {
   const server = options.server ?? TEST_POSTGRES_URL;
   const name = `test_${label.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;
   // On the shared server a migrated database is a copy of the run's template: copying takes a fraction of
   // running every migration again in each of the ~70 files that ask for one.
-  const template = options.migrate !== false && options.server === undefined ? await migratedTemplate(server) : undefined;
-  const copy = template ? ` TEMPLATE ${pg.escapeIdentifier(template)}` : '';
-  await admin(server, (c) => c.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}${copy}`));
+  const shared = options.server === undefined;
+  const templateFor = () =>
+    options.migrate === false || !shared ? undefined : options.dataset ? loadedTemplate(server, options.dataset) : migratedTemplate(server);
+  let template = await templateFor();
+  const create = () => admin(server, (c) => c.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}${template ? ` TEMPLATE ${pg.escapeIdentifier(template)}` : ''}`));
+  try {
+    await create();
+  } catch (error) {
+    // A run of other migrations (another checkout's) dropped the template since this run found it: make it again.
+    if (!template || (error as { code?: string }).code !== MISSING_DATABASE) throw error;
+    templateOf = undefined;
+    loadedTemplates.clear();
+    template = await templateFor();
+    await create();
+  }
   const url = urlFor(server, name);
   const db = createDb(url, { max: 5 });
   if (options.migrate !== false && !template) await migrateToLatest(db);
+  if (options.dataset && !shared) await loadSample(db, { file: options.dataset });
   return {
     db,
     url,
     name,
     drop: async () => {
       await db.destroy();
-      if (options.server === undefined) await admin(server, (c) => c.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`));
+      if (shared) await admin(server, (c) => c.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`));
     },
   };
 }

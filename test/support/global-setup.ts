@@ -1,7 +1,11 @@
 /**
- * jest's globalSetup (jest.config.js): the Redis database a test run has to itself. It claims one and points
- * TEST_REDIS_URL at it; every test and every process a test spawns uses TEST_REDIS_URL, so whatever is in that
- * database at the end was left by this run, even while other runs share the Redis server. At globalTeardown
+ * jest's globalSetup (jest.config.js): what a test run sets up once for all its files.
+ *
+ * 1. The Redis databases a test run has to itself, one per jest worker: keys a test writes outside its own
+ * queue prefix (the usage counters are keyed by day) cannot then meet another file's running at the same
+ * time. It claims them and lists them in TEST_REDIS_URLS; test-database.ts gives each worker its own
+ * (TEST_REDIS_URL), and every test and every process a test spawns uses that, so whatever is in those
+ * databases at the end was left by this run, even while other runs share the Redis server. At globalTeardown
  * (global-teardown.ts) the run fails when keys are left, names them and removes them.
  *
  * A database is claimed with SET NX (with an expiry, in case the run is killed) and only when it is empty or
@@ -10,7 +14,11 @@
  * leaving database 0 to applications; with TEST_REDIS_URL it claims the database that names, or stops.
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from '@jest/types';
 import { Redis } from 'ioredis';
+import { chromium } from 'playwright-core';
 
 // jest loads this file by itself, resolving imports natively, where `../x.js` finds no x.ts: packages only.
 
@@ -99,13 +107,15 @@ async function tryClaim(url: string, runId: string): Promise<{ claimed: true; re
   }
 }
 
-/** Claims a database, sets TEST_REDIS_URL to it, and checks and releases it at globalTeardown. */
-export default async function claimRedisTestDb(): Promise<void> {
+/** Claims `count` databases (one when TEST_REDIS_URL names one), lists them in TEST_REDIS_URLS. */
+async function claimRedisTestDbs(count: number): Promise<void> {
   const runId = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const explicit = process.env.TEST_REDIS_URL;
   const candidates = explicit ? [explicit] : CANDIDATE_DBS.map((db) => withDb(DEFAULT_SERVER, db));
   const refusals: string[] = [];
+  const claimed: string[] = [];
   for (const url of candidates) {
+    if (claimed.length === count) break;
     let outcome: Awaited<ReturnType<typeof tryClaim>>;
     try {
       outcome = await tryClaim(url, runId);
@@ -119,18 +129,53 @@ export default async function claimRedisTestDb(): Promise<void> {
       continue;
     }
     if (outcome.claimed) {
-      const claimed = withDb(url, dbOf(url));
-      process.env.TEST_REDIS_URL = claimed;
-      atTeardown(() => releaseRedisTestDb(claimed, runId));
-      if (outcome.removed > 0) console.warn(`\nRemoved ${outcome.removed} keys an earlier test run left in ${process.env.TEST_REDIS_URL}.`);
-      return;
+      const database = withDb(url, dbOf(url));
+      claimed.push(database);
+      atTeardown(() => releaseRedisTestDb(database, runId));
+      if (outcome.removed > 0) console.warn(`\nRemoved ${outcome.removed} keys an earlier test run left in ${database}.`);
+      continue;
     }
     refusals.push(`db ${dbOf(url)}: ${outcome.why}`);
   }
-  throw new Error(
-    `No Redis database for this test run: ${refusals.join('; ')}. ` +
-      'Set TEST_REDIS_URL to a database the tests may have to themselves, e.g. redis://127.0.0.1:6379/1.',
-  );
+  if (claimed.length === 0) {
+    throw new Error(
+      `No Redis database for this test run: ${refusals.join('; ')}. ` +
+        'Set TEST_REDIS_URL to a database the tests may have to themselves, e.g. redis://127.0.0.1:6379/1.',
+    );
+  }
+  // Fewer than asked for (other runs hold the rest): workers share them, as every file did before workers.
+  process.env.TEST_REDIS_URLS = claimed.join(',');
+  process.env.TEST_REDIS_URL = claimed[0];
+}
+
+/**
+ * 2. One Chromium for the run's browser test files (browser.ts connects to it), started only when the run
+ * includes one: launching it costs about a second of CPU and ~150 MB. Stopped at globalTeardown.
+ */
+async function startSharedChromium(globalConfig: Config.GlobalConfig): Promise<void> {
+  const executablePath = '/usr/bin/chromium';
+  if (!existsSync(executablePath)) return;
+  const root = globalConfig.rootDir;
+  const browserFiles = (readdirSync(path.join(root, 'test'), { recursive: true }) as string[])
+    .filter((file) => /\.browser\.test\.tsx?$/.test(file))
+    .map((file) => path.join(root, 'test', file));
+  const pattern = globalConfig.testPathPattern ? new RegExp(globalConfig.testPathPattern, 'i') : undefined;
+  if (!browserFiles.some((file) => pattern === undefined || pattern.test(file))) return;
+  const server = await chromium.launchServer({
+    executablePath,
+    headless: true,
+    // The same flags as browser.ts's own launch.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  process.env.TEST_CHROMIUM_WS = server.wsEndpoint();
+  // Outlives every file: the environment (process-cleanup-environment.js) leaves it be.
+  process.env.TEST_CHROMIUM_PID = String(server.process().pid);
+  atTeardown(() => server.close());
+}
+
+export default async function globalSetup(globalConfig: Config.GlobalConfig): Promise<void> {
+  await claimRedisTestDbs(Math.max(1, globalConfig.maxWorkers));
+  await startSharedChromium(globalConfig);
 }
 
 /** Fails the run when it left keys in its database; removes them, and the claim. */

@@ -1,0 +1,73 @@
+/**
+ * jest's test environment (jest.config.js): Node's, plus a clean-up when a test file is done. Whatever
+ * processes the file (or the code it ran) started and did not stop are stopped here, after every hook of the
+ * file, so a run leaves no process behind and exits by itself.
+ *
+ * Two kinds are expected:
+ * - the ReDoS checker's agent (src/lib/redos-check.ts): recheck starts it on a process's first check and keeps
+ *   it for the process's life, right for a service; but jest loads each file's modules afresh, recheck
+ *   included, so every file that checks a pattern starts one, and recheck has no way to stop it (a run once
+ *   kept dozens, ~75 MB each, holding jest open after its summary). Stopped silently.
+ * - anything else: a service, worker or fixture a test meant to stop (in afterAll, say) and did not, because a
+ *   hook timed out or failed first. Stopped with its process tree, and named on stderr so the file's author
+ *   learns of it.
+ *
+ * Linux only (it reads /proc); elsewhere it does nothing. The run's shared Chromium (global-setup.ts), a child
+ * of this process when jest runs in band, is left be.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { TestEnvironment } from 'jest-environment-node';
+
+function childrenOf(pid) {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
+}
+
+function commandOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/** `pid`'s descendants, children before their own children. */
+function descendantsOf(pid) {
+  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
+function kill(pid) {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Gone already.
+  }
+}
+
+export default class ProcessCleanupEnvironment extends TestEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    this.testPath = context.testPath;
+  }
+
+  async teardown() {
+    const keep = Number(process.env.TEST_CHROMIUM_PID);
+    for (const child of childrenOf(process.pid)) {
+      if (child === keep) continue;
+      const argv = commandOf(child);
+      const isCheckerAgent = /recheck/.test(argv[0] ?? '') && argv.includes('agent');
+      const tree = [child, ...descendantsOf(child)];
+      if (!isCheckerAgent && argv.length > 0) {
+        process.stderr.write(`\n${this.testPath} left a process running; stopped now: ${argv.join(' ').slice(0, 200)}\n`);
+      }
+      // Children first: a parent killed first could let its children be re-parented out of reach.
+      for (const pid of tree.reverse()) kill(pid);
+    }
+    await super.teardown();
+  }
+}
