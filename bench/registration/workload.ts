@@ -38,6 +38,8 @@ const bad = (payload: unknown): Case => ({ payload, status: 400 });
 
 const LONG_TEXT = 'Instructions: sign in with an institutional account, then request access from the data steward of the project.';
 const PEOPLE = ['Ann Example', 'Bao Nguyen', 'Carlos Díaz', 'Dana Okafor', 'Eero Virtanen', 'Fatima Rahman', 'Grete Larsen', 'Hiro Sato'];
+const ROR_IDS = ['https://ror.org/02catss52', '02catss52', 'https://www.ror.org/05cy4wa09/', '00f54p054'];
+const BAD_ROR_IDS = ['02catss5', 'https://ror.org/', 'ror:02catss52', 'https://example.org/02catss52', '12catss52'];
 const BAD_EMAILS = ['ann', 'ann@example', 'ann@@example.org', 'ann example@example.org', 'ann@1.2.3.4', 'ann@localhost'];
 const BAD_COUNTRY_CODES = ['XX', 'GBR', 'G', 'U K', 'ZZ', 'EU'];
 const REFERENCES = ['https://doi.org/10.1093/nar/gkab1110', 'https://doi.org/10.1038/sdata.2018.29', 'PMID:29737312'];
@@ -160,6 +162,13 @@ function casesFor(endpoint: ClassifiedEndpoint, s: RegistrationSamples): Endpoin
       };
     case 'validateInstitutionLocation':
       return locationCases('institutionLocation', s);
+    case 'validateInstitutionRorId':
+      // The format alone (core/ror-id.ts): bare, as its URL, or absent (the field is optional); nothing is
+      // looked up at ROR.
+      return {
+        pass: [(i) => ok({ institutionRorId: pick(ROR_IDS, i) }), () => ok({})],
+        fail: [(i) => bad({ institutionRorId: pick(BAD_ROR_IDS, i) })],
+      };
     case 'validateAdditionalInformation':
       return {
         pass: [

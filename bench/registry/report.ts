@@ -268,7 +268,7 @@ function sanityLines(results: RegistryBenchResults): string[] {
 function method(results: RegistryBenchResults): string[] {
   const st = results.settings;
   return [
-    `Load: ${st.connections} connections from the orchestrating process, the registry area (\`node dist/src/registry/main.js\`, default settings) in a child process. ` +
+    `Load: ${st.connections} connections from the orchestrating process, the registry area (\`node dist/src/registry/main.js\`, default settings but \`RATE_LIMITS=false\`: one address sends everything) in a child process. ` +
       `Each measured scenario: a ${st.warmupS} s warm-up, then ${st.runs} runs of ${st.durationS} s; the median run by req/s is reported with its own p50/p99 ` +
       `(every answer's response time). CPU columns, over the median run's wall time in % of one core (100 % = one core): the area's process, the Postgres backends ` +
       `connected to the bench database, the load generator (this process), and the rest of the machine (from /proc/stat: other engineers' work, Redis, the kernel). ` +

@@ -90,7 +90,9 @@ export async function runSize(options: {
       databaseUrl: options.databaseUrl,
       redisUrl: settings.redisUrl,
       name: `registry (${label})`,
-      extraEnv: { DATASET_DIR: options.datasetDir, QUEUE_PREFIX: settings.queuePrefix },
+      // Every request comes from this one address, which the per-client limits (on by default) would refuse
+      // within a second: this measures capacity; bench:hostile measures the limits.
+      extraEnv: { DATASET_DIR: options.datasetDir, QUEUE_PREFIX: settings.queuePrefix, RATE_LIMITS: 'false' },
     });
     options.onServer(server);
     const afterStart = readMemory(server.pid);
