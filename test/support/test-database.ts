@@ -50,6 +50,37 @@ const DUPLICATE_DATABASE = '42P04';
 const MISSING_DATABASE = '3D000';
 let templateOf: Promise<string> | undefined;
 
+/** A query listing templates to drop once a new one is complete, and its parameters. */
+type StaleTemplates = [string, unknown[]];
+
+/**
+ * Makes the template `name` (a copy of `from`, or empty) and fills it, under a name of its own that is renamed
+ * when complete, so a run that finds the name finds it whole, and two runs building it at once both end up
+ * copying the one that was renamed first. Then drops the templates `stale` lists; one that another run is
+ * copying right now stays for a later run.
+ */
+async function buildTemplate(server: string, name: string, from: string | undefined, fill: (db: Db) => Promise<unknown>, stale: StaleTemplates): Promise<void> {
+  const building = `${name}_${randomBytes(4).toString('hex')}`;
+  const copy = from ? ` TEMPLATE ${pg.escapeIdentifier(from)}` : '';
+  await admin(server, (c) => c.query(`CREATE DATABASE ${pg.escapeIdentifier(building)}${copy}`));
+  const db = createDb(urlFor(server, building), { max: 1 });
+  try {
+    await fill(db);
+  } finally {
+    await db.destroy();
+  }
+  await admin(server, async (c) => {
+    try {
+      await c.query(`ALTER DATABASE ${pg.escapeIdentifier(building)} RENAME TO ${pg.escapeIdentifier(name)}`);
+    } catch (error) {
+      if ((error as { code?: string }).code !== DUPLICATE_DATABASE) throw error;
+      await c.query(`DROP DATABASE ${pg.escapeIdentifier(building)}`);
+    }
+    const listed = await c.query<{ datname: string }>(stale[0], stale[1]);
+    for (const { datname } of listed.rows) await c.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(datname)}`).catch(() => undefined);
+  });
+}
+
 /** A digest of every migration file: a template is only ever a copy of exactly these migrations. */
 function migrationsDigest(): string {
   const dir = path.join(ROOT, 'migrations');
@@ -61,34 +92,16 @@ function migrationsDigest(): string {
 
 /**
  * The migrated template database of the current migrations, made once and kept between runs (its name holds
- * the migrations' digest, so a changed migration makes a new one and the old ones are dropped). It is built
- * under a name of its own and renamed when complete, so a run that finds the name finds it whole, and two
- * runs building it at once both end up copying the one that was renamed first.
+ * the migrations' digest, so a changed migration makes a new one and the old ones are dropped).
  */
 function migratedTemplate(server: string): Promise<string> {
   templateOf ??= (async () => {
     const name = `${TEMPLATE_PREFIX}${migrationsDigest()}`;
     const found = await admin(server, (c) => c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]));
     if (found.rowCount === 0) {
-      const building = `${name}_${randomBytes(4).toString('hex')}`;
-      await admin(server, (c) => c.query(`CREATE DATABASE ${pg.escapeIdentifier(building)}`));
-      const db = createDb(urlFor(server, building), { max: 1 });
-      try {
-        await migrateToLatest(db);
-      } finally {
-        await db.destroy();
-      }
-      await admin(server, async (c) => {
-        try {
-          await c.query(`ALTER DATABASE ${pg.escapeIdentifier(building)} RENAME TO ${pg.escapeIdentifier(name)}`);
-        } catch (error) {
-          if ((error as { code?: string }).code !== DUPLICATE_DATABASE) throw error;
-          await c.query(`DROP DATABASE ${pg.escapeIdentifier(building)}`);
-        }
-        // Finished templates of older migrations; one that another run is copying right now stays for a later run.
-        const stale = await c.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname ~ '^test_template_[0-9a-f]{16}$' AND datname <> $1", [name]);
-        for (const { datname } of stale.rows) await c.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(datname)}`).catch(() => undefined);
-      });
+      // Finished templates of older migrations.
+      const stale: StaleTemplates = ["SELECT datname FROM pg_database WHERE datname ~ '^test_template_[0-9a-f]{16}$' AND datname <> $1", [name]];
+      await buildTemplate(server, name, undefined, migrateToLatest, stale);
     }
     return name;
   })();
@@ -114,28 +127,12 @@ function loadedTemplate(server: string, file: string): Promise<string> {
       const name = `${migrated}_${fileDigest(file)}`;
       const found = await admin(server, (c) => c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]));
       if (found.rowCount !== 0) return name;
-      const building = `${name}_${randomBytes(4).toString('hex')}`;
-      await admin(server, (c) => c.query(`CREATE DATABASE ${pg.escapeIdentifier(building)} TEMPLATE ${pg.escapeIdentifier(migrated)}`));
-      const db = createDb(urlFor(server, building), { max: 1 });
-      try {
-        await loadSample(db, { file });
-      } finally {
-        await db.destroy();
-      }
-      await admin(server, async (c) => {
-        try {
-          await c.query(`ALTER DATABASE ${pg.escapeIdentifier(building)} RENAME TO ${pg.escapeIdentifier(name)}`);
-        } catch (error) {
-          if ((error as { code?: string }).code !== DUPLICATE_DATABASE) throw error;
-          await c.query(`DROP DATABASE ${pg.escapeIdentifier(building)}`);
-        }
-        // Loaded templates of older migrations (a changed dataset file leaves its old template to a later clean-up).
-        const stale = await c.query<{ datname: string }>(
-          "SELECT datname FROM pg_database WHERE datname ~ '^test_template_[0-9a-f]{16}_[0-9a-f]{16}$' AND datname NOT LIKE $1",
-          [`${migrated}\\_%`],
-        );
-        for (const { datname } of stale.rows) await c.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(datname)}`).catch(() => undefined);
-      });
+      // Loaded templates of older migrations (a changed dataset file leaves its old template to a later clean-up).
+      const stale: StaleTemplates = [
+        "SELECT datname FROM pg_database WHERE datname ~ '^test_template_[0-9a-f]{16}_[0-9a-f]{16}$' AND datname NOT LIKE $1",
+        [`${migrated}\\_%`],
+      ];
+      await buildTemplate(server, name, migrated, (db) => loadSample(db, { file }), stale);
       return name;
     })();
     loadedTemplates.set(file, template);
