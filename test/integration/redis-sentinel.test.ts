@@ -52,9 +52,14 @@ describeRequiring([redisServerBinary()], 'the queues through Redis Sentinel', ()
     connection.on('error', () => undefined);
     const events = new QueueEvents(DATASET_QUEUE, { connection, prefix: t.config.QUEUE_PREFIX });
     try {
-      await events.waitUntilReady();
-      // Any reason text is built from and recorded (checkDatasetBuildJob): the test names its two builds.
-      const job = await queue.add('manual', { reason: reason as DatasetBuildJob['reason'] });
+      // Eventually: a client reconnecting after a failover may refuse a command once ("Connection is closed":
+      // ioredis fails what it queued when the Sentinel's switch-master notice restarts a connection already
+      // under way). The client recovers by itself; a caller tries the command again.
+      const job = await waitFor(async () => {
+        await events.waitUntilReady();
+        // Any reason text is built from and recorded (checkDatasetBuildJob): the test names its two builds.
+        return queue.add('manual', { reason: reason as DatasetBuildJob['reason'] });
+      }, { timeoutMs: 30_000, what: `the producer adding the ${reason} job through the Sentinel` });
       // Eventually: the worker may still be on its start-up build, on a machine busy with other test files.
       return (await job.waitUntilFinished(events, 90_000)) as DatasetBuildOutcome;
     } finally {

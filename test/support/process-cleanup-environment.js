@@ -12,8 +12,13 @@
  *   hook timed out or failed first. Stopped with its process tree, and named on stderr so the file's author
  *   learns of it.
  *
- * Linux only (it reads /proc); elsewhere it does nothing. The run's shared Chromium (global-setup.ts), a child
- * of this process when jest runs in band, is left be.
+ * With TEST_REPORT_HANDLES set, it also names each file that still holds a handle (a socket, a pipe, a
+ * timer) 3 s after its hooks are done, by kind (`process.getActiveResourcesInfo()`): what keeps a jest
+ * worker alive past the run ("failed to exit gracefully"). Off by default, as a file that leaves a short
+ * timer would wait those 3 s.
+ *
+ * The process clean-up is Linux only (it reads /proc); elsewhere it does nothing. The run's shared Chromium
+ * (global-setup.ts), a child of this process when jest runs in band, is left be.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { TestEnvironment } from 'jest-environment-node';
@@ -49,10 +54,27 @@ function kill(pid) {
   }
 }
 
+/** How many resources of each kind keep this process's event loop busy (sockets, pipes, timers…). */
+function countResources() {
+  const counts = new Map();
+  for (const type of process.getActiveResourcesInfo()) counts.set(type, (counts.get(type) ?? 0) + 1);
+  return counts;
+}
+
+/** The kinds `after` has more of than `before`, as "Kind +n". */
+function extraResources(before, after) {
+  return [...after].filter(([type, n]) => n > (before.get(type) ?? 0)).map(([type, n]) => `${type} +${n - (before.get(type) ?? 0)}`);
+}
+
 export default class ProcessCleanupEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
     this.testPath = context.testPath;
+  }
+
+  async setup() {
+    await super.setup();
+    this.resourcesBefore = countResources();
   }
 
   async teardown() {
@@ -69,5 +91,13 @@ export default class ProcessCleanupEnvironment extends TestEnvironment {
       for (const pid of tree.reverse()) kill(pid);
     }
     await super.teardown();
+    if (process.env.TEST_REPORT_HANDLES) {
+      const deadline = Date.now() + 3000;
+      let extra;
+      while ((extra = extraResources(this.resourcesBefore, countResources())).length > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      if (extra.length > 0) process.stderr.write(`\n${this.testPath} left handles: ${extra.join(', ')}\n`);
+    }
   }
 }

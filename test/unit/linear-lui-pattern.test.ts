@@ -16,7 +16,9 @@ function expectSameVerdicts(pattern: string, inputs: readonly string[]): void {
   expect(verdicts.filter((v) => v.native !== v.linear)).toEqual([]);
 }
 
-// The pattern and LUI pairs of lui-pattern.test.ts, compact-id-parser.test.ts and regex-tester.test.ts.
+// The pattern and LUI pairs of lui-pattern.test.ts, compact-id-parser.test.ts and regex-tester.test.ts. The
+// hostile LUIs are shorter here than there (same shape): V8 backtracks through them to give its verdict, and at
+// the other tests' lengths that took 22 s and 6 s of this test's time for the same answer.
 const UNIPROT =
   '^([A-N,R-Z][0-9]([A-Z][A-Z, 0-9][A-Z, 0-9][0-9]){1,2})|([O,P,Q][0-9][A-Z, 0-9][A-Z, 0-9][A-Z, 0-9][0-9])(\\.\\d+)?(-\\d+)?(#PRO_\\d+)?$';
 const EXISTING_CASES: [string, string[]][] = [
@@ -26,13 +28,13 @@ const EXISTING_CASES: [string, string[]][] = [
   ['[A-Za-z_0-9]*', ['', 'abc_9', 'a-b']],
   ['^(ark\\:)/*[0-9A-Za-z]+$', ['ark:/13030', 'ark:13030', 'ark:/']],
   ['^(ark\\:)/*[0-9A-Za-z]+(?:/[\\w/.=*+@\\$-]*)?(?:\\?.*)?$', ['ark:/13030/tf5p30086k', 'ark:/13030/tf5p30086k?x=1']],
-  ['^(a+)+$', ['a'.repeat(2048), 'a'.repeat(30) + '!']],
+  ['^(a+)+$', ['a'.repeat(2048), 'a'.repeat(20) + '!']],
   ['a|b', ['ab', 'b', 'a', '']],
   ['^([A-N]\\d)|([O-Q]\\d)$', ['A1x', 'A1', 'O1', 'xO1']],
   ['^[A-Z]{2}\\d+$', ['AB12', 'A12']],
   ['^CHEBI:\\d+$', ['CHEBI:36927', 'chebi:36927']],
   ['^GO:\\d{7}$', ['GO:0006915', 'GO:000691']],
-  ['^\\w+_?\\d+(.\\d+)?$', ['NP_012345.1', 'XP_0001', '0'.repeat(2047) + '!']],
+  ['^\\w+_?\\d+(.\\d+)?$', ['NP_012345.1', 'XP_0001', '0'.repeat(2047), '0'.repeat(300) + '!']],
 ];
 
 // Where the two dialects part ways: each pattern with inputs that tell the readings apart.
