@@ -21,6 +21,7 @@
  * (global-setup.ts), a child of this process when jest runs in band, is left be.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { TestEnvironment } from 'jest-environment-node';
 
 function childrenOf(pid) {
@@ -95,7 +96,7 @@ export default class ProcessCleanupEnvironment extends TestEnvironment {
       const deadline = Date.now() + 3000;
       let extra;
       while ((extra = extraResources(this.resourcesBefore, countResources())).length > 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await sleep(100);
       }
       if (extra.length > 0) process.stderr.write(`\n${this.testPath} left handles: ${extra.join(', ')}\n`);
     }
