@@ -42,13 +42,18 @@ describe('--help on every entry', () => {
     expect(code).toBe(0);
   });
 
+  // Ten processes, started together; a generous deadline, as each loads its modules on a possibly busy machine.
   it('every command of the entry point prints its usage with --help', async () => {
-    for (const command of ['start', 'cluster', 'resolver', 'registry', 'worker', 'migrate', 'rollback', 'status', 'import', 'linkcheck']) {
-      const child = spawnNode('dist/src/cli.js', { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, [command, '--help']);
-      const { code } = await child.exited;
-      expect([command, code, child.output().slice(0, 6)]).toEqual([command, 0, 'Usage:']);
-    }
-  });
+    const commands = ['start', 'cluster', 'resolver', 'registry', 'worker', 'migrate', 'rollback', 'status', 'import', 'linkcheck'];
+    const answers = await Promise.all(
+      commands.map(async (command) => {
+        const child = spawnNode('dist/src/cli.js', { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, [command, '--help']);
+        const { code } = await child.exited;
+        return [command, code, child.output().slice(0, 6)];
+      }),
+    );
+    expect(answers).toEqual(commands.map((command) => [command, 0, 'Usage:']));
+  }, 120_000);
 
   it('refuses an unknown command or argument with the usage and exit code 2', async () => {
     const unknown = spawnNode('dist/src/cli.js', {}, ['serve']);
