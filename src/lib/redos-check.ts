@@ -6,7 +6,9 @@
  * native agent takes about 4 s in all and the pure build about 35 s (one check can take seconds), so
  * callers never wait on the whole registry before serving; see resolver/lui-pattern-checks.ts.
  *
- * Verdicts are kept per regex source, so unchanged patterns are never checked twice in a process.
+ * Verdicts are kept per regex source, so unchanged patterns are never checked twice in a process; a check
+ * that did not finish (out of time, or the checker failed) decided nothing about the pattern and is not kept:
+ * the next ask checks again, which under load is what lets a busy start's run-outs get their verdict later.
  */
 import { LRUCache } from 'lru-cache';
 import type * as Recheck from 'recheck';
@@ -38,7 +40,15 @@ export type RedosVerdict =
       /** The parts of the source the backtracking comes from. */
       hotspots: string[];
     }
-  | { status: 'unknown'; reason: string };
+  | {
+      status: 'unknown';
+      reason: string;
+      /**
+       * True when the check ran out of time or the checker failed: not the pattern's doing, and another check
+       * (with more time, or on a less busy machine) may well decide. False when recheck cannot judge it.
+       */
+      unfinished: boolean;
+    };
 
 const verdicts = new LRUCache<string, Promise<RedosVerdict>>({ max: CACHED_VERDICTS });
 
@@ -92,23 +102,32 @@ async function runCheck(source: string, flags: string, timeoutMs: number): Promi
     };
   }
   const { error } = diagnostics;
-  const reason = error.kind === 'timeout' ? `the check did not finish within ${timeoutMs} ms` : 'message' in error ? error.message : error.kind;
-  return { status: 'unknown', reason };
+  if (error.kind === 'timeout') return { status: 'unknown', reason: `the check did not finish within ${timeoutMs} ms`, unfinished: true };
+  return { status: 'unknown', reason: 'message' in error ? error.message : error.kind, unfinished: false };
 }
 
 /**
  * recheck's verdict on `source` (with `flags`), cached per source and flags. Never rejects: a checker that
- * fails answers `unknown`, which callers treat as not known to be safe.
+ * fails answers `unknown`, which callers treat as not known to be safe. A check under way is shared by
+ * every ask meanwhile, whatever `timeoutMs` each gives.
  */
 export function checkRegexForRedos(source: string, flags = '', timeoutMs = REDOS_CHECK_TIMEOUT_MS): Promise<RedosVerdict> {
   const key = `${flags}/${source}`;
   let verdict = verdicts.get(key);
   if (verdict === undefined) {
-    verdict = runCheck(source, flags, timeoutMs).catch((error: unknown): RedosVerdict => {
-      // Not the pattern's fault (the agent process died, say): ask again next time.
-      verdicts.delete(key);
-      return { status: 'unknown', reason: `the checker failed: ${error instanceof Error ? error.message : String(error)}` };
-    });
+    const checking: Promise<RedosVerdict> = runCheck(source, flags, timeoutMs)
+      // The agent process died, say: not the pattern's fault.
+      .catch((error: unknown): RedosVerdict => ({
+        status: 'unknown',
+        reason: `the checker failed: ${error instanceof Error ? error.message : String(error)}`,
+        unfinished: true,
+      }))
+      .then((answer) => {
+        // Nothing was decided: ask again next time (unless a newer check has taken the place meanwhile).
+        if (answer.status === 'unknown' && answer.unfinished && verdicts.get(key) === checking) verdicts.delete(key);
+        return answer;
+      });
+    verdict = checking;
     verdicts.set(key, verdict);
   }
   return verdict;

@@ -27,6 +27,8 @@ export interface SnapshotStoreOptions {
    * (the change-notification lag of the metrics): from the first notification a refresh covers to its end.
    */
   onChangeApplied?: (lagSeconds: number) => void;
+  /** The ReDoS checker's time for a LUI pattern's first check (lui-pattern-checks.ts); its default by default. */
+  patternCheckTimeoutMs?: number;
 }
 
 /**
@@ -88,7 +90,9 @@ export class SnapshotStore {
   private failing: ReadonlySet<number> = new Set();
   private ranking = rankingTagOf(new Map());
   private readonly changeHandlers: ((snapshot: RegistrySnapshot) => void)[] = [];
-  private checks: Promise<LuiPatternCheckSummary> = Promise.resolve({ checked: 0, flagged: 0, ms: 0 });
+  private checks: Promise<LuiPatternCheckSummary> = Promise.resolve({ checked: 0, flagged: 0, unfinished: 0, ms: 0 });
+  /** Whether the last pattern check left patterns whose check did not finish, to be checked again. */
+  private patternsUnfinished = false;
   private applied = 0;
   /** performance.now() of the first registry change notification no refresh has covered yet. */
   private notifiedAt: number | null = null;
@@ -122,7 +126,7 @@ export class SnapshotStore {
     return this.applied;
   }
 
-  /** Settles when the ReDoS checks of the current snapshot's new LUI patterns are done (never rejects). */
+  /** Settles when the ReDoS checks of the current snapshot's unjudged LUI patterns are done (never rejects). */
   get patternChecks(): Promise<LuiPatternCheckSummary> {
     return this.checks;
   }
@@ -136,7 +140,7 @@ export class SnapshotStore {
     this.loaded = await loadRegistry(this.readDb, this.measurements);
     this.applied = Date.now();
     // Not awaited: until a pattern's verdict arrives it is matched in linear time (lui-pattern-checks.ts).
-    this.checks = checkSnapshotPatterns(this.loaded.snapshot, this.options.logger);
+    this.checkPatterns();
     this.listener = new RegistryChangeListener({
       databaseUrl: this.options.databaseUrl,
       logger: this.options.logger,
@@ -154,7 +158,11 @@ export class SnapshotStore {
     await this.listener.start();
     // Anything committed between the load and the LISTEN is caught by reading the log once now.
     void this.refreshSoon();
-    this.timer = setInterval(() => this.schedule('registry'), this.options.checkIntervalMs);
+    this.timer = setInterval(() => {
+      void this.schedule('registry');
+      // A check that ran out of time at a busy moment (a start) is asked again now, with more time.
+      if (this.patternsUnfinished) this.checkPatterns();
+    }, this.options.checkIntervalMs);
     this.timer.unref();
     this.measurementTimer = setInterval(() => this.refreshMeasurementsSoon(), this.options.measurementIntervalMs ?? MEASUREMENT_INTERVAL_MS);
     this.measurementTimer.unref();
@@ -232,6 +240,17 @@ export class SnapshotStore {
     if (await this.readMeasurements()) rankSnapshot(this.loaded.snapshot, this.measurements);
   }
 
+  /** Checks the current snapshot's unjudged LUI patterns, in the background; `patternChecks` settles with it. */
+  private checkPatterns(): void {
+    this.patternsUnfinished = false;
+    const checks = checkSnapshotPatterns(this.loaded.snapshot, this.options.logger, { timeoutMs: this.options.patternCheckTimeoutMs });
+    this.checks = checks;
+    void checks.then(({ unfinished }) => {
+      // A newer check (a refresh meanwhile) has the say: it waited for this one's patterns or checked them.
+      if (this.checks === checks) this.patternsUnfinished = unfinished > 0;
+    });
+  }
+
   /** After a registry refresh: its lag since the notification it covered, or, when it failed, the notification kept for the next. */
   private settleChange(notifiedAt: number | null, refreshed: boolean): void {
     if (notifiedAt === null) return;
@@ -247,7 +266,7 @@ export class SnapshotStore {
       if (next === this.loaded) return true;
       this.loaded = next;
       this.applied = Date.now();
-      this.checks = checkSnapshotPatterns(next.snapshot, this.options.logger);
+      this.checkPatterns();
       for (const handler of this.changeHandlers) handler(next.snapshot);
       return true;
     } catch (error) {

@@ -1,15 +1,40 @@
 /**
  * The ReDoS check of a snapshot's LUI patterns (resolver/lui-pattern-checks.ts), with the real checker:
- * verdicts land in core and decide the engine, and a pattern is checked once per process whatever the
- * number of snapshots (and namespaces) that carry it.
+ * verdicts land in core and decide the engine, a pattern is checked once per process whatever the number
+ * of snapshots (and namespaces) that carry it, and a check that runs out of time is asked again. Running out
+ * of time is made certain, not raced, by a time of 0 for the first check.
  */
-import { luiPatternVerdict } from '../../src/core/lui-pattern.js';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { inspectLuiPattern, luiPatternEngineFor, luiPatternVerdict, matchesLuiPattern } from '../../src/core/lui-pattern.js';
 import { buildSnapshot, type NamespaceEntry } from '../../src/core/registry-snapshot.js';
-import { createLogger } from '../../src/lib/logger.js';
+import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { checkSnapshotPatterns } from '../../src/resolver/lui-pattern-checks.js';
+import { SnapshotStore } from '../../src/resolver/snapshot-store.js';
+import { startStack, type AreaStack } from '../support/areas.js';
+import { waitFor } from '../support/wait.js';
 import { aNamespace } from '../factories/snapshot.factory.js';
 
 const logger = createLogger('silent', 'test');
+
+interface LogLine {
+  level: number;
+  msg: string;
+  prefixes?: string[];
+}
+
+/** A logger at debug that keeps its lines, parsed. */
+function recordingLogger(): { logger: Logger; lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  const sink = new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      lines.push(JSON.parse(chunk.toString()) as LogLine);
+      done();
+    },
+  });
+  return { logger: pino({ level: 'debug' }, sink), lines };
+}
+const INFO = 30;
 
 const namespace = (id: number, prefix: string, pattern: string): NamespaceEntry => aNamespace({ id, prefix, pattern, name: prefix });
 
@@ -28,7 +53,7 @@ describe('the ReDoS check of a snapshot', () => {
     expect(luiPatternVerdict(CUBIC)).toBe('vulnerable');
 
     // A refresh that changes nothing about patterns checks nothing.
-    await expect(checkSnapshotPatterns(first, logger)).resolves.toEqual({ checked: 0, flagged: 0, ms: 0 });
+    await expect(checkSnapshotPatterns(first, logger)).resolves.toEqual({ checked: 0, flagged: 0, unfinished: 0, ms: 0 });
     const second = buildSnapshot(2, [namespace(1, 'a', SAFE), namespace(2, 'b', CUBIC), namespace(4, 'd', ALSO_SAFE)]);
     await expect(checkSnapshotPatterns(second, logger)).resolves.toMatchObject({ checked: 1, flagged: 0 });
     expect(luiPatternVerdict(ALSO_SAFE)).toBe('safe');
@@ -41,4 +66,60 @@ describe('the ReDoS check of a snapshot', () => {
     expect([first.checked, second.checked]).toEqual([1, 0]);
     expect(luiPatternVerdict(pattern)).toBe('vulnerable');
   });
+});
+
+describe('a pattern whose check did not finish', () => {
+  it('stays unjudged and matched in linear time, is not counted as flagged, and is counted by its real verdict when asked again', async () => {
+    const pattern = '^\\w+_?\\d+(.\\d+)?(RUNOUT)?$';
+    const snapshot = buildSnapshot(1, [namespace(6, 'f', pattern), namespace(7, 'g', pattern)]);
+
+    await expect(checkSnapshotPatterns(snapshot, logger, { timeoutMs: 0 })).resolves.toMatchObject({ checked: 0, flagged: 0, unfinished: 1 });
+    expect(luiPatternVerdict(pattern)).toBe('unchecked');
+    expect(luiPatternEngineFor(luiPatternVerdict(pattern), inspectLuiPattern(pattern).linearError)).toBe('linear');
+    expect(matchesLuiPattern(pattern, 'CAA71118.1')).toBe(true);
+
+    // Asked again (the snapshot store does so at its periodic check): checked this time, and flagged.
+    await expect(checkSnapshotPatterns(snapshot, logger)).resolves.toMatchObject({ checked: 1, flagged: 1, unfinished: 0 });
+    expect(luiPatternVerdict(pattern)).toBe('vulnerable');
+  });
+});
+
+describe('the log of a snapshot check', () => {
+  it('says what was checked in one line at info, and names each flagged pattern at debug only', async () => {
+    const flagged = ['^\\w+(\\-)?\\w+(LOGGED)$', '^(\\d+)+LOGGED$'];
+    const safe = ['^LOGGED\\d{4}$', '^LOGGED[a-z]+$'];
+    const snapshot = buildSnapshot(1, [...flagged, ...safe].map((pattern, i) => namespace(10 + i, `log${i}`, pattern)));
+    const { logger: recording, lines } = recordingLogger();
+
+    await expect(checkSnapshotPatterns(snapshot, recording)).resolves.toMatchObject({ checked: 4, flagged: 2, unfinished: 0 });
+    const atInfo = lines.filter((line) => line.level >= INFO);
+    expect(atInfo).toEqual([expect.objectContaining({ level: INFO, checked: 4, flagged: 2, unfinished: 0 })]);
+    const perPattern = lines.filter((line) => line.level < INFO && line.prefixes !== undefined);
+    expect(perPattern.map((line) => line.prefixes)).toEqual(expect.arrayContaining([['log0'], ['log1']]));
+    expect(perPattern).toHaveLength(2);
+  });
+});
+
+describe('the resolver’s snapshot store', () => {
+  let t: AreaStack;
+  let store: SnapshotStore | undefined;
+  beforeAll(async () => {
+    t = await startStack('lui_pattern_checks');
+  });
+  afterAll(async () => {
+    await store?.stop();
+    await t?.close();
+  });
+
+  it('checks again, at its periodic check, the patterns whose first check ran out of time', async () => {
+    store = new SnapshotStore({ db: t.db, databaseUrl: t.url, logger, checkIntervalMs: 100, patternCheckTimeoutMs: 0 });
+    await store.start();
+    const patterns = [...new Set([...store.snapshot.namespacesByPrefix.values()].map((ns) => ns.pattern))];
+    const first = await store.patternChecks;
+    expect(first).toMatchObject({ checked: 0, flagged: 0, unfinished: patterns.length });
+
+    // No registry change: what brings the verdicts is the store asking again.
+    await waitFor(() => patterns.every((pattern) => luiPatternVerdict(pattern) !== 'unchecked'), { timeoutMs: 60_000, what: 'every sample pattern judged' });
+    expect(patterns.filter((pattern) => luiPatternVerdict(pattern) === 'unknown')).toEqual([]);
+  }, 90_000);
 });

@@ -94,7 +94,8 @@ let base: string;
 
 beforeAll(async () => {
   t = await startStack('resolver_hostile_patterns', { data: { extra: HOSTILE_NAMESPACES } });
-  resolver = await startAreaProcess('resolver', t, { LOG_LEVEL: 'info' });
+  // debug: each flagged pattern is named there (info has the summary only).
+  resolver = await startAreaProcess('resolver', t, { LOG_LEVEL: 'debug' });
   base = resolver.base;
 }, 60000);
 
