@@ -499,13 +499,13 @@ const configSchema = {
       pattern: '^(https://[^/?#\\s]+(/[^?#\\s]*)?|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?(/[^?#\\s]*)?)?$',
       maxLength: 2000,
       default: '',
-      description: 'Issuer URL of an OpenID Connect provider the curators sign in to the desk with (authorization code flow with PKCE; its discovery document is read from <issuer>/.well-known/openid-configuration). The provider must allow the redirect URI PUBLIC_REGISTRY_URL/curation/oidc/callback. https, or http on 127.0.0.1 or localhost only. Empty: the desk signs in with CURATOR_TOKEN only.',
+      description: 'Issuer URL of an OpenID Connect provider the curators sign in to the desk with (authorization code flow with PKCE; its discovery document is read from <issuer>/.well-known/openid-configuration). The provider must allow the redirect URI PUBLIC_REGISTRY_URL/curation/oidc/callback. With OIDC_API_AUDIENCE, the curator APIs take its access tokens too. https, or http on 127.0.0.1 or localhost only. Empty: the desk signs in with CURATOR_TOKEN only.',
     },
     OIDC_CLIENT_ID: {
       type: 'string',
       maxLength: 1000,
       default: '',
-      description: 'Client id of the registry at the OpenID Connect provider (required with OIDC_ISSUER).',
+      description: 'Client id of the registry at the OpenID Connect provider, for the desk sign-in (required with OIDC_ISSUER, unless the provider is set for access tokens only: OIDC_API_AUDIENCE without a desk sign-in).',
     },
     OIDC_CLIENT_SECRET: {
       type: 'string',
@@ -517,7 +517,19 @@ const configSchema = {
       type: 'string',
       maxLength: 10000,
       default: '',
-      description: 'Who may sign in to the desk with OpenID Connect: a comma-separated list of subjects (the provider\'s sub claim) and e-mail addresses (matched, whatever their case, against an e-mail the provider says is verified). Required with OIDC_ISSUER; anyone else is refused after signing in at the provider.',
+      description: 'Who may sign in to the desk with OpenID Connect: a comma-separated list of subjects (the provider\'s sub claim) and e-mail addresses (matched, whatever their case, against an e-mail the provider says is verified). Required with OIDC_CLIENT_ID; anyone else is refused after signing in at the provider.',
+    },
+    OIDC_API_AUDIENCE: {
+      type: 'string',
+      maxLength: 1000,
+      default: '',
+      description: 'Turns on OpenID Connect access tokens on the curator APIs (as the reference web app sends them after a Keycloak sign-in): a bearer token that is a JWT is verified against the keys of OIDC_ISSUER (discovery document, jwks_uri; signature RS, PS, ES or EdDSA, issuer, expiry) and must carry this audience (aud claim, e.g. the Keycloak client id hq-registry). Needs OIDC_ISSUER and OIDC_CURATOR_ROLE. Empty: the curator APIs take CURATOR_TOKEN only.',
+    },
+    OIDC_CURATOR_ROLE: {
+      type: 'string',
+      maxLength: 1000,
+      default: '',
+      description: 'Which access tokens are curators\': a role or group name (a comma-separated list: any of them), looked up in the token\'s realm_access.roles, resource_access.<OIDC_API_AUDIENCE>.roles, groups (also as the Keycloak group path /name) and roles claims. A valid token without it is answered 403. Required with OIDC_API_AUDIENCE.',
     },
     CURATION_CORS_ORIGINS: {
       type: 'string',
@@ -663,13 +675,27 @@ function describeProblem(error: ErrorObject, env: Record<string, unknown>): stri
   return `${name}=${shown} ${error.message ?? 'is invalid'}`;
 }
 
-/** The OpenID Connect settings go together: an issuer needs a client id and the curators it lets in. */
+/**
+ * The OpenID Connect settings go together: the desk's sign-in needs a client id and the curators it lets in;
+ * access tokens on the APIs need the issuer and the curators' role. An issuer with neither is a mistake.
+ */
 function checkOidcSettings(config: Config): string[] {
-  if (config.OIDC_ISSUER === '') return [];
   const problems: string[] = [];
+  const apiTokens = config.OIDC_API_AUDIENCE.trim() !== '';
+  if (apiTokens && config.OIDC_ISSUER === '') problems.push('OIDC_ISSUER is required when OIDC_API_AUDIENCE is set (the provider whose access tokens are taken)');
+  if (apiTokens && splitList(config.OIDC_CURATOR_ROLE).length === 0) {
+    problems.push('OIDC_CURATOR_ROLE is required when OIDC_API_AUDIENCE is set (the role or group that makes an access token a curator\'s)');
+  }
+  if (!apiTokens && config.OIDC_CURATOR_ROLE.trim() !== '') problems.push('OIDC_CURATOR_ROLE is used only with OIDC_API_AUDIENCE, which is not set');
+  if (config.OIDC_ISSUER === '' || (apiTokens && config.OIDC_CLIENT_ID.trim() === '' && config.OIDC_CURATORS.trim() === '')) return problems;
   if (config.OIDC_CLIENT_ID.trim() === '') problems.push('OIDC_CLIENT_ID is required when OIDC_ISSUER is set');
   if (splitList(config.OIDC_CURATORS).length === 0) problems.push('OIDC_CURATORS is required when OIDC_ISSUER is set (the subjects or e-mail addresses of the curators)');
   return problems;
+}
+
+/** Whether the desk offers the OpenID Connect sign-in (OIDC_ISSUER for the desk, not only for access tokens). */
+export function deskOidcSignInOn(config: Pick<Config, 'OIDC_ISSUER' | 'OIDC_CLIENT_ID'>): boolean {
+  return config.OIDC_ISSUER !== '' && config.OIDC_CLIENT_ID.trim() !== '';
 }
 
 /** A comma-separated setting's entries, trimmed, without empty ones. */

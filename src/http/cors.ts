@@ -30,8 +30,9 @@ export function parseOrigins(setting: string): string[] {
 
 /** What both areas let a page on another origin send and read. */
 export const PUBLIC_CORS: Omit<CorsOptions, 'methods'> = {
-  // Authorization is not among them: the only bearer is the curator token, and a page on another origin
-  // has no business sending it (a preflight asking for it fails, so the browser never sends the token).
+  // Authorization is not among them: the only bearers are the curators' (the curator token, an access token
+  // with OIDC_API_AUDIENCE), and a page on another origin has no business sending them unless it is one of
+  // CURATION_CORS_ORIGINS (a preflight asking for it fails, so the browser never sends the token).
   // Mcp-Protocol-Version: what an MCP client in a page sends with every message after the first (POST /mcp).
   allowHeaders: ['Content-Type', 'Accept', 'X-Request-Id', 'If-None-Match', 'If-Modified-Since', 'Idempotency-Key', 'Mcp-Protocol-Version'],
   exposeHeaders: ['X-Request-Id', 'ETag', 'Last-Modified', 'Retry-After', 'Location', 'RateLimit', 'RateLimit-Policy'],

@@ -90,7 +90,15 @@ const TAGS: Readonly<Record<string, string>> = {
 };
 
 const SECURITY_SCHEMES = {
-  curatorToken: { type: 'http', scheme: 'bearer', description: 'The registry\'s CURATOR_TOKEN' },
+  curatorToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'The registry\'s CURATOR_TOKEN; or, when OIDC_API_AUDIENCE is set, an access token (a JWT) of the OpenID Connect provider OIDC_ISSUER ' +
+      '(Keycloak, as the reference web app signs curators in with): signed by a key of its key set, for the audience OIDC_API_AUDIENCE, unexpired, ' +
+      'and carrying the role or group OIDC_CURATOR_ROLE in realm_access.roles, resource_access.<OIDC_API_AUDIENCE>.roles, groups or roles. ' +
+      'A token that is not valid is answered 401 (WWW-Authenticate error="invalid_token"), a valid one without the role 403 (error="insufficient_scope").',
+  },
   deskSession: { type: 'apiKey', in: 'cookie', name: 'registry_curator', description: 'A curator desk session (sign in at /curation/sign-in)' },
   metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when it is set' },
 };
@@ -123,10 +131,12 @@ const RATE_LIMITED_OR_WRONG_TOKENS: ResponseSpec = {
 const SHARED_RESPONSES: Readonly<Record<string, ResponseSpec>> = {
   RateLimited: RATE_LIMITED,
   RateLimitedOrWrongTokens: RATE_LIMITED_OR_WRONG_TOKENS,
-  NoCuratorToken: errorAnswer('No bearer token', TOKEN_MISSING_MESSAGE),
-  WrongCuratorToken: errorAnswer('Not the curator token', TOKEN_WRONG_MESSAGE),
-  CuratorItemNotFound: errorAnswer('Not found, or curation is off on this registry (no CURATOR_TOKEN)', CURATION_DISABLED_MESSAGE),
+  NoCuratorToken: errorAnswer('No bearer token, or an access token that is not valid (expired, wrongly signed, another issuer\'s or audience\'s)', TOKEN_MISSING_MESSAGE),
+  InvalidAccessToken: errorAnswer('An access token that is not valid (expired, wrongly signed, another issuer\'s or audience\'s; only with OIDC_API_AUDIENCE)', 'The access token has expired'),
+  WrongCuratorToken: errorAnswer('Not the curator token, or an access token without the curator role', TOKEN_WRONG_MESSAGE),
+  CuratorItemNotFound: errorAnswer('Not found, or curation is off on this registry (no CURATOR_TOKEN, no OIDC_API_AUDIENCE)', CURATION_DISABLED_MESSAGE),
   DatabaseUnavailable: errorAnswer('The registry database cannot be reached (with Retry-After)', DATABASE_UNAVAILABLE_MESSAGE),
+  CuratorUnavailable: errorAnswer('The registry database, or (for an access token) the OpenID Connect provider\'s keys, cannot be reached (with Retry-After)', DATABASE_UNAVAILABLE_MESSAGE),
 };
 
 type ResponseOrRef = ResponseSpec | { $ref: string };
@@ -142,8 +152,11 @@ function commonResponses(area: Area, spec: OperationSpec): Record<number, Respon
     common[403] = shared('WrongCuratorToken');
     common[404] = shared('CuratorItemNotFound');
   }
-  if (spec.access === 'optional-curator') common[403] = shared('WrongCuratorToken');
-  if (area === 'registry' && spec.tag !== 'Documentation' && spec.tag !== 'Health') common[503] = shared('DatabaseUnavailable');
+  if (spec.access === 'optional-curator') {
+    common[401] = shared('InvalidAccessToken');
+    common[403] = shared('WrongCuratorToken');
+  }
+  if (area === 'registry' && spec.tag !== 'Documentation' && spec.tag !== 'Health') common[503] = shared(takesToken ? 'CuratorUnavailable' : 'DatabaseUnavailable');
   return common;
 }
 

@@ -71,7 +71,7 @@ const requestFormOperations = Object.values(REQUEST_FORMS).flatMap((form): Opera
 const TOKEN = pathParam('token', 'The requester\'s token', 'Xc1pYt0aRlC0VbQ2KQm0rX4vZ8yJm3wq5Tn7hL6dE2s');
 const KIND = pathParam('kind', 'The kind of request', 'prefix', { type: 'string', enum: ['prefix', 'resource'] });
 const REQUEST_ID = pathParam('id', 'The registration session\'s id', 1);
-const DESK_OFF = pageErrorAnswer('The desk is not enabled (neither CURATOR_TOKEN nor OIDC_ISSUER is set)', CURATION_DISABLED_MESSAGE);
+const DESK_OFF = pageErrorAnswer('The desk is not enabled (neither CURATOR_TOKEN nor OIDC_ISSUER with OIDC_CLIENT_ID is set)', CURATION_DISABLED_MESSAGE);
 const DESK_RESPONSES = {
   200: pageAnswer('The page'),
   303: redirectAnswer('Not signed in: to the sign-in page', `${DESK_PATH}/sign-in?next=${DESK_PATH}`),
@@ -245,7 +245,7 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
     path: `${DESK_PATH}/oidc/start`,
     tag: DESK,
     summary: 'Sign in with OpenID Connect: to the provider',
-    description: 'Only when OIDC_ISSUER is set (404 otherwise).',
+    description: 'Only when OIDC_ISSUER and OIDC_CLIENT_ID are set (404 otherwise).',
     addition: 'the curators\' pages',
     requestBody: formBody('The sign-in page\'s form', {}, {}),
     responses: {
@@ -261,7 +261,7 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
     path: `${DESK_PATH}/oidc/callback`,
     tag: DESK,
     summary: 'Where the OpenID provider sends the curator back',
-    description: 'Only when OIDC_ISSUER is set (404 otherwise).',
+    description: 'Only when OIDC_ISSUER and OIDC_CLIENT_ID are set (404 otherwise).',
     addition: 'the curators\' pages',
     parameters: [queryParam('code', 'The provider\'s authorization code', 'abc'), queryParam('state', 'The sign-in\'s state', 'xyz')],
     responses: {

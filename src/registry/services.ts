@@ -5,7 +5,7 @@
 import type { Redis } from 'ioredis';
 import type { Context } from 'koa';
 import type { Registry } from 'prom-client';
-import type { Config } from '../config.js';
+import { splitList, type Config } from '../config.js';
 import type { Db } from '../db/knex.js';
 import type { ReadDb } from '../db/read-db.js';
 import type { Logger } from '../lib/logger.js';
@@ -16,6 +16,7 @@ import { StaticAssets } from '../web/static-assets.js';
 import { createCurationActions } from './curation/curation-actions.js';
 import { createHealthApiService } from './health-api/health-api.service.js';
 import { MaintenanceService } from './maintenance/maintenance.service.js';
+import { AccessTokens } from './model/access-tokens.js';
 import { createPrefixCollisionCheck } from './model/collision-warnings.js';
 import { isSignedInAtDesk } from './model/desk-auth.js';
 import { DeskSessions } from './model/desk-sessions.service.js';
@@ -85,6 +86,16 @@ export function createRegistryServices(
     restApiData,
     validator,
     tokenThrottle: new WrongTokenThrottle({ redis, queuePrefix: config.QUEUE_PREFIX, logger }),
+    accessTokens:
+      config.OIDC_API_AUDIENCE.trim() === ''
+        ? undefined
+        : new AccessTokens({
+            issuer: config.OIDC_ISSUER,
+            audience: config.OIDC_API_AUDIENCE.trim(),
+            curatorRoles: splitList(config.OIDC_CURATOR_ROLE),
+            userAgent: `curie-resolver-registry/1.0 (+${config.PUBLIC_REGISTRY_URL})`,
+            logger,
+          }),
     isCurator: async (ctx: Context) => limits.exempt(ctx.get('Authorization')) || (await isSignedInAtDesk(ctx, sessions)),
     search: new NamespaceSearch(db, restApiData, versions),
     statistics: createStatisticsService(db, redis),

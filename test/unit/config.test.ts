@@ -104,6 +104,20 @@ describe('configuration', () => {
     expect(loadConfig({}).CURATOR_SESSION_HOURS).toBe(8);
   });
 
+  it('takes OpenID Connect access tokens with an issuer, an audience and a curator role, with or without the desk sign-in', () => {
+    const api = { OIDC_ISSUER: 'https://login.example.org/realms/idorg', OIDC_API_AUDIENCE: 'hq-registry', OIDC_CURATOR_ROLE: 'curator, /curators' };
+    expect(loadConfig(api)).toMatchObject({ OIDC_API_AUDIENCE: 'hq-registry', OIDC_CLIENT_ID: '' });
+    expect(loadConfig({ ...api, OIDC_CLIENT_ID: 'registry', OIDC_CURATORS: 'ann@example.org' }).OIDC_CLIENT_ID).toBe('registry');
+    expect(() => loadConfig({ ...api, OIDC_CLIENT_ID: 'registry' })).toThrow(
+      'Invalid configuration: OIDC_CURATORS is required when OIDC_ISSUER is set (the subjects or e-mail addresses of the curators)',
+    );
+    expect(() => loadConfig({ OIDC_API_AUDIENCE: 'hq-registry' })).toThrow(
+      'Invalid configuration: OIDC_ISSUER is required when OIDC_API_AUDIENCE is set (the provider whose access tokens are taken); ' +
+        "OIDC_CURATOR_ROLE is required when OIDC_API_AUDIENCE is set (the role or group that makes an access token a curator's)",
+    );
+    expect(() => loadConfig({ OIDC_CURATOR_ROLE: 'curator' })).toThrow('Invalid configuration: OIDC_CURATOR_ROLE is used only with OIDC_API_AUDIENCE, which is not set');
+  });
+
   it('takes a queue prefix with one {hash tag} for Redis Cluster, and refuses stray braces', () => {
     expect(loadConfig({ QUEUE_PREFIX: '{curie}' }).QUEUE_PREFIX).toBe('{curie}');
     expect(loadConfig({ QUEUE_PREFIX: 'prod-{curie}' }).QUEUE_PREFIX).toBe('prod-{curie}');

@@ -5,7 +5,7 @@ import { warningsRoutes } from './warnings.routes.js';
 import { createWarningsActions } from './warnings.service.js';
 
 /** The curation warnings the curators review and dismiss. */
-export function mountCurationWarnings(app: Koa, area: Pick<RegistryArea, 'config' | 'db' | 'tokenThrottle'>): void {
+export function mountCurationWarnings(app: Koa, area: Pick<RegistryArea, 'config' | 'db' | 'tokenThrottle' | 'accessTokens'>): void {
   const { config } = area;
   useRouters(app, [
     warningsRoutes({
@@ -13,6 +13,7 @@ export function mountCurationWarnings(app: Koa, area: Pick<RegistryArea, 'config
       curatorToken: config.CURATOR_TOKEN,
       curatorName: config.CURATOR_NAME,
       tokenThrottle: area.tokenThrottle,
+      accessTokens: area.accessTokens,
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
     }),
   ]);

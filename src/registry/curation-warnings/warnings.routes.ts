@@ -2,7 +2,7 @@ import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { notFound } from '../../http/http-error.js';
 import { jsonBody } from '../../http/json-body.js';
-import { curatorOf, requireCurator } from '../model/curator-auth.js';
+import { curatorOf, requireCurator, type AccessTokenCheck } from '../model/curator-auth.js';
 import type { WrongTokenThrottle } from '../model/wrong-token-throttle.js';
 import type { CurationWarning, CurationWarningEvent } from './curation-warning.js';
 import { WarningsPresenter } from './warnings.presenter.js';
@@ -25,6 +25,8 @@ export interface WarningsRouteDeps {
   curatorName: string;
   /** Wrong tokens counted and throttled, for every place the token is checked (wrong-token-throttle.ts). */
   tokenThrottle: WrongTokenThrottle;
+  /** OpenID Connect access tokens (OIDC_API_AUDIENCE); absent: the curator token only. */
+  accessTokens?: AccessTokenCheck;
   publicRegistryUrl: string;
 }
 
@@ -40,7 +42,7 @@ const WARNING_NOT_FOUND = 'EntityRepresentationModel not found!';
  */
 export function warningsRoutes(deps: WarningsRouteDeps): Router {
   const router = new Router();
-  const curator = requireCurator(deps.curatorToken, deps.curatorName, deps.tokenThrottle);
+  const curator = requireCurator(deps.curatorToken, deps.curatorName, deps.tokenThrottle, deps.accessTokens);
   const present = new WarningsPresenter(deps.publicRegistryUrl);
   const selfHref = (ctx: Context) => `${deps.publicRegistryUrl}${ctx.path}`;
   const sendHal = (ctx: Context, body: unknown) => {

@@ -10,7 +10,7 @@ import { CURATION_NAMES, CurationPresenter, eventRel } from './curation.presente
 import { checkSessionEventBody } from './curation.schemas.js';
 import { CurationError, readSessionEventPayload, type CurationActions, type Operation } from '../model/curation-operations.js';
 import { parseSessionId } from './curation.service.js';
-import { curatorOf, requireCurator } from '../model/curator-auth.js';
+import { curatorOf, requireCurator, type AccessTokenCheck } from '../model/curator-auth.js';
 import type { WrongTokenThrottle } from '../model/wrong-token-throttle.js';
 
 export interface CurationRouteDeps {
@@ -21,6 +21,8 @@ export interface CurationRouteDeps {
   curatorName: string;
   /** Wrong tokens counted and throttled, for every place the token is checked (wrong-token-throttle.ts). */
   tokenThrottle: WrongTokenThrottle;
+  /** OpenID Connect access tokens (OIDC_API_AUDIENCE); absent: the curator token only. */
+  accessTokens?: AccessTokenCheck;
   publicRegistryUrl: string;
 }
 
@@ -49,7 +51,7 @@ function itemId(ctx: Context): number {
  */
 export function curationRoutes(deps: CurationRouteDeps): Router {
   const router = new Router();
-  const curator = requireCurator(deps.curatorToken, deps.curatorName, deps.tokenThrottle);
+  const curator = requireCurator(deps.curatorToken, deps.curatorName, deps.tokenThrottle, deps.accessTokens);
   const readBody = jsonBody();
   const present = new CurationPresenter(new HalPresenter(deps.publicRegistryUrl));
   const selfHref = (ctx: Context) => `${deps.publicRegistryUrl}${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`;

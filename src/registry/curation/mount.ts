@@ -7,7 +7,7 @@ import { curationRoutes } from './curation.routes.js';
  * The curators' API on registration sessions. Mounted ahead of /restApi, so that the curators' /restApi
  * reads never pass through the browse API's shared answer cache.
  */
-export function mountCuration(app: Koa, area: Pick<RegistryArea, 'config' | 'curation' | 'tokenThrottle'>): void {
+export function mountCuration(app: Koa, area: Pick<RegistryArea, 'config' | 'curation' | 'tokenThrottle' | 'accessTokens'>): void {
   const { config } = area;
   useRouters(app, [
     curationRoutes({
@@ -15,6 +15,7 @@ export function mountCuration(app: Koa, area: Pick<RegistryArea, 'config' | 'cur
       curatorToken: config.CURATOR_TOKEN,
       curatorName: config.CURATOR_NAME,
       tokenThrottle: area.tokenThrottle,
+      accessTokens: area.accessTokens,
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
     }),
   ]);

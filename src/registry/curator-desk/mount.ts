@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { splitList } from '../../config.js';
+import { deskOidcSignInOn, splitList } from '../../config.js';
 import { useRouters } from '../../http/base-app.js';
 import type { RegistryArea } from '../model/registry-area.js';
 import { createDeskKit } from './desk-kit.js';
@@ -19,20 +19,19 @@ export type DeskArea = Pick<
 /** The curators' pages at /curation: sign-in with CURATOR_TOKEN and/or OpenID Connect, sessions in Postgres. */
 export function mountCuratorDesk(app: Koa, area: DeskArea): void {
   const { config, db, site, sessions } = area;
-  const oidc =
-    config.OIDC_ISSUER === ''
-      ? undefined
-      : new OidcSignIn(
-          {
-            issuer: config.OIDC_ISSUER,
-            clientId: config.OIDC_CLIENT_ID,
-            clientSecret: config.OIDC_CLIENT_SECRET,
-            curators: splitList(config.OIDC_CURATORS),
-            redirectUri: `${config.PUBLIC_REGISTRY_URL}/curation/oidc/callback`,
-            userAgent: `curie-resolver-registry/1.0 (+${config.PUBLIC_REGISTRY_URL})`,
-          },
-          sessions,
-        );
+  const oidc = deskOidcSignInOn(config)
+    ? new OidcSignIn(
+        {
+          issuer: config.OIDC_ISSUER,
+          clientId: config.OIDC_CLIENT_ID,
+          clientSecret: config.OIDC_CLIENT_SECRET,
+          curators: splitList(config.OIDC_CURATORS),
+          redirectUri: `${config.PUBLIC_REGISTRY_URL}/curation/oidc/callback`,
+          userAgent: `curie-resolver-registry/1.0 (+${config.PUBLIC_REGISTRY_URL})`,
+        },
+        sessions,
+      )
+    : undefined;
   const kit = createDeskKit({ site, sessions, tokenSignIn: config.CURATOR_TOKEN !== '', oidcProvider: oidc?.providerName });
   const { curation, maintenance, search, validator, prefixCollisions } = area;
   const desk = new DeskService({ db, curation, maintenance, search, validator, publicRegistryUrl: config.PUBLIC_REGISTRY_URL, prefixCollisions });

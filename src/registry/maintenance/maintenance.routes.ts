@@ -4,7 +4,7 @@ import { DomainError } from '../../core/domain-error.js';
 import { clientErrorAnswer } from '../../http/error-translator.js';
 import { jsonBody, textBody } from '../../http/json-body.js';
 import { methodNotAllowed } from '../../http/unserved-methods.js';
-import { curatorOf, requireCurator } from '../model/curator-auth.js';
+import { curatorOf, requireCurator, type AccessTokenCheck } from '../model/curator-auth.js';
 import type { WrongTokenThrottle } from '../model/wrong-token-throttle.js';
 import { HalPresenter } from '../model/hal.presenter.js';
 import type { EditableCollection, RecordMaintenance } from '../model/record-maintenance.js';
@@ -19,6 +19,8 @@ export interface MaintenanceRouteDeps {
   curatorName: string;
   /** Wrong tokens counted and throttled, for every place the token is checked (wrong-token-throttle.ts). */
   tokenThrottle: WrongTokenThrottle;
+  /** OpenID Connect access tokens (OIDC_API_AUDIENCE); absent: the curator token only. */
+  accessTokens?: AccessTokenCheck;
   publicRegistryUrl: string;
 }
 
@@ -67,7 +69,7 @@ function reportRefusals(present: MaintenancePresenter, text = false): Middleware
  */
 export function maintenanceRoutes(deps: MaintenanceRouteDeps): Router {
   const router = new Router();
-  const curator = requireCurator(deps.curatorToken, deps.curatorName, deps.tokenThrottle);
+  const curator = requireCurator(deps.curatorToken, deps.curatorName, deps.tokenThrottle, deps.accessTokens);
   const present = new MaintenancePresenter(new HalPresenter(deps.publicRegistryUrl));
   const readJson = jsonBody();
   const id = (ctx: Context) => ctx.params.id ?? '';

@@ -4,7 +4,7 @@ import type { RegistryArea } from '../model/registry-area.js';
 import { maintenanceRoutes } from './maintenance.routes.js';
 
 /** Registry maintenance (the curators' PATCH, PUT and lifecycle requests): ahead of /restApi, whose router answers only reads. */
-export function mountMaintenance(app: Koa, area: Pick<RegistryArea, 'config' | 'maintenance' | 'tokenThrottle'>): void {
+export function mountMaintenance(app: Koa, area: Pick<RegistryArea, 'config' | 'maintenance' | 'tokenThrottle' | 'accessTokens'>): void {
   const { config } = area;
   useRouters(app, [
     maintenanceRoutes({
@@ -12,6 +12,7 @@ export function mountMaintenance(app: Koa, area: Pick<RegistryArea, 'config' | '
       curatorToken: config.CURATOR_TOKEN,
       curatorName: config.CURATOR_NAME,
       tokenThrottle: area.tokenThrottle,
+      accessTokens: area.accessTokens,
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
     }),
   ]);

@@ -13,6 +13,7 @@ import type { Logger } from '../../lib/logger.js';
 import type { Site } from '../../web/site.js';
 import type { PrefixCollisionCheck } from './collision-warnings.js';
 import type { CurationActions } from './curation-operations.js';
+import type { AccessTokenCheck } from './curator-auth.js';
 import type { DeskSessions } from './desk-sessions.service.js';
 import type { HealthApiService } from './link-health.js';
 import type { NamespaceSearch } from './namespace-search.service.js';
@@ -37,6 +38,8 @@ export interface RegistryArea {
   sessions: DeskSessions;
   /** One count of wrong curator tokens per address for every place the token is taken, shared in Redis. */
   tokenThrottle: WrongTokenThrottle;
+  /** The check of the OpenID Connect provider's access tokens on the curator APIs; absent without OIDC_API_AUDIENCE. */
+  accessTokens?: AccessTokenCheck;
   /** Whether the request is a curator's (the curator token, or a desk session). */
   isCurator: (ctx: Context) => Promise<boolean>;
   versions: RegistryVersionSource;

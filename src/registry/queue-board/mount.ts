@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import { deskOidcSignInOn } from '../../config.js';
 import { useRouters } from '../../http/base-app.js';
 import type { RegistryArea } from '../model/registry-area.js';
 import { adminQueuesRedirect, queueBoardMiddleware } from './queue-board.routes.js';
@@ -11,7 +12,7 @@ export function mountQueueBoard(app: Koa, area: Pick<RegistryArea, 'config' | 'r
     queuePrefix: config.QUEUE_PREFIX,
     curatorToken: config.CURATOR_TOKEN,
     // The desk signs in with the curator token and/or OpenID Connect (curator-desk/mount.ts).
-    signInEnabled: config.CURATOR_TOKEN !== '' || config.OIDC_ISSUER !== '',
+    signInEnabled: config.CURATOR_TOKEN !== '' || deskOidcSignInOn(config),
     publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
     sessions: area.sessions,
     tokenThrottle: area.tokenThrottle,

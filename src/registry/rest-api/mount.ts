@@ -6,7 +6,7 @@ import { createPersonsService } from './persons.service.js';
 import { restApiRoutes } from './rest-api.routes.js';
 
 /** The browse API (HAL) at /restApi, and the persons, whose answer depends on the caller. */
-export function mountRestApi(app: Koa, area: Pick<RegistryArea, 'config' | 'db' | 'restApiData' | 'versions' | 'tokenThrottle'>): void {
+export function mountRestApi(app: Koa, area: Pick<RegistryArea, 'config' | 'db' | 'restApiData' | 'versions' | 'tokenThrottle' | 'accessTokens'>): void {
   const { config } = area;
   useRouters(app, [
     // Ahead of /restApi: a person's answer depends on the caller, and the browse API's cache on the URL only.
@@ -15,6 +15,7 @@ export function mountRestApi(app: Koa, area: Pick<RegistryArea, 'config' | 'db' 
       publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
       curatorToken: config.CURATOR_TOKEN,
       tokenThrottle: area.tokenThrottle,
+      accessTokens: area.accessTokens,
     }),
     restApiRoutes({
       data: area.restApiData,

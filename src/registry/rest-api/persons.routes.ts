@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import { callerIsCurator } from '../model/curator-auth.js';
+import { callerIsCurator, type AccessTokenCheck } from '../model/curator-auth.js';
 import type { WrongTokenThrottle } from '../model/wrong-token-throttle.js';
 import { HalPresenter } from '../model/hal.presenter.js';
 import type { ContactPersonOwner, PersonsService } from './persons.service.js';
@@ -15,6 +15,8 @@ export interface PersonRouteDeps {
   curatorToken: string;
   /** Wrong tokens counted and throttled, for every place the token is checked (wrong-token-throttle.ts). */
   tokenThrottle: WrongTokenThrottle;
+  /** OpenID Connect access tokens (OIDC_API_AUDIENCE): a curator's sees what the curator token's holder sees. */
+  accessTokens?: AccessTokenCheck;
 }
 
 /**
@@ -27,7 +29,7 @@ export function personRoutes(deps: PersonRouteDeps): Router {
   const router = new Router({ prefix: '/restApi' });
 
   async function sendPerson(ctx: Context, person: PersonRow, lastModified?: Date): Promise<void> {
-    const personal = await callerIsCurator(ctx, deps.curatorToken, deps.tokenThrottle);
+    const personal = await callerIsCurator(ctx, deps.curatorToken, deps.tokenThrottle, deps.accessTokens);
     // Shared caches must not hand one caller's answer to another; a curator's is not stored at all.
     ctx.vary('Authorization');
     if (personal) ctx.set('Cache-Control', 'private, no-store');
