@@ -21,7 +21,7 @@ export default tseslint.config(
     files: ['public/**/*.js'],
     languageOptions: {
       globals: {
-        document: 'readonly', window: 'readonly', fetch: 'readonly', AbortController: 'readonly', URLSearchParams: 'readonly',
+        document: 'readonly', window: 'readonly', navigator: 'readonly', fetch: 'readonly', AbortController: 'readonly', URLSearchParams: 'readonly',
         HTMLElement: 'readonly', HTMLInputElement: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
       },
     },

@@ -37,22 +37,32 @@ export function chooseBestProvider(
   parsed: Pick<ParsedCompactId, 'rawRequest' | 'deprecatedNamespace' | 'renderDeprecatedLanding'>,
   failing: ReadonlySet<number> = NONE_FAILING,
 ): BestProviderChoice {
-  if (resolvedResources.length === 0) {
+  const best = bestCandidate(resolvedResources, parsed, failing);
+  if (best === undefined) {
     return { kind: 'failed', errorMessage: `Zero resources were found for ${parsed.rawRequest}` };
   }
-
   if (parsed.deprecatedNamespace) {
-    // Among all resources, deprecated ones included: the first may itself be deprecated.
-    const best = firstWithHighestIndex(resolvedResources, false, failing);
     if (parsed.renderDeprecatedLanding || best.renderDeprecatedLanding) return { kind: 'deprecated-landing' };
     return { kind: 'provider', url: best.compactIdentifierResolvedUrl };
   }
-
-  const onlyLive = resolvedResources.some((r) => !r.deprecatedResource);
-  const best = firstWithHighestIndex(resolvedResources, onlyLive, failing);
   if (best.deprecatedResource && best.renderDeprecatedLanding) return { kind: 'deprecated-landing' };
   if (best.protectedUrls && best.renderProtectedLanding) return { kind: 'protected-landing' };
   return { kind: 'provider', url: best.compactIdentifierResolvedUrl };
+}
+
+/**
+ * The resource chooseBestProvider sends a browser to, or whose landing page it shows (the namespace page
+ * names it); undefined when there is none. In a deprecated namespace, among all resources (the first may
+ * itself be deprecated); otherwise among the live ones when there is one.
+ */
+export function bestCandidate<T extends Candidate>(
+  resolvedResources: readonly T[],
+  parsed: Pick<ParsedCompactId, 'deprecatedNamespace'>,
+  failing: ReadonlySet<number> = NONE_FAILING,
+): T | undefined {
+  if (resolvedResources.length === 0) return undefined;
+  const onlyLive = !parsed.deprecatedNamespace && resolvedResources.some((r) => !r.deprecatedResource);
+  return firstWithHighestIndex(resolvedResources, onlyLive, failing);
 }
 
 /**

@@ -4,6 +4,8 @@
  * (lui-rules.ts).
  */
 
+import { matchesLuiPattern } from './lui-pattern.js';
+
 const REGEX_SYNTAX = '\\^$.|?*+()[]{}';
 
 /**
@@ -46,3 +48,39 @@ function quantified(pattern: string, at: number): boolean {
   return next === '?' || next === '*' || next === '+' || next === '{';
 }
 
+
+/** What of a namespace the written form of its identifiers depends on. */
+export interface WrittenFormSource {
+  prefix: string;
+  pattern: string;
+  sampleId: string | null;
+  namespaceEmbeddedInLui: boolean;
+}
+
+/**
+ * The spelling of the prefix an embedded namespace's LUIs start with (`GO` for `go`, whose LUIs are
+ * `GO:0006915`): the one the pattern spells, else the first of upper and lower case that makes the sample id
+ * a valid LUI (`^(P)?EO\:\d{7}$` spells no single one), else the prefix as registered.
+ */
+export function embeddedLuiPrefix(source: WrittenFormSource): string {
+  const derived = deriveCanonicalPrefix(source.pattern, source.prefix);
+  const { sampleId } = source;
+  if (sampleId !== null) {
+    for (const candidate of new Set([derived ?? source.prefix, source.prefix.toUpperCase(), source.prefix])) {
+      if (matchesLuiPattern(source.pattern, `${candidate}:${sampleId}`)) return candidate;
+    }
+  }
+  return derived ?? source.prefix;
+}
+
+/**
+ * A compact identifier as its community writes it, which the resolver takes as it is: `taxonomy:9606`, and
+ * for a namespace whose LUIs embed the prefix the LUI alone, `GO:0006915` (go's sample is stored as
+ * `0006915`; `go:0006915` would not match the pattern `^GO:\d{7}$` a reader sees beside it). A local id
+ * stored with its prefix already (`did:sov:…`'s is `sov:…`, but some are not) is not prefixed again.
+ */
+export function writtenCompactId(source: WrittenFormSource, localId: string): string {
+  if (!source.namespaceEmbeddedInLui) return `${source.prefix}:${localId}`;
+  const spelling = embeddedLuiPrefix(source);
+  return localId.toLowerCase().startsWith(`${spelling.toLowerCase()}:`) ? localId : `${spelling}:${localId}`;
+}

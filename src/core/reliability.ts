@@ -54,3 +54,10 @@ export function reliabilityOf(measurement: SampleMeasurement | undefined): numbe
   if (measurement === undefined || measurement.counted === 0) return DEFAULT_RELIABILITY;
   return Math.round((100 * measurement.up) / measurement.counted);
 }
+
+/** Resources whose sample URL has been not found for days: never the redirect target while another works. */
+export function failingProvidersOf(measurements: SampleMeasurements): ReadonlySet<number> {
+  const failing = new Set<number>();
+  for (const [id, m] of measurements) if (m.notFoundStreak) failing.add(id);
+  return failing;
+}

@@ -1,34 +1,9 @@
-import { deriveCanonicalPrefix } from '../core/compact-id-parser.js';
-import { matchesLuiPattern } from '../core/lui-pattern.js';
+import { embeddedLuiPrefix, type WrittenFormSource } from '../core/lui-prefix.js';
 
 /** The public base URLs the exports' URIs are made of (PUBLIC_RESOLVER_URL, PUBLIC_REGISTRY_URL). */
 export interface ExportUrls {
   publicResolverUrl: string;
   publicRegistryUrl: string;
-}
-
-/** What of a namespace its URI prefix depends on. */
-export interface UriPrefixSource {
-  prefix: string;
-  pattern: string;
-  sampleId: string | null;
-  namespaceEmbeddedInLui: boolean;
-}
-
-/**
- * The spelling of the prefix an embedded namespace's LUIs start with (`GO` for `go`, whose LUIs are
- * `GO:0006915`): the one the pattern spells, else the first of upper and lower case that makes the sample id
- * a valid LUI (`^(P)?EO\:\d{7}$` spells no single one), else the prefix as registered.
- */
-function embeddedLuiPrefix(source: UriPrefixSource): string {
-  const derived = deriveCanonicalPrefix(source.pattern, source.prefix);
-  const { sampleId } = source;
-  if (sampleId !== null) {
-    for (const candidate of new Set([derived ?? source.prefix, source.prefix.toUpperCase(), source.prefix])) {
-      if (matchesLuiPattern(source.pattern, `${candidate}:${sampleId}`)) return candidate;
-    }
-  }
-  return derived ?? source.prefix;
 }
 
 /**
@@ -37,7 +12,7 @@ function embeddedLuiPrefix(source: UriPrefixSource): string {
  * prefix the local part is what follows it (`go:0006915` is `https://identifiers.org/GO:0006915`), so the
  * URI prefix carries the LUI's own spelling, as the resolver's URLs do.
  */
-export function uriPrefixOf(source: UriPrefixSource, publicResolverUrl: string): string {
+export function uriPrefixOf(source: WrittenFormSource, publicResolverUrl: string): string {
   const luiPrefix = source.namespaceEmbeddedInLui ? embeddedLuiPrefix(source) : source.prefix;
   return `${publicResolverUrl}/${luiPrefix}:`;
 }

@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import type { InstitutionRow, LocationRow, NamespaceRow, PersonRow, ResourceRow } from './tables.js';
 
 /** The columns of a namespace that the registration checks and acceptance decide on. */
-export type NamespaceFacts = Pick<NamespaceRow, 'id' | 'prefix' | 'pattern' | 'deprecated'>;
+export type NamespaceFacts = Pick<NamespaceRow, 'id' | 'prefix' | 'pattern' | 'deprecated' | 'sampleId' | 'namespaceEmbeddedInLui'>;
 
 /**
  * The namespace whose prefix equals `prefix` whatever its case (prefixes are unique that way; lower(prefix)
@@ -18,7 +18,7 @@ export type NamespaceFacts = Pick<NamespaceRow, 'id' | 'prefix' | 'pattern' | 'd
  * rest of the caller's transaction.
  */
 export function findNamespaceByPrefixIgnoringCase(db: Knex, prefix: string, options: { forUpdate?: boolean } = {}): Promise<NamespaceFacts | undefined> {
-  const query = db('namespaces').first('id', 'prefix', 'pattern', 'deprecated').whereRaw('lower(prefix) = lower(?)', [prefix]);
+  const query = db('namespaces').first('id', 'prefix', 'pattern', 'deprecated', 'sampleId', 'namespaceEmbeddedInLui').whereRaw('lower(prefix) = lower(?)', [prefix]);
   if (options.forUpdate) void query.forUpdate();
   return query;
 }

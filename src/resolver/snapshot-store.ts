@@ -6,7 +6,7 @@ import { readSampleMeasurements } from '../db/link-check-reads.js';
 import { REGISTRY_CHANGES_CHANNEL, RegistryChangeListener } from '../db/registry-change-listener.js';
 import type { Logger } from '../lib/logger.js';
 import { rankSnapshot, type RegistrySnapshot } from '../core/registry-snapshot.js';
-import type { SampleMeasurement, SampleMeasurements } from '../core/reliability.js';
+import { failingProvidersOf, type SampleMeasurement, type SampleMeasurements } from '../core/reliability.js';
 import { checkSnapshotPatterns, type LuiPatternCheckSummary } from './lui-pattern-checks.js';
 import { loadRegistry, refreshRegistry, type LoadedRegistry } from './snapshot-loader.js';
 
@@ -57,12 +57,6 @@ function rankingTagOf(measurements: SampleMeasurements): string {
     hash.update(`${id}:${m.up}:${m.counted}:${m.uncounted}:${m.notFoundStreak ? 1 : 0};`);
   }
   return hash.digest('base64url').slice(0, 10);
-}
-
-function failingOf(measurements: SampleMeasurements): ReadonlySet<number> {
-  const failing = new Set<number>();
-  for (const [id, m] of measurements) if (m.notFoundStreak) failing.add(id);
-  return failing;
 }
 
 /**
@@ -226,7 +220,7 @@ export class SnapshotStore {
       this.measurementError = null;
       if (sameMeasurements(next, this.measurements)) return false;
       this.measurements = next;
-      this.failing = failingOf(next);
+      this.failing = failingProvidersOf(next);
       this.ranking = rankingTagOf(next);
       return true;
     } catch (error) {

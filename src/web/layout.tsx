@@ -51,7 +51,7 @@ export function Layout({ site, title, section = 'none', scripts = [], children }
                 </li>
               ))}
               <li>
-                <a href="/restApi">API</a>
+                <a href="/docs">API</a>
               </li>
               <li>
                 <a href="/resolutionApi/getResolverDataset">Dataset</a>

@@ -69,7 +69,9 @@ describeRequiring([chromiumBrowser()], 'the registry pages in a browser', () => 
     await visit('namespace', () => page.locator('ol.results').getByRole('link', { name: 'Taxonomy', exact: true }).click());
     expect(new URL(page.url()).pathname).toBe('/registry/taxonomy');
     await expect(page.locator('h1').textContent()).resolves.toContain('taxonomy');
-    await expect(page.locator('figure.chart svg').count()).resolves.toBe(1);
+    // Nothing resolved yet: the usage section says so instead of drawing empty axes.
+    await expect(page.locator('figure.chart svg').count()).resolves.toBe(0);
+    await expect(page.getByText('No resolution of its identifiers has been counted in the last 12 months yet.').count()).resolves.toBe(1);
 
     // The sample link goes to the resolver, which sends the browser on to the provider.
     await Promise.all([page.waitForURL(sites.url('/taxonomy/items/9606')), page.locator('a.sample-link').click()]);
@@ -105,5 +107,28 @@ describeRequiring([chromiumBrowser()], 'the registry pages in a browser', () => 
     await visit('browse', () => page.goto(`${registry}/registry`), 200, false);
     await visit('browse-page-2', () => page.getByRole('link', { name: 'Next page' }).click(), 200, false);
     await expect(page.locator('ol.results').getAttribute('start')).resolves.toBe('21');
+  });
+  it('answers on a phone where GO:0006915 takes a reader, readable at 390 and 320 px wide, with copy buttons', async () => {
+    for (const width of [390, 320]) {
+      await tab.context.close();
+      tab = await openLoopbackPage(browser, { viewport: { width, height: 844 } });
+      page = tab.page;
+      await visit(`namespace-phone-${width}`, () => page.goto(`${registry}/registry/go`));
+      await expect(page.locator('section.route p').first().textContent()).resolves.toMatch(/^GO:0006915 takes you to AmiGO 2 \(official 100/);
+      // Nothing wider than the screen (no sideways scrolling), and every value of the facts and the provider
+      // cards has the width of the column to itself, not a few characters beside its label.
+      const layout = await page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        narrowestValue: Math.min(...Array.from(document.querySelectorAll('dl.facts dd')).map((dd) => dd.getBoundingClientRect().width)),
+        widestCard: Math.max(...Array.from(document.querySelectorAll('li.provider')).map((li) => li.getBoundingClientRect().right)),
+      }));
+      expect(layout.scrollWidth).toBeLessThanOrEqual(width);
+      expect(layout.widestCard).toBeLessThanOrEqual(width);
+      expect(layout.narrowestValue).toBeGreaterThan(width * 0.6);
+    }
+    await tab.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: 'Copy quickgo/GO:0006915' }).first().click();
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe('quickgo/GO:0006915');
+    await expect(page.getByRole('status').textContent()).resolves.toBe('Copied quickgo/GO:0006915');
   });
 });

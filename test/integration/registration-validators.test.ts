@@ -562,6 +562,19 @@ describe('registration field validators', () => {
       // Without a namespace there is no stored pattern to test.
       await expectOk(R('validateSampleId'), { sampleId: 'abc', providerUrlPattern: pattern });
     });
+
+    it('takes the id of a namespace whose identifiers start with the prefix with or without it, as the form says', async () => {
+      // chebi's pattern is ^CHEBI:\d+$ and the registry keeps its ids as 36927; the reference refused that form.
+      const chebi = 'https://example.org/chebi?id=CHEBI:{$id}';
+      await expectOk(R('validateSampleId'), { sampleId: '36927', providerUrlPattern: chebi, namespacePrefix: 'chebi' });
+      await expectOk(R('validateSampleId'), { sampleId: 'CHEBI:36927', providerUrlPattern: 'https://example.org/chebi/{$id}', namespacePrefix: 'chebi' });
+      await expectFailure(R('validateSampleId'), { sampleId: 'x36927', providerUrlPattern: chebi, namespacePrefix: 'chebi' }, 'Sample ID does not match ID pattern');
+      // Prefix requests: as the requested prefix is spelled in the requested pattern, when the box is ticked.
+      const go = { providerUrlPattern: 'https://example.org/go/GO:{$id}', idRegexPattern: '^GO:\\d{7}$', requestedPrefix: 'go' };
+      await expectOk(P('validateSampleId'), { ...go, sampleId: '0006915', namespaceEmbeddedInLui: true });
+      await expectOk(P('validateSampleId'), { ...go, sampleId: 'GO:0006915', namespaceEmbeddedInLui: true });
+      await expectFailure(P('validateSampleId'), { ...go, sampleId: '0006915', namespaceEmbeddedInLui: false }, 'Sample ID does not match ID pattern');
+    });
   });
 
   describe('ID regex patterns', () => {

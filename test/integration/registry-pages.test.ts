@@ -215,9 +215,13 @@ describe('the registry pages', () => {
       expect(res.text).toContain(`<code>${ns.mirId}</code>`);
       expect(res.text).toContain('<a href="https://resolver.test/taxonomy:9606" class="sample-link">taxonomy:9606</a>');
       expect(res.text).toContain(`<a href="/restApi/namespaces/${ns.id}">`);
+      // The navigation's API link opens the documentation, not raw JSON.
+      expect(res.text).toContain('<li><a href="/docs">API</a></li>');
       const resources = await t.db('resources').where({ namespaceId: ns.id });
-      expect(res.text.match(/<tr><td><code>/g)).toHaveLength(resources.length);
-      expect(res.text).toContain('<svg viewBox="0 0 640 200"');
+      expect(res.text.match(/<li class="provider( chosen)?" id="resource-/g)).toHaveLength(resources.length);
+      // No usage counted yet: said in words, not drawn as an empty chart.
+      expect(res.text).not.toContain('<svg');
+      expect(res.text).toContain('No resolution of its identifiers has been counted in the last 12 months yet.');
       expect(res.text).toContain('not checked yet');
     });
 
@@ -236,6 +240,7 @@ describe('the registry pages', () => {
       await t.db('usage_daily').insert({ day: `${month}-01`, prefix: 'doi', visits: 42, uniqueVisitors: 7 });
       const res = await request(app).get('/registry/doi').set('Accept', BROWSER);
       expect(res.text).toContain(`<td>${month}</td><td>42</td>`);
+      expect(res.text).toContain('<svg viewBox="0 0 640 200"');
     });
 
     it('marks a deprecated namespace and links its successor', async () => {

@@ -57,10 +57,17 @@ const policyRefusals = new WeakMap<Page, string[]>();
 
 /**
  * A page in a context of its own whose requests may reach loopback only, with the browser cache off (so
- * that every page's assets are fetched, and weighed, again).
+ * that every page's assets are fetched, and weighed, again); a desktop window unless `viewport` says
+ * otherwise (a phone's 390 × 844, say).
  */
-export async function openLoopbackPage(browser: Browser, options: { javaScriptEnabled?: boolean } = {}): Promise<LoopbackPage> {
-  const context = await browser.newContext({ javaScriptEnabled: options.javaScriptEnabled ?? true, viewport: { width: 1280, height: 900 } });
+export async function openLoopbackPage(
+  browser: Browser,
+  options: { javaScriptEnabled?: boolean; viewport?: { width: number; height: number } } = {},
+): Promise<LoopbackPage> {
+  const context = await browser.newContext({
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+    viewport: options.viewport ?? { width: 1280, height: 900 },
+  });
   const refused: string[] = [];
   await context.route('**/*', (route) => {
     const url = route.request().url();

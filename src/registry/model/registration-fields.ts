@@ -170,7 +170,7 @@ const PREFIX_GROUPS: readonly FieldGroup[] = [
       {
         name: 'sampleId',
         label: 'Sample identifier',
-        hint: 'An identifier (without the prefix) that has a page at the provider, e.g. 0006915.',
+        hint: 'An identifier that has a page at the provider, e.g. 0006915; where identifiers start with the prefix (GO:0006915), with or without it.',
         input: 'text',
         required: true,
         validate: 'validateSampleId',
@@ -220,7 +220,7 @@ const RESOURCE_GROUPS: readonly FieldGroup[] = [
       {
         name: 'sampleId',
         label: 'Sample identifier',
-        hint: 'An identifier of the namespace (without the prefix) that has a page at this provider.',
+        hint: 'An identifier of the namespace that has a page at this provider; where its identifiers start with the prefix (CHEBI:36927), with or without it.',
         input: 'text',
         required: true,
         validate: 'validateSampleId',

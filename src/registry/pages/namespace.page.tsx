@@ -1,9 +1,11 @@
 import { buildProviderUrl } from '../../core/url-pattern.js';
 import { BarChart } from '../../web/bar-chart.js';
+import { BreakableUrl, COPY_SCRIPTS, Copyable } from '../../web/copyable.js';
 import { Layout } from '../../web/layout.js';
 import { ExternalLink } from '../../web/links.js';
 import type { Site } from '../../web/site.js';
 import type { LinkHealth, MonthlyVisits, NamespacePageData, ResourceView } from './registry-pages.service.js';
+import type { SampleRoute } from './sample-route.js';
 import { namespaceHref } from '../../web/search-box.js';
 
 const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -12,9 +14,9 @@ function day(date: Date | null): string {
   return date ? date.toISOString().slice(0, 10) : '';
 }
 
-/** The address of a compact identifier at the resolver. */
-export function resolverHref(site: Site, prefix: string, lui: string): string {
-  return `${site.publicResolverUrl}/${prefix}:${encodeURI(lui).replace(/[?#]/g, encodeURIComponent)}`;
+/** The address at the resolver of a compact identifier as written (`GO:0006915`, `quickgo/GO:0006915`). */
+function curieHref(site: Site, curie: string): string {
+  return `${site.publicResolverUrl}/${encodeURI(curie).replace(/[?#]/g, encodeURIComponent)}`;
 }
 
 function rorHref(rorId: string): string {
@@ -43,42 +45,123 @@ function HealthState({ health }: { health: LinkHealth | null }) {
   return <span class="muted">not checked{when}</span>;
 }
 
-function ResourceRow({ resource, sampleId }: { resource: ResourceView; sampleId: string }) {
+/** One provider, as a card: what it is, who runs it, how to pick it, its sample page and its link check. */
+function ResourceCard({ site, resource, sampleId, route }: { site: Site; resource: ResourceView; sampleId: string; route: SampleRoute | null }) {
   const sample = resource.sampleId || sampleId;
   // Registry URL patterns of embedded namespaces carry the prefix themselves: the sample id goes in as stored.
   const sampleUrl = sample ? buildProviderUrl(resource.urlPattern, sample, false) : null;
+  const pick = route?.providerCompactIds.get(resource.id);
+  const chosen = route?.target.kind === 'provider' && route.target.resourceId === resource.id;
   return (
-    <tr>
-      <td>
-        <code>{resource.providerCode || '—'}</code>
-      </td>
-      <td>
+    <li class={chosen ? 'provider chosen' : 'provider'} id={`resource-${resource.id}`}>
+      <h3>
         <ExternalLink href={resource.resourceHomeUrl}>{resource.name}</ExternalLink>
         {resource.official ? <span class="badge official">official</span> : null}
         {resource.deprecated ? <span class="badge deprecated">deprecated</span> : null}
-        <br />
-        <span class="muted mono">{resource.mirId}</span>
-      </td>
-      <td>
-        <ExternalLink href={resource.institutionHomeUrl}>{resource.institutionName}</ExternalLink>
-        {resource.institutionRorId ? (
+        {chosen ? <span class="badge chosen">where the resolver sends you</span> : null}
+      </h3>
+      <dl class="facts">
+        <dt>Provider code</dt>
+        <dd>{resource.providerCode ? <code>{resource.providerCode}</code> : <span class="muted">none: it cannot be picked by code</span>}</dd>
+        {pick ? (
           <>
-            {' '}
-            <a href={rorHref(resource.institutionRorId)} rel="nofollow noopener" aria-label={`ROR record of ${resource.institutionName}`}>
-              ROR
-            </a>
+            <dt>Pick it with</dt>
+            <dd>
+              <Copyable text={pick} /> at{' '}
+              <a href={curieHref(site, pick)}>
+                <BreakableUrl text={curieHref(site, pick)} />
+              </a>
+            </dd>
           </>
         ) : null}
-      </td>
-      <td>{resource.locationCountryName}</td>
-      <td>
-        <code>{resource.urlPattern}</code>
-      </td>
-      <td>{sampleUrl ? <ExternalLink href={sampleUrl}>{sample}</ExternalLink> : '—'}</td>
-      <td>
-        <HealthState health={resource.health} />
-      </td>
-    </tr>
+        <dt>Institution</dt>
+        <dd>
+          <ExternalLink href={resource.institutionHomeUrl}>{resource.institutionName}</ExternalLink>
+          {resource.institutionRorId ? (
+            <>
+              {' '}
+              <a href={rorHref(resource.institutionRorId)} rel="nofollow noopener" aria-label={`ROR record of ${resource.institutionName}`}>
+                ROR
+              </a>
+            </>
+          ) : null}
+          {resource.locationCountryName ? `, ${resource.locationCountryName}` : null}
+        </dd>
+        <dt>URL pattern</dt>
+        <dd>
+          <code>
+            <BreakableUrl text={resource.urlPattern} />
+          </code>
+        </dd>
+        <dt>Sample page</dt>
+        <dd>
+          {sampleUrl ? (
+            <ExternalLink href={sampleUrl}>
+              <BreakableUrl text={sampleUrl} />
+            </ExternalLink>
+          ) : (
+            '—'
+          )}
+        </dd>
+        <dt>Link check</dt>
+        <dd>
+          <HealthState health={resource.health} />
+        </dd>
+        <dt>MIR id</dt>
+        <dd>
+          <code>{resource.mirId}</code>
+        </dd>
+      </dl>
+    </li>
+  );
+}
+
+/** Where the resolver sends the sample identifier, and why: the question a reader of the page comes with. */
+function Route({ route, resources }: { route: SampleRoute; resources: ResourceView[] }) {
+  const { target } = route;
+  const curie = <code>{route.compactId}</code>;
+  const byId = (id: number) => resources.find((r) => r.id === id);
+  const picks = [...route.providerCompactIds.values()];
+  let where;
+  if (target.kind === 'provider') {
+    const resource = byId(target.resourceId);
+    where = (
+      <p>
+        {curie} takes you to <a href={`#resource-${target.resourceId}`}>{resource?.name ?? 'its provider'}</a> ({target.explanation}).
+      </p>
+    );
+  } else if (target.kind === 'protected-landing') {
+    where = (
+      <p>
+        {curie} takes you to a page of the resolver explaining that {byId(target.resourceId)?.name ?? 'its provider'} asks you to sign in.
+      </p>
+    );
+  } else if (target.kind === 'deprecated-landing') {
+    where = <p>{curie} takes you to a page of the resolver saying that this namespace or its provider is deprecated.</p>;
+  } else {
+    where = (
+      <p>
+        {curie} takes you nowhere: {target.reason}
+      </p>
+    );
+  }
+  return (
+    <section aria-labelledby="route-heading" class="route">
+      <h2 id="route-heading">Where an identifier takes you</h2>
+      {where}
+      {resources.length > 1 ? (
+        <p class="muted">
+          The resolver prefers official providers, then those its link checks find available, then those hosted at EBI; a
+          provider whose sample page has not been found for days is passed over while another works.
+        </p>
+      ) : null}
+      {picks.length > 0 ? (
+        <p>
+          To go to another provider, put its code before the identifier: <Copyable text={picks[0]!} />
+          {picks.length > 1 ? ' (each provider below shows its own).' : '.'}
+        </p>
+      ) : null}
+    </section>
   );
 }
 
@@ -86,9 +169,11 @@ function Usage({ usage, prefix }: { usage: MonthlyVisits[] | null; prefix: strin
   if (!usage) return <p class="muted">Usage figures are unavailable right now.</p>;
   const bars = usage.map((m) => ({ label: m.month, short: MONTH_NAMES[Number(m.month.slice(5, 7)) - 1] ?? m.month, value: m.visits }));
   const total = bars.reduce((sum, b) => sum + b.value, 0);
+  // An empty chart is 150 px of axes saying nothing.
+  if (total === 0) return <p>No resolution of its identifiers has been counted in the last 12 months yet.</p>;
   return (
     <>
-      <p>{total === 0 ? 'No resolution of its identifiers was counted in these months.' : `${total} resolutions of its identifiers in these months.`}</p>
+      <p>{`${total} resolutions of its identifiers in these months.`}</p>
       <BarChart title={`Resolutions of ${prefix} identifiers per month`} bars={bars} valueLabel="Visits" />
     </>
   );
@@ -96,11 +181,11 @@ function Usage({ usage, prefix }: { usage: MonthlyVisits[] | null; prefix: strin
 
 /** `/registry/{prefix}` for browsers: everything the registry knows of a namespace. */
 export function NamespacePage({ site, data }: { site: Site; data: NamespacePageData }) {
-  const { namespace: ns, successor, resources, usage } = data;
-  const curie = `${ns.prefix}:${ns.sampleId}`;
-  const sampleHref = resolverHref(site, ns.prefix, ns.sampleId);
+  const { namespace: ns, successor, resources, usage, route } = data;
+  const curie = route?.compactId ?? `${ns.prefix}:${ns.sampleId}`;
+  const sampleHref = curieHref(site, curie);
   return (
-    <Layout site={site} title={`${ns.name} (${ns.prefix})`} section="browse">
+    <Layout site={site} title={`${ns.name} (${ns.prefix})`} section="browse" scripts={COPY_SCRIPTS}>
       <h1>
         {ns.name} <code>{ns.prefix}</code>
         {ns.deprecated ? <span class="badge deprecated">deprecated</span> : null}
@@ -134,14 +219,6 @@ export function NamespacePage({ site, data }: { site: Site; data: NamespacePageD
             </dd>
           </>
         ) : null}
-        <dt>MIR id</dt>
-        <dd>
-          <code>{ns.mirId}</code>
-        </dd>
-        <dt>LUI pattern</dt>
-        <dd>
-          <code>{ns.pattern}</code>
-        </dd>
         <dt>Sample identifier</dt>
         <dd>
           <a href={sampleHref} class="sample-link">
@@ -150,41 +227,39 @@ export function NamespacePage({ site, data }: { site: Site; data: NamespacePageD
         </dd>
         <dt>How to write it</dt>
         <dd>
-          As a compact identifier, <code>{curie}</code>; as an address, <code>{sampleHref}</code>
+          As a compact identifier, <Copyable text={curie} />; as an address, <Copyable text={sampleHref} />
+          {ns.namespaceEmbeddedInLui ? (
+            <>
+              {' '}
+              (its local identifiers start with the prefix, so the compact identifier is the local identifier itself)
+            </>
+          ) : null}
         </dd>
-        <dt>Prefix inside the local identifier</dt>
-        <dd>{ns.namespaceEmbeddedInLui ? 'yes' : 'no'}</dd>
+        <dt>Identifier pattern</dt>
+        <dd>
+          <code>{ns.pattern}</code>
+        </dd>
+        <dt>MIR id</dt>
+        <dd>
+          <code>{ns.mirId}</code>
+        </dd>
         <dt>Registered</dt>
         <dd>
           {day(ns.created)}, last changed {day(ns.modified)}
         </dd>
       </dl>
 
-      <h2>Resources</h2>
+      {route && resources.length > 0 ? <Route route={route} resources={resources} /> : null}
+
+      <h2>{resources.length === 1 ? 'Provider' : `Providers (${resources.length})`}</h2>
       {resources.length === 0 ? (
-        <p>This namespace has no resource.</p>
+        <p>This namespace has no provider.</p>
       ) : (
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">Resources (providers) of {ns.prefix}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Code</th>
-                <th scope="col">Resource</th>
-                <th scope="col">Institution</th>
-                <th scope="col">Location</th>
-                <th scope="col">URL pattern</th>
-                <th scope="col">Sample</th>
-                <th scope="col">Link check</th>
-              </tr>
-            </thead>
-            <tbody>
-              {resources.map((r) => (
-                <ResourceRow key={r.id} resource={r} sampleId={ns.sampleId} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ul class="providers">
+          {resources.map((r) => (
+            <ResourceCard key={r.id} site={site} resource={r} sampleId={ns.sampleId} route={route} />
+          ))}
+        </ul>
       )}
 
       <h2>Usage over the last 12 months</h2>

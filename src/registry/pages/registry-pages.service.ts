@@ -12,7 +12,9 @@ import { editDistance } from '../../core/edit-distance.js';
 import type { Db } from '../../db/knex.js';
 import { findNamespaceByPrefixIgnoringCase, findNamespaceSuccessor, selectResourcesWithInstitution, type ResourceWithInstitutionRow } from '../../db/registry-reads.js';
 import type { LinkCheckRow, NamespaceRow } from '../../db/tables.js';
-import { reliabilityOf } from '../../core/reliability.js';
+import { reliabilityOf, type SampleMeasurement } from '../../core/reliability.js';
+import type { NamespaceEntry } from '../../core/registry-snapshot.js';
+import { readNamespaceEntries } from '../../db/namespace-entries.js';
 import type { HealthApiService } from '../model/link-health.js';
 import { COLLECTIONS } from '../model/collections.js';
 import { getItem, listItems } from '../model/items.service.js';
@@ -20,6 +22,7 @@ import type { RestApiData, RestApiStore } from '../model/page-query.js';
 import type { RegistryVersionSource } from '../model/registry-version.js';
 import { VersionedCache } from '../model/versioned-cache.js';
 import type { StatisticsService } from '../model/usage-statistics.js';
+import { sampleRouteOf, type SampleRoute } from './sample-route.js';
 
 export interface HomeData {
   namespaceCount: number;
@@ -49,12 +52,21 @@ export interface NamespacePageData {
   resources: ResourceView[];
   /** Visits over the last 12 months, oldest first; null while the usage counters cannot be read. */
   usage: MonthlyVisits[] | null;
+  /** Where the resolver sends the sample identifier today, and why; null without a sample identifier. */
+  route: SampleRoute | null;
 }
 
 interface NamespaceRecords {
   namespace: NamespaceItemRow;
   successor: Pick<NamespaceRow, 'prefix' | 'name'> | null;
   resources: ResourceWithInstitutionRow[];
+  /** The namespace as the resolver's snapshot holds it (sample-route.ts resolves over it). */
+  entry: NamespaceEntry;
+}
+
+interface LiveHealth {
+  states: Map<number, LinkHealth>;
+  measurements: Map<number, SampleMeasurement>;
 }
 
 export interface RegistryPagesDeps {
@@ -86,7 +98,7 @@ export class RegistryPagesService {
   private readonly records: VersionedCache<NamespaceRecords | null>;
   private readonly prefixes: VersionedCache<readonly string[]>;
   private readonly usage = new LRUCache<string, { figures: MonthlyVisits[] | null }>({ max: 5000, ttl: LIVE_FIGURES_TTL_MS });
-  private readonly health = new LRUCache<string, { states: Map<number, LinkHealth> }>({ max: 5000, ttl: LIVE_FIGURES_TTL_MS });
+  private readonly health = new LRUCache<string, LiveHealth>({ max: 5000, ttl: LIVE_FIGURES_TTL_MS });
   private readonly now: () => Date;
 
   constructor(private readonly deps: RegistryPagesDeps) {
@@ -121,19 +133,27 @@ export class RegistryPagesService {
     const records = await this.records.get(store.version, prefix.toLowerCase(), () => this.readRecords(store, prefix));
     if (!records) return undefined;
     const [usage, health] = await Promise.all([this.usageOf(records.namespace.prefix), this.healthOf(records)]);
-    return { ...records, resources: records.resources.map((r) => ({ ...r, health: health.get(r.id) ?? null })), usage };
+    const { entry, ...shown } = records;
+    return {
+      ...shown,
+      resources: records.resources.map((r) => ({ ...r, health: health.states.get(r.id) ?? null })),
+      usage,
+      route: sampleRouteOf(entry, health.measurements),
+    };
   }
 
   private async readRecords(store: RestApiStore, prefix: string): Promise<NamespaceRecords | null> {
     const found = await findNamespaceByPrefixIgnoringCase(store.db, prefix);
     if (!found) return null;
-    const [namespace, successor, resources] = await Promise.all([
+    const [namespace, successor, resources, [entry]] = await Promise.all([
       getItem<NamespaceRow>(store, COLLECTIONS.namespaces, String(found.id)),
       findNamespaceSuccessor(store.db, found.id),
       selectResourcesWithInstitution(store.db).where('r.namespaceId', found.id).orderBy('r.id'),
+      readNamespaceEntries(store.db, [found.id]),
     ]);
     await completeNamespaceRows(store.db, [namespace]);
-    return { namespace, successor: successor ? { prefix: successor.prefix, name: successor.name } : null, resources };
+    if (!entry) return null;
+    return { namespace, successor: successor ? { prefix: successor.prefix, name: successor.name } : null, resources, entry };
   }
 
   /** The prefix of the namespace `name` is a synonym of (issue 15 item 1), whatever its case; undefined if none. */
@@ -154,21 +174,25 @@ export class RegistryPagesService {
     return figures;
   }
 
-  /** Each resource's latest check, of its sample URL when there is one, else of its home page. */
-  private async healthOf(records: NamespaceRecords): Promise<Map<number, LinkHealth>> {
+  /**
+   * Each resource's latest check, of its sample URL when there is one, else of its home page; and the
+   * measurements the resolver ranks the resources by.
+   */
+  private async healthOf(records: NamespaceRecords): Promise<LiveHealth> {
     const key = records.namespace.prefix;
     const cached = this.health.get(key);
-    if (cached) return cached.states;
+    if (cached) return cached;
     const found = records.resources.length === 0 ? undefined : await this.deps.health.namespaceHealth(key);
-    const states = new Map<number, LinkHealth>();
+    const live: LiveHealth = { states: new Map(), measurements: new Map() };
     for (const resource of found?.resources ?? []) {
+      if (resource.measurement) live.measurements.set(resource.resourceId, resource.measurement);
       const latest = resource.latest.sample ?? resource.latest.home;
       if (!latest) continue;
       const { urlKind, outcome, httpStatus, checkedAt } = latest;
-      states.set(resource.resourceId, { urlKind, outcome, httpStatus, checkedAt, reliability: reliabilityOf(resource.measurement) });
+      live.states.set(resource.resourceId, { urlKind, outcome, httpStatus, checkedAt, reliability: reliabilityOf(resource.measurement) });
     }
-    this.health.set(key, { states });
-    return states;
+    this.health.set(key, live);
+    return live;
   }
 
   /** Up to five prefixes close to one no namespace has: those starting with it, then the nearest by edits. */

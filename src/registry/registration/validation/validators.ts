@@ -9,6 +9,7 @@ import isURLModule from 'validator/lib/isURL.js';
 import { countries } from '../../../../migrations/data/iso-3166-1.js';
 import { rorIdProblem } from '../../../core/ror-id.js';
 import { hasText } from '../../model/registration-payload.js';
+import { writtenCompactId, type WrittenFormSource } from '../../../core/lui-prefix.js';
 import { CheckStillRunningError, type RegexVerdict } from '../../model/registration-checks.js';
 import type { SimilarResource } from './registry-lookups.js';
 import type { ValidationContext, Validator } from './validation-context.js';
@@ -174,20 +175,34 @@ async function sampleMatches(context: ValidationContext, pattern: string, sample
 }
 
 /**
+ * Whether the sample id matches `source.pattern` as typed or, where the identifiers start with the prefix
+ * (`namespaceEmbeddedInLui`), as the namespace writes it (core/lui-prefix.ts): the registry keeps such ids
+ * without the prefix (chebi's sample is `36927` beside `^CHEBI:\d+$`) and the forms ask for them so, which
+ * the reference's check refused. An id typed with the prefix still passes as before.
+ */
+async function sampleMatchesWritten(context: ValidationContext, source: WrittenFormSource, sampleId: string): Promise<string | null> {
+  const asTyped = await sampleMatches(context, source.pattern, sampleId);
+  if (asTyped !== SAMPLE_MISMATCH || !source.namespaceEmbeddedInLui) return asTyped;
+  const written = writtenCompactId(source, sampleId);
+  return written === sampleId ? asTyped : sampleMatches(context, source.pattern, written);
+}
+
+/**
  * Prefix requests: the sample id matches the requested pattern as a whole. Resource requests: it matches
- * the stored pattern of the namespace the provider joins.
+ * the stored pattern of the namespace the provider joins. Either way with or without an embedded prefix.
  */
 export const sampleIdMatchesPattern: Validator = async (_value, context) => {
-  const { sampleId, idRegexPattern, namespacePrefix } = context.payload;
+  const { sampleId, idRegexPattern, namespacePrefix, requestedPrefix, namespaceEmbeddedInLui } = context.payload;
   if (context.kind === 'prefix') {
     if (!hasText(idRegexPattern) || !hasText(sampleId)) return null;
-    return sampleMatches(context, idRegexPattern, sampleId);
+    const prefix = hasText(requestedPrefix) ? requestedPrefix : '';
+    return sampleMatchesWritten(context, { prefix, pattern: idRegexPattern, sampleId, namespaceEmbeddedInLui: namespaceEmbeddedInLui && prefix !== '' }, sampleId);
   }
   if (!hasText(namespacePrefix)) return null;
   const namespace = await context.memo.namespace(context.deps, namespacePrefix);
   if (!namespace) return `Prefix ${namespacePrefix} does not exist`;
   if (!hasText(sampleId)) return null;
-  return sampleMatches(context, namespace.pattern, sampleId);
+  return sampleMatchesWritten(context, namespace, sampleId);
 };
 
 const PREFIX_SYNTAX = /^[a-z0-9_.]+$/;
