@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { envExample } from './config.js';
-import { checkHealth, containerCommand } from './healthcheck.js';
-import { printHelp } from './lib/cli-help.js';
+import { checkHealth, containerCommand, HEALTHCHECK_USAGE } from './healthcheck.js';
+import { printHelp, wantsHelp } from './lib/cli-help.js';
 import { RESOLVER_NODE_FLAGS } from './resolver/node-flags.js';
 
 /**
@@ -70,11 +70,18 @@ async function main(): Promise<void> {
     return printOpenApiDocument(area);
   }
   if (name === 'healthcheck') {
-    const problems = await checkHealth(rest[0] ?? containerCommand());
+    if (wantsHelp(rest)) return printHelp(HEALTHCHECK_USAGE);
+    const checked = rest[0] ?? containerCommand();
+    // A typo must not pass as a command with nothing to check: the container would always look healthy.
+    if (rest.length > 1 || !Object.hasOwn(commands, checked)) {
+      process.stderr.write(`healthcheck: unknown command ${JSON.stringify(checked)} (one of ${Object.keys(commands).join(', ')}).\n${HEALTHCHECK_USAGE}\n`);
+      process.exit(2);
+    }
+    const problems = await checkHealth(checked);
     if (problems.length) process.stderr.write(`unhealthy: ${problems.join('; ')}\n`);
     process.exit(problems.length ? 1 : 0);
   }
-  const command = commands[name];
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
     process.stderr.write(`Unknown command ${JSON.stringify(name)}.\n${USAGE}\n`);
     process.exit(2);

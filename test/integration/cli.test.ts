@@ -60,6 +60,25 @@ describe('--help on every entry', () => {
   });
 });
 
+describe('healthcheck', () => {
+  it('refuses a command it does not know, explains itself on --help, and finds a cluster that answers nothing unhealthy', async () => {
+    const unknown = spawnNode('dist/src/cli.js', {}, ['healthcheck', 'bogus']);
+    expect((await unknown.exited).code).toBe(2);
+    expect(unknown.output()).toMatch(/unknown command "bogus"[\s\S]*Usage: /);
+
+    const help = spawnNode('dist/src/cli.js', {}, ['healthcheck', '--help']);
+    expect((await help.exited).code).toBe(0);
+    expect(help.output()).toMatch(/^Usage: node dist\/src\/cli\.js healthcheck/);
+
+    // The cluster's balancer listens on both areas' ports; here nothing does.
+    const [resolverPort, registryPort] = [await freePort(), await freePort()];
+    const cluster = spawnNode('dist/src/cli.js', { RESOLVER_PORT: String(resolverPort), REGISTRY_PORT: String(registryPort) }, ['healthcheck', 'cluster']);
+    expect((await cluster.exited).code).toBe(1);
+    expect(cluster.output()).toContain(`unhealthy: http://127.0.0.1:${resolverPort}/health/live`);
+    expect(cluster.output()).toContain(`http://127.0.0.1:${registryPort}/health/live`);
+  });
+});
+
 describe('npm run db:migrate, db:status and db:rollback', () => {
   const name = `test_db_cli_${process.pid}`;
   const url = new URL(TEST_POSTGRES_URL);
