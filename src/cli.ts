@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { envExample } from './config.js';
+import { envExample, loadDotEnv } from './config.js';
 import { checkHealth, containerCommand, HEALTHCHECK_USAGE } from './healthcheck.js';
 import { printHelp, wantsHelp } from './lib/cli-help.js';
 import { RESOLVER_NODE_FLAGS } from './resolver/node-flags.js';
@@ -52,6 +52,12 @@ function runWithFlags(entry: string, flags: readonly string[], args: string[]): 
 }
 
 async function main(): Promise<void> {
+  try {
+    loadDotEnv();
+  } catch (error) {
+    process.stderr.write(`Cannot read .env: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
   const [name = 'start', ...rest] = process.argv.slice(2);
   if (name === '--help' || name === '-h' || name === 'help') return printHelp(USAGE);
   if (name === 'settings') {

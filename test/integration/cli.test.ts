@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort, ROOT, spawnNode } from '../support/processes.js';
@@ -76,6 +79,28 @@ describe('healthcheck', () => {
     expect((await cluster.exited).code).toBe(1);
     expect(cluster.output()).toContain(`unhealthy: http://127.0.0.1:${resolverPort}/health/live`);
     expect(cluster.output()).toContain(`http://127.0.0.1:${registryPort}/health/live`);
+  });
+});
+
+describe('a .env file', () => {
+  let folder: string;
+  beforeAll(() => {
+    folder = mkdtempSync(path.join(tmpdir(), 'dot-env-'));
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('in the folder the entry point runs in gives the settings the environment does not', async () => {
+    const [fromFile, overridden, fromEnvironment] = [await freePort(), await freePort(), await freePort()];
+    writeFileSync(path.join(folder, '.env'), `# cp .env.example .env, then edit\nRESOLVER_PORT=${fromFile}\nREGISTRY_PORT=${overridden}\n`);
+    // The health check reads both ports and names those that do not answer: here, both.
+    const checked = await run(process.execPath, [path.join(ROOT, 'dist/src/cli.js'), 'healthcheck', 'start'], {
+      cwd: folder,
+      env: { PATH: process.env.PATH ?? '', REGISTRY_PORT: String(fromEnvironment) },
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain(`http://127.0.0.1:${fromFile}/health/live`);
+    expect(checked.stderr).toContain(`http://127.0.0.1:${fromEnvironment}/health/live`);
+    expect(checked.stderr).not.toContain(`:${overridden}/`);
   });
 });
 
