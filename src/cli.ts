@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { envExample, loadDotEnv } from './config.js';
+import { describeSettings, envExample, loadDotEnv } from './config.js';
 import { checkHealth, containerCommand, HEALTHCHECK_USAGE } from './healthcheck.js';
 import { printHelp, wantsHelp } from './lib/cli-help.js';
 import { RESOLVER_NODE_FLAGS } from './resolver/node-flags.js';
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   if (name === 'openapi') {
     // Loaded only here: the document's modules are many, and the other commands need none of them.
     const { areaOfArguments, OPENAPI_USAGE, printOpenApiDocument } = await import('./openapi/cli.js');
-    if (rest.includes('--help')) return printHelp(OPENAPI_USAGE);
+    if (wantsHelp(rest)) return printHelp(OPENAPI_USAGE, describeSettings(['PUBLIC_RESOLVER_URL', 'PUBLIC_REGISTRY_URL']));
     const area = areaOfArguments(rest);
     if (!area) {
       process.stderr.write(`${OPENAPI_USAGE}\n`);
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     return printOpenApiDocument(area);
   }
   if (name === 'healthcheck') {
-    if (wantsHelp(rest)) return printHelp(HEALTHCHECK_USAGE);
+    if (wantsHelp(rest)) return printHelp(HEALTHCHECK_USAGE, describeSettings(['RESOLVER_PORT', 'REGISTRY_PORT']));
     const checked = rest[0] ?? containerCommand();
     // A typo must not pass as a command with nothing to check: the container would always look healthy.
     if (rest.length > 1 || !Object.hasOwn(commands, checked)) {

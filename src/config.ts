@@ -592,6 +592,11 @@ export function describeConfig(): { name: string; default: unknown; description:
   }));
 }
 
+/** The descriptions of `names` only, in the schema's order (a command's `--help`). */
+export function describeSettings(names: readonly ConfigKey[]): { name: string; default: unknown; description: string }[] {
+  return describeConfig().filter(({ name }) => names.includes(name as ConfigKey));
+}
+
 /**
  * The `.env.example` of the repository, made from the config schema so the two cannot drift (a test
  * compares them): every setting commented out at its default, so a copy changes nothing until edited.

@@ -45,13 +45,21 @@ describe('--help on every entry', () => {
     expect(code).toBe(0);
   });
 
-  it('every command of the entry point prints its usage with --help', async () => {
-    for (const command of ['start', 'cluster', 'resolver', 'registry', 'worker', 'migrate', 'rollback', 'status', 'import', 'linkcheck']) {
+  it('every command of the entry point prints its usage and its own settings with --help, on one screen', async () => {
+    const commands = ['start', 'cluster', 'resolver', 'registry', 'worker', 'migrate', 'rollback', 'status', 'import', 'reference-prefixes', 'linkcheck', 'healthcheck', 'openapi'];
+    const help: Record<string, string> = {};
+    for (const command of commands) {
       const child = spawnNode('dist/src/cli.js', { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, [command, '--help']);
       const { code } = await child.exited;
-      expect([command, code, child.output().slice(0, 6)]).toEqual([command, 0, 'Usage:']);
+      help[command] = child.output();
+      const lines = child.output().trimEnd().split('\n');
+      expect([command, code, child.output().slice(0, 6), lines.length <= 40]).toEqual([command, 0, 'Usage:', true]);
+      // The rest of the ~76 settings are one command away.
+      expect([command, lines.at(-1)]).toEqual([command, 'Every setting with its default and meaning: node dist/src/cli.js settings']);
     }
-  });
+    expect(help.import).toContain('DATABASE_URL');
+    expect(help.import).not.toMatch(/OIDC_|RATE_LIMIT/);
+  }, 60000);
 
   it('refuses an unknown command or argument with the usage and exit code 2', async () => {
     const unknown = spawnNode('dist/src/cli.js', {}, ['serve']);
@@ -96,7 +104,10 @@ describe('a .env file', () => {
     const checked = await run(process.execPath, [path.join(ROOT, 'dist/src/cli.js'), 'healthcheck', 'start'], {
       cwd: folder,
       env: { PATH: process.env.PATH ?? '', REGISTRY_PORT: String(fromEnvironment) },
-    }).catch((error: { code: number; stderr: string }) => error);
+    }).then(
+      ({ stderr }) => ({ code: 0, stderr }),
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(checked.code).toBe(1);
     expect(checked.stderr).toContain(`http://127.0.0.1:${fromFile}/health/live`);
     expect(checked.stderr).toContain(`http://127.0.0.1:${fromEnvironment}/health/live`);
