@@ -30,19 +30,27 @@ const commands: Record<string, Command> = {
   import: { entry: new URL('./importer/cli.js', import.meta.url), about: 'import a registry dataset: import <file-or-URL> [--prune] [--synonyms <file>]' },
   'reference-prefixes': {
     entry: new URL('./importer/reference-prefixes-cli.js', import.meta.url),
-    about: "load another registry's prefixes: reference-prefixes --source <name> <file>",
+    about: "load another registry's prefixes: reference-prefixes --source <name> <file> [--format json|tsv|csv]",
   },
-  linkcheck: { entry: new URL('./link-check/cli.js', import.meta.url), about: 'check every provider now: linkcheck [--prefix P] [--wait]' },
+  linkcheck: { entry: new URL('./link-check/cli.js', import.meta.url), about: 'check every provider now: linkcheck [--prefix P] [--wait] [--spread D] [--timeout D]' },
 };
 
-const USAGE = [
-  'Usage: node dist/src/cli.js <command> [arguments]   (docker run <image> <command> [arguments])',
-  ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(9)} ${c.about}`),
-  `  ${'settings'.padEnd(9)} print every setting with its default, as a .env file`,
-  `  ${'healthcheck'.padEnd(9)} [command]  exit 0 when the areas of the container's command answer /health/live`,
-  `  ${'openapi'.padEnd(9)} --area resolver|registry  print the area's OpenAPI document`,
-  '`<command> --help` shows the usage of one command.',
-].join('\n');
+/** The commands cli.ts answers itself, after those of the table above. */
+const OWN_COMMANDS: [string, string][] = [
+  ['settings', 'print every setting with its default, as a .env file'],
+  ['healthcheck', "healthcheck [command]: exit 0 when the command's areas answer /health/live (the image's HEALTHCHECK)"],
+  ['openapi', "openapi --area resolver|registry: print the area's OpenAPI document"],
+];
+
+const USAGE = ((): string => {
+  const rows: [string, string][] = [...Object.entries(commands).map(([name, c]): [string, string] => [name, c.about]), ...OWN_COMMANDS];
+  const width = Math.max(...rows.map(([name]) => name.length));
+  return [
+    'Usage: node dist/src/cli.js <command> [arguments]   (docker run <image> <command> [arguments])',
+    ...rows.map(([name, about]) => `  ${name.padEnd(width)}  ${about}`),
+    '`<command> --help` shows the usage of one command.',
+  ].join('\n');
+})();
 
 /** Runs the entry in a child node with the flags it needs, passing signals on and its exit code back. */
 function runWithFlags(entry: string, flags: readonly string[], args: string[]): void {

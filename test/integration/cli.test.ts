@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -60,6 +60,23 @@ describe('--help on every entry', () => {
     expect(help.import).toContain('DATABASE_URL');
     expect(help.import).not.toMatch(/OIDC_|RATE_LIMIT/);
   }, 60000);
+
+  it('lists every command with its description in one column, and so do the README and the Dockerfile', async () => {
+    const child = spawnNode('dist/src/cli.js', {}, ['--help']);
+    await child.exited;
+    const rows = child.output().split('\n').filter((line) => /^  \S/.test(line));
+    const commands = rows.map((row) => row.trim().split(' ')[0]!);
+    expect(commands).toEqual(expect.arrayContaining(['start', 'reference-prefixes', 'linkcheck', 'settings', 'healthcheck', 'openapi']));
+    // Where each description starts: past the longest command name, whatever its length.
+    const columns = new Set(rows.map((row) => /^  \S+ +/.exec(row)![0].length));
+    expect(columns.size).toBe(1);
+    expect([...columns][0]).toBeGreaterThan(Math.max(...commands.map((name) => name.length)) + 2);
+
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const dockerfileHeader = /^(#.*\n)+/.exec(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'))![0];
+    expect(commands.filter((name) => !readme.includes(`| \`${name}`))).toEqual([]);
+    expect(commands.filter((name) => !dockerfileHeader.includes(`\`${name}`))).toEqual([]);
+  });
 
   it('refuses an unknown command or argument with the usage and exit code 2', async () => {
     const unknown = spawnNode('dist/src/cli.js', {}, ['serve']);
