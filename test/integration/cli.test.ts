@@ -64,11 +64,11 @@ describe('--help on every entry', () => {
   it('lists every command with its description in one column, and so do the README and the Dockerfile', async () => {
     const child = spawnNode('dist/src/cli.js', {}, ['--help']);
     await child.exited;
-    const rows = child.output().split('\n').filter((line) => /^  \S/.test(line));
+    const rows = child.output().split('\n').filter((line) => /^ {2}\S/.test(line));
     const commands = rows.map((row) => row.trim().split(' ')[0]!);
     expect(commands).toEqual(expect.arrayContaining(['start', 'reference-prefixes', 'linkcheck', 'settings', 'healthcheck', 'openapi']));
     // Where each description starts: past the longest command name, whatever its length.
-    const columns = new Set(rows.map((row) => /^  \S+ +/.exec(row)![0].length));
+    const columns = new Set(rows.map((row) => /^ {2}\S+ +/.exec(row)![0].length));
     expect(columns.size).toBe(1);
     expect([...columns][0]).toBeGreaterThan(Math.max(...commands.map((name) => name.length)) + 2);
 
