@@ -1,6 +1,9 @@
 # One image for every part. The entrypoint takes a command: `start` (the default: prepare the database and
-# run all three parts), `resolver`, `registry`, `worker` to scale parts apart, and the one-shot `migrate`,
-# `rollback`, `status`, `import <file-or-URL> [--prune]`, `settings`. `docker run IMAGE --help` lists them.
+# run all three parts), `resolver`, `registry`, `worker` to scale parts apart, `cluster` (2 of each behind
+# HAProxy, where it is installed), and the one-shot `migrate`, `rollback`, `status`,
+# `import <file-or-URL> [--prune] [--synonyms <file>]`, `reference-prefixes --source <name> <file>`,
+# `linkcheck [--prefix P] [--wait] [--spread D] [--timeout D]`, `settings`, `openapi --area resolver|registry`,
+# and `healthcheck [command]` (the HEALTHCHECK below). `docker run IMAGE --help` lists them.
 # Node: the machines that test this project run Node 20 (past end of life); the image follows the LTS line.
 ARG NODE_VERSION=26
 

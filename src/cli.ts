@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { envExample } from './config.js';
-import { checkHealth, containerCommand } from './healthcheck.js';
-import { printHelp } from './lib/cli-help.js';
+import { describeSettings, envExample, loadDotEnv } from './config.js';
+import { checkHealth, containerCommand, HEALTHCHECK_USAGE } from './healthcheck.js';
+import { printHelp, wantsHelp } from './lib/cli-help.js';
 import { RESOLVER_NODE_FLAGS } from './resolver/node-flags.js';
 
 /**
@@ -30,19 +30,27 @@ const commands: Record<string, Command> = {
   import: { entry: new URL('./importer/cli.js', import.meta.url), about: 'import a registry dataset: import <file-or-URL> [--prune] [--synonyms <file>]' },
   'reference-prefixes': {
     entry: new URL('./importer/reference-prefixes-cli.js', import.meta.url),
-    about: "load another registry's prefixes: reference-prefixes --source <name> <file>",
+    about: "load another registry's prefixes: reference-prefixes --source <name> <file> [--format json|tsv|csv]",
   },
-  linkcheck: { entry: new URL('./link-check/cli.js', import.meta.url), about: 'check every provider now: linkcheck [--prefix P] [--wait]' },
+  linkcheck: { entry: new URL('./link-check/cli.js', import.meta.url), about: 'check every provider now: linkcheck [--prefix P] [--wait] [--spread D] [--timeout D]' },
 };
 
-const USAGE = [
-  'Usage: node dist/src/cli.js <command> [arguments]   (docker run <image> <command> [arguments])',
-  ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(9)} ${c.about}`),
-  `  ${'settings'.padEnd(9)} print every setting with its default, as a .env file`,
-  `  ${'healthcheck'.padEnd(9)} [command]  exit 0 when the areas of the container's command answer /health/live`,
-  `  ${'openapi'.padEnd(9)} --area resolver|registry  print the area's OpenAPI document`,
-  '`<command> --help` shows the usage of one command.',
-].join('\n');
+/** The commands cli.ts answers itself, after those of the table above. */
+const OWN_COMMANDS: [string, string][] = [
+  ['settings', 'print every setting with its default, as a .env file'],
+  ['healthcheck', "healthcheck [command]: exit 0 when the command's areas answer /health/live (the image's HEALTHCHECK)"],
+  ['openapi', "openapi --area resolver|registry: print the area's OpenAPI document"],
+];
+
+const USAGE = ((): string => {
+  const rows: [string, string][] = [...Object.entries(commands).map(([name, c]): [string, string] => [name, c.about]), ...OWN_COMMANDS];
+  const width = Math.max(...rows.map(([name]) => name.length));
+  return [
+    'Usage: node dist/src/cli.js <command> [arguments]   (docker run <image> <command> [arguments])',
+    ...rows.map(([name, about]) => `  ${name.padEnd(width)}  ${about}`),
+    '`<command> --help` shows the usage of one command.',
+  ].join('\n');
+})();
 
 /** Runs the entry in a child node with the flags it needs, passing signals on and its exit code back. */
 function runWithFlags(entry: string, flags: readonly string[], args: string[]): void {
@@ -52,6 +60,12 @@ function runWithFlags(entry: string, flags: readonly string[], args: string[]): 
 }
 
 async function main(): Promise<void> {
+  try {
+    loadDotEnv();
+  } catch (error) {
+    process.stderr.write(`Cannot read .env: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
   const [name = 'start', ...rest] = process.argv.slice(2);
   if (name === '--help' || name === '-h' || name === 'help') return printHelp(USAGE);
   if (name === 'settings') {
@@ -61,7 +75,7 @@ async function main(): Promise<void> {
   if (name === 'openapi') {
     // Loaded only here: the document's modules are many, and the other commands need none of them.
     const { areaOfArguments, OPENAPI_USAGE, printOpenApiDocument } = await import('./openapi/cli.js');
-    if (rest.includes('--help')) return printHelp(OPENAPI_USAGE);
+    if (wantsHelp(rest)) return printHelp(OPENAPI_USAGE, describeSettings(['PUBLIC_RESOLVER_URL', 'PUBLIC_REGISTRY_URL']));
     const area = areaOfArguments(rest);
     if (!area) {
       process.stderr.write(`${OPENAPI_USAGE}\n`);
@@ -70,11 +84,18 @@ async function main(): Promise<void> {
     return printOpenApiDocument(area);
   }
   if (name === 'healthcheck') {
-    const problems = await checkHealth(rest[0] ?? containerCommand());
+    if (wantsHelp(rest)) return printHelp(HEALTHCHECK_USAGE, describeSettings(['RESOLVER_PORT', 'REGISTRY_PORT']));
+    const checked = rest[0] ?? containerCommand();
+    // A typo must not pass as a command with nothing to check: the container would always look healthy.
+    if (rest.length > 1 || !Object.hasOwn(commands, checked)) {
+      process.stderr.write(`healthcheck: unknown command ${JSON.stringify(checked)} (one of ${Object.keys(commands).join(', ')}).\n${HEALTHCHECK_USAGE}\n`);
+      process.exit(2);
+    }
+    const problems = await checkHealth(checked);
     if (problems.length) process.stderr.write(`unhealthy: ${problems.join('; ')}\n`);
     process.exit(problems.length ? 1 : 0);
   }
-  const command = commands[name];
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
     process.stderr.write(`Unknown command ${JSON.stringify(name)}.\n${USAGE}\n`);
     process.exit(2);

@@ -3,6 +3,7 @@ import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { environmentWith, type Config } from './config.js';
 import { forkPart, stopParts, type ChildPart, type PartKind } from './bootstrap/child-part.js';
+import { partSettings } from './bootstrap/part-settings.js';
 import { failStartup as fail, prepareDatabaseOrFail, startupConfig } from './bootstrap/startup.js';
 import { projectRoot } from './lib/project-root.js';
 
@@ -90,7 +91,7 @@ function instancesOf(config: Readonly<Config>): Omit<Instance, 'current'>[] {
 }
 
 async function main(): Promise<void> {
-  const config = startupConfig(USAGE);
+  const config = startupConfig(USAGE, partSettings(['resolver', 'registry', 'worker'], ['CLUSTER_BACKEND_PORT']));
   if (!config) return;
   const haproxy = findHaproxy(environmentWith({}).PATH);
   if (!haproxy) fail('HAProxy is not installed: `sudo apt-get install haproxy` (Debian, Ubuntu), or put haproxy on PATH.');

@@ -604,6 +604,11 @@ export function describeConfig(): { name: string; default: unknown; description:
   }));
 }
 
+/** The descriptions of `names` only, in the schema's order (a command's `--help`). */
+export function describeSettings(names: readonly ConfigKey[]): { name: string; default: unknown; description: string }[] {
+  return describeConfig().filter(({ name }) => names.includes(name as ConfigKey));
+}
+
 /**
  * The `.env.example` of the repository, made from the config schema so the two cannot drift (a test
  * compares them): every setting commented out at its default, so a copy changes nothing until edited.
@@ -615,8 +620,9 @@ export function envExample(): string {
   });
   return [
     '# Every setting of curie-resolver with its default (generated: node dist/src/cli.js settings > .env.example).',
-    '# The service reads only the environment: export these, pass them with `node --env-file=.env`, or list',
-    '# them under `environment:` / `env_file:` in docker compose.',
+    '# Copy it to .env and uncomment what you change: every npm script and `node dist/src/cli.js <command>` read',
+    '# .env from the folder they run in, and docker compose passes it to the service (env_file). A variable set',
+    '# in the environment wins over the file.',
     '',
     blocks.join('\n\n'),
     '',
@@ -733,6 +739,20 @@ function settingsProblems(candidate: Record<string, unknown>, texts: Record<stri
     delete candidate[name];
   }
   return problems;
+}
+
+/**
+ * Adds the settings of a `.env` file in the current folder (npm runs every script in the project's) to the
+ * environment, when there is one; a variable the environment already has keeps its value (Node's own rule
+ * for env files). Run once by the entry point before anything reads the settings, so that the parts and
+ * tools it starts as child processes inherit them.
+ */
+export function loadDotEnv(file = '.env'): void {
+  try {
+    process.loadEnvFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 /** Parses the environment. */

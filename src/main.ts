@@ -1,4 +1,5 @@
 import { forkPart, stopParts, type PartKind } from './bootstrap/child-part.js';
+import { partSettings } from './bootstrap/part-settings.js';
 import { prepareDatabaseOrFail, startupConfig } from './bootstrap/startup.js';
 
 /**
@@ -15,7 +16,7 @@ const USAGE = [
 ].join('\n');
 
 async function main(): Promise<void> {
-  const config = startupConfig(USAGE);
+  const config = startupConfig(USAGE, partSettings(parts));
   if (!config) return;
   await prepareDatabaseOrFail(config);
 

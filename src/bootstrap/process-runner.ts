@@ -1,6 +1,8 @@
-import { ConfigError, describeConfig, loadConfig, type Config } from '../config.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
 import { printHelp, wantsHelp } from '../lib/cli-help.js';
 import { createLogger, type Logger } from '../lib/logger.js';
+import type { PartKind } from './child-part.js';
+import { partSettings } from './part-settings.js';
 
 export interface StartedPart {
   /** Printed once started, e.g. the address an area listens on. */
@@ -21,13 +23,13 @@ export class StartupError extends Error {
  * argument is refused, since a part takes its whole configuration from the environment.
  */
 export async function runPart(
-  name: string,
+  name: PartKind,
   usage: string,
   start: (config: Readonly<Config>, logger: Logger) => Promise<StartedPart>,
 ): Promise<void> {
   const args = process.argv.slice(2);
   if (wantsHelp(args)) {
-    printHelp(usage, describeConfig());
+    printHelp(usage, partSettings([name]));
     process.exit(0);
   }
   if (args.length) {

@@ -1,5 +1,5 @@
-import { ConfigError, describeConfig, loadConfig, type Config } from '../config.js';
-import { printHelp, wantsHelp } from '../lib/cli-help.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { printHelp, wantsHelp, type SettingDescription } from '../lib/cli-help.js';
 import { prepareDatabase } from './prepare-database.js';
 import { StartupError } from './process-runner.js';
 
@@ -14,9 +14,13 @@ export function failStartup(message: string): never {
 }
 
 /** The configuration to start with, or undefined when the caller only asked for help (printed). */
-export function startupConfig(usage: string, args: readonly string[] = process.argv.slice(2)): Readonly<Config> | undefined {
+export function startupConfig(
+  usage: string,
+  settings: readonly SettingDescription[],
+  args: readonly string[] = process.argv.slice(2),
+): Readonly<Config> | undefined {
   if (wantsHelp(args)) {
-    printHelp(usage, describeConfig());
+    printHelp(usage, settings);
     return undefined;
   }
   if (args.length) failStartup(`unexpected argument ${JSON.stringify(args[0])}\n${usage}`);

@@ -1,12 +1,12 @@
-import { ConfigError, describeConfig, loadConfig } from '../config.js';
+import { ConfigError, describeSettings, loadConfig } from '../config.js';
 import { runCommand } from '../lib/cli-help.js';
 import { ensureDatabase } from './ensure-database.js';
 import { migrateToLatest, withDb, type Db } from './knex.js';
 import { postgresFailureMessage } from './postgres-failure.js';
 
 /**
- * Runs a one-shot tool on the database named by DATABASE_URL (migrate, import): `--help` lists every
- * setting, a bad setting is printed as loadConfig words it, any other failure as `describeFailure` does.
+ * Runs a one-shot tool on the database named by DATABASE_URL (migrate, import): `--help` lists that one
+ * setting, the only one it reads; a bad setting is printed as loadConfig words it, any other failure as `describeFailure` does.
  */
 export function runDatabaseTool<T>(tool: {
   usage: string;
@@ -16,7 +16,7 @@ export function runDatabaseTool<T>(tool: {
 }): void {
   runCommand({
     usage: tool.usage,
-    settings: describeConfig(),
+    settings: describeSettings(['DATABASE_URL']),
     parse: tool.parse,
     run: (parsed) => tool.run(parsed, loadConfig().DATABASE_URL),
     describeFailure: (error) => (error instanceof ConfigError ? error.message : tool.describeFailure(error)),

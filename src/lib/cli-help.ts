@@ -18,10 +18,14 @@ function settingsHelp(settings: readonly SettingDescription[]): string {
     const shown = value === '' || value === undefined ? '(empty)' : String(value);
     return `  ${name} (default ${shown})\n      ${description}`;
   });
-  return ['Settings (environment variables):', ...lines].join('\n');
+  return [
+    'Settings (environment variables, or a .env file in the folder it runs in):',
+    ...lines,
+    'Every setting with its default and meaning: node dist/src/cli.js settings',
+  ].join('\n');
 }
 
-/** The usage, then the settings the entry reads (none: the usage alone). */
+/** The usage, then the settings of the entry worth knowing first (none: the usage alone). */
 export function printHelp(usage: string, settings?: readonly SettingDescription[]): void {
   const text = settings === undefined ? usage : `${usage}\n\n${settingsHelp(settings)}`;
   process.stdout.write(`${text}\n`);

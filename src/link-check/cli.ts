@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { connectRedis } from '../bootstrap/connect.js';
 import { StartupError } from '../bootstrap/process-runner.js';
-import { ConfigError, describeConfig, loadConfig, type Config } from '../config.js';
+import { ConfigError, configKeys, describeSettings, loadConfig, type Config } from '../config.js';
 import { countLinkCheckOutcomes, findLinkCheckRun } from '../db/link-check-runs.js';
 import { createDb, type Db } from '../db/knex.js';
 import { postgresFailureMessage } from '../db/postgres-failure.js';
@@ -157,7 +157,7 @@ async function follow(deps: {
 
 runCommand({
   usage: USAGE,
-  settings: describeConfig().filter((s) => /^(LINKCHECK_|DATABASE_URL|REDIS_URL|QUEUE_PREFIX)/.test(s.name)),
+  settings: describeSettings(configKeys.filter((name) => /^(LINKCHECK_|DATABASE_URL|REDIS_URL|QUEUE_PREFIX)/.test(name))),
   parse: parseArguments,
   run,
   describeFailure: (error) =>

@@ -16,11 +16,16 @@ import { DOCS_SECURITY_POLICY, setPageSecurity } from '../http/page-security.js'
 export const DOCS_ASSETS_PATH = '/docs/assets';
 
 /** The resolver's Koa paths of the documentation (koa-paths.ts): what isDocsPath matches. */
-export const DOCS_PATHS: readonly KoaPath[] = [{ path: '/openapi.json' }, { path: '/docs' }, { path: `${DOCS_ASSETS_PATH}/`, under: true }];
+export const DOCS_PATHS: readonly KoaPath[] = [
+  { path: '/openapi.json' },
+  { path: '/docs' },
+  { path: '/docs/' },
+  { path: `${DOCS_ASSETS_PATH}/`, under: true },
+];
 
 /** The paths these routes answer: on the resolver they are not compact identifiers, and count as browsing. */
 export function isDocsPath(path: string): boolean {
-  return path === '/openapi.json' || path === '/docs' || path.startsWith(`${DOCS_ASSETS_PATH}/`);
+  return path === '/openapi.json' || path === '/docs' || path === '/docs/' || path.startsWith(`${DOCS_ASSETS_PATH}/`);
 }
 
 function swaggerUiDir(): string {
@@ -92,6 +97,13 @@ export function docsRoutes(area: Area, options: DocumentOptions): Router[] {
     ctx.body = document;
   });
   router.get('/docs', (ctx) => {
+    // The router takes /docs/ for /docs too; the page there would ask for /docs/openapi.json (its initializer
+    // names the document relative to the page) and show "Failed to load API definition".
+    if (ctx.path !== '/docs') {
+      ctx.status = 301;
+      ctx.redirect(`/docs${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+      return;
+    }
     ctx.set('Cache-Control', DOCUMENT_CACHE);
     setPageSecurity(ctx, DOCS_SECURITY_POLICY);
     ctx.type = 'text/html; charset=utf-8';

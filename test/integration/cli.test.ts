@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort, ROOT, spawnNode } from '../support/processes.js';
@@ -42,18 +45,44 @@ describe('--help on every entry', () => {
     expect(code).toBe(0);
   });
 
-  // Ten processes, started together; a generous deadline, as each loads its modules on a possibly busy machine.
-  it('every command of the entry point prints its usage with --help', async () => {
-    const commands = ['start', 'cluster', 'resolver', 'registry', 'worker', 'migrate', 'rollback', 'status', 'import', 'linkcheck'];
-    const answers = await Promise.all(
+  it('every command of the entry point prints its usage and its own settings with --help, on one screen', async () => {
+    const commands = ['start', 'cluster', 'resolver', 'registry', 'worker', 'migrate', 'rollback', 'status', 'import', 'reference-prefixes', 'linkcheck', 'healthcheck', 'openapi'];
+    // The processes start together; a generous deadline, as each loads its modules on a possibly busy machine.
+    const outputs = await Promise.all(
       commands.map(async (command) => {
         const child = spawnNode('dist/src/cli.js', { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, [command, '--help']);
         const { code } = await child.exited;
-        return [command, code, child.output().slice(0, 6)];
+        return { command, code, output: child.output() };
       }),
     );
-    expect(answers).toEqual(commands.map((command) => [command, 0, 'Usage:']));
+    const help: Record<string, string> = {};
+    for (const { command, code, output } of outputs) {
+      help[command] = output;
+      const lines = output.trimEnd().split('\n');
+      expect([command, code, output.slice(0, 6), lines.length <= 40]).toEqual([command, 0, 'Usage:', true]);
+      // The rest of the ~76 settings are one command away.
+      expect([command, lines.at(-1)]).toEqual([command, 'Every setting with its default and meaning: node dist/src/cli.js settings']);
+    }
+    expect(help.import).toContain('DATABASE_URL');
+    expect(help.import).not.toMatch(/OIDC_|RATE_LIMIT/);
   }, 120_000);
+
+  it('lists every command with its description in one column, and so do the README and the Dockerfile', async () => {
+    const child = spawnNode('dist/src/cli.js', {}, ['--help']);
+    await child.exited;
+    const rows = child.output().split('\n').filter((line) => /^ {2}\S/.test(line));
+    const commands = rows.map((row) => row.trim().split(' ')[0]!);
+    expect(commands).toEqual(expect.arrayContaining(['start', 'reference-prefixes', 'linkcheck', 'settings', 'healthcheck', 'openapi']));
+    // Where each description starts: past the longest command name, whatever its length.
+    const columns = new Set(rows.map((row) => /^ {2}\S+ +/.exec(row)![0].length));
+    expect(columns.size).toBe(1);
+    expect([...columns][0]).toBeGreaterThan(Math.max(...commands.map((name) => name.length)) + 2);
+
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const dockerfileHeader = /^(#.*\n)+/.exec(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'))![0];
+    expect(commands.filter((name) => !readme.includes(`| \`${name}`))).toEqual([]);
+    expect(commands.filter((name) => !dockerfileHeader.includes(`\`${name}`))).toEqual([]);
+  });
 
   it('refuses an unknown command or argument with the usage and exit code 2', async () => {
     const unknown = spawnNode('dist/src/cli.js', {}, ['serve']);
@@ -62,6 +91,50 @@ describe('--help on every entry', () => {
     const resolver = spawnNode('dist/src/resolver/main.js', {}, ['--port=1']);
     expect((await resolver.exited).code).toBe(2);
     expect(resolver.output()).toMatch(/unexpected argument "--port=1"/);
+  });
+});
+
+describe('healthcheck', () => {
+  it('refuses a command it does not know, explains itself on --help, and finds a cluster that answers nothing unhealthy', async () => {
+    const unknown = spawnNode('dist/src/cli.js', {}, ['healthcheck', 'bogus']);
+    expect((await unknown.exited).code).toBe(2);
+    expect(unknown.output()).toMatch(/unknown command "bogus"[\s\S]*Usage: /);
+
+    const help = spawnNode('dist/src/cli.js', {}, ['healthcheck', '--help']);
+    expect((await help.exited).code).toBe(0);
+    expect(help.output()).toMatch(/^Usage: node dist\/src\/cli\.js healthcheck/);
+
+    // The cluster's balancer listens on both areas' ports; here nothing does.
+    const [resolverPort, registryPort] = [await freePort(), await freePort()];
+    const cluster = spawnNode('dist/src/cli.js', { RESOLVER_PORT: String(resolverPort), REGISTRY_PORT: String(registryPort) }, ['healthcheck', 'cluster']);
+    expect((await cluster.exited).code).toBe(1);
+    expect(cluster.output()).toContain(`unhealthy: http://127.0.0.1:${resolverPort}/health/live`);
+    expect(cluster.output()).toContain(`http://127.0.0.1:${registryPort}/health/live`);
+  });
+});
+
+describe('a .env file', () => {
+  let folder: string;
+  beforeAll(() => {
+    folder = mkdtempSync(path.join(tmpdir(), 'dot-env-'));
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('in the folder the entry point runs in gives the settings the environment does not', async () => {
+    const [fromFile, overridden, fromEnvironment] = [await freePort(), await freePort(), await freePort()];
+    writeFileSync(path.join(folder, '.env'), `# cp .env.example .env, then edit\nRESOLVER_PORT=${fromFile}\nREGISTRY_PORT=${overridden}\n`);
+    // The health check reads both ports and names those that do not answer: here, both.
+    const checked = await run(process.execPath, [path.join(ROOT, 'dist/src/cli.js'), 'healthcheck', 'start'], {
+      cwd: folder,
+      env: { PATH: process.env.PATH ?? '', REGISTRY_PORT: String(fromEnvironment) },
+    }).then(
+      ({ stderr }) => ({ code: 0, stderr }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain(`http://127.0.0.1:${fromFile}/health/live`);
+    expect(checked.stderr).toContain(`http://127.0.0.1:${fromEnvironment}/health/live`);
+    expect(checked.stderr).not.toContain(`:${overridden}/`);
   });
 });
 

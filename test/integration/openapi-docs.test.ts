@@ -50,6 +50,11 @@ describe.each(['resolver', 'registry'] as const)('the %s area', (area) => {
     expect(initializer.text).toContain("'openapi.json'");
   });
 
+  it('sends /docs/ to the docs page at /docs, where the page finds its document', async () => {
+    const res = await t[area].send({ method: 'GET', path: '/docs/', headers: { Accept: 'text/html' } });
+    expect([res.status, res.headers.location]).toEqual([301, '/docs']);
+  });
+
   it('serves only the docs page\'s own files of the package', async () => {
     for (const name of ['index.html', 'swagger-ui-bundle.js.map', 'swagger-ui-es-bundle.js', '..%2Fpackage.json']) {
       expect((await t[area].send({ method: 'GET', path: `/docs/assets/${name}` })).status).toBe(404);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -67,4 +68,27 @@ export function runImporterCli(args: string[], databaseUrl: string): Promise<{ c
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** The processes below `pid` (children, their children, …), read from /proc (Linux). */
+export function descendantsOf(pid: number): number[] {
+  let children: number[];
+  try {
+    children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
+  return children.flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
+/** Whether process `pid` still runs (a zombie, exited but not yet reaped by its parent, does not). */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
 }

@@ -109,7 +109,7 @@ export function postgresReplicaBinaries(): Requirement {
  */
 export function registryDataset(): Requirement & { file?: string } {
   const file = process.env.REGISTRY_DATASET || undefined;
-  const how = 'the identifiers.org dataset file, e.g. REGISTRY_DATASET=../shared/data/identifiers-org-registry.json';
+  const how = 'a copy of the identifiers.org dataset (a download of https://registry.api.identifiers.org/resolutionApi/getResolverDataset)';
   if (!file) return { met: false, need: `REGISTRY_DATASET: set it to ${how}`, requiredInCi: true };
   if (!existsSync(file)) return { met: false, need: `REGISTRY_DATASET: ${file} does not exist; point it at ${how}`, requiredInCi: true };
   return { met: true, need: `REGISTRY_DATASET (${file})`, requiredInCi: true, file };

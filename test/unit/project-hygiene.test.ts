@@ -8,6 +8,7 @@ interface PackageJson {
   engines: { node: string };
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
+  allowScripts: Record<string, boolean>;
 }
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as PackageJson;
 
@@ -50,6 +51,16 @@ describe('project hygiene', () => {
     const declared = Object.keys(pkg.dependencies);
     expect([...imported].filter((name) => !declared.includes(name)).sort()).toEqual([]);
     expect(declared.filter((name) => !imported.has(name)).sort()).toEqual([]);
+  });
+
+  it('decides for every installed package with an install script whether it may run (npm ci warns of any left undecided)', () => {
+    const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { hasInstallScript?: boolean }>;
+    };
+    const withScripts = Object.entries(lock.packages)
+      .filter(([, entry]) => entry.hasInstallScript)
+      .map(([where]) => where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length));
+    expect(withScripts.filter((name) => !(name in pkg.allowScripts)).sort()).toEqual([]);
   });
 
   it('keeps type packages out of the production dependencies', () => {
