@@ -9,7 +9,7 @@
 //   node scripts/ensure-built.mjs --no-check  emit without type-checking, for a caller that has just run
 //                                             `npm run typecheck` over the same sources (.ci/run)
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +51,9 @@ if (tsc && existsSync(path.join(root, 'tsconfig.json'))) {
   // Taken before compiling: a source saved while tsc runs is newer than the stamp, so the next call builds.
   const started = new Date();
   if (!existsSync(path.join(root, 'dist'))) process.stderr.write('Building dist/ from the TypeScript sources (the first time takes a minute)…\n');
+  // tsc's incremental record says what it last wrote, not what is still there: with the output deleted
+  // (by hand, by a clean) it would answer "up to date" and write nothing. Without the output, no record.
+  if (!existsSync(path.join(root, 'dist', 'src', 'cli.js'))) rmSync(path.join(root, 'dist', 'tsconfig.tsbuildinfo'), { force: true });
   const flags = ['-p', 'tsconfig.json', '--incremental', ...(args.has('--no-check') ? ['--noCheck'] : [])];
   const built = spawnSync(process.execPath, [tsc, ...flags], { cwd: root, stdio: 'inherit' });
   if (built.status === 0) writeFileSync(STAMP, `${started.toISOString()}\n`);

@@ -56,4 +56,11 @@ describe('scripts/ensure-built.mjs', () => {
     await ensureBuilt();
     expect(readFileSync(path.join(project, 'dist', 'src', 'cli.js'), 'utf8')).toContain("'second'");
   });
+
+  it('builds again when the output was deleted, though the compiler\'s incremental record says it is up to date', async () => {
+    await ensureBuilt();
+    rmSync(path.join(project, 'dist', 'src', 'cli.js'));
+    await ensureBuilt();
+    expect(readFileSync(path.join(project, 'dist', 'src', 'cli.js'), 'utf8')).toContain("'second'");
+  });
 });
