@@ -1,7 +1,7 @@
 /**
  * Text a reader will want to paste elsewhere (a compact identifier, an address), and how long addresses
- * wrap. copy-buttons.js puts a Copy button after each `[data-copy]` element; without scripts the text is
- * there to select.
+ * wrap. Each value comes with its Copy button, kept invisible (but in its place, so that nothing moves when
+ * it shows) until copy-buttons.js makes it work; without scripts the text is there to select.
  */
 import { Fragment } from 'preact';
 
@@ -11,9 +11,14 @@ export const COPY_SCRIPTS = ['copy-buttons.js'] as const;
 /** `text` in a code element the copy script gives a button, named for what it copies. */
 export function Copyable({ text, what }: { text: string; what?: string }) {
   return (
-    <code data-copy={text} data-copy-what={what ?? text}>
-      <BreakableUrl text={text} />
-    </code>
+    <>
+      <code>
+        <BreakableUrl text={text} />
+      </code>{' '}
+      <button type="button" class="copy" data-copy={text} aria-label={`Copy ${what ?? text}`} data-pending="">
+        Copy
+      </button>
+    </>
   );
 }
 

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { STYLESHEET, type Site } from './site.js';
+import { FAVICON, STYLESHEET, type Site } from './site.js';
 
 /** The sections of the navigation; a page names the one it belongs to, which is marked aria-current. */
 export type NavSection = 'home' | 'browse' | 'request' | 'none';
@@ -8,6 +8,8 @@ export interface LayoutProps {
   site: Site;
   /** The document title; " · Compact Identifier Registry" is appended. */
   title: string;
+  /** What search engines show under the title; the registry's own description by default. */
+  description?: string;
   section?: NavSection;
   /** Scripts of public/ the page enhances itself with (type=module: deferred, and skipped by old browsers). */
   scripts?: readonly string[];
@@ -21,13 +23,28 @@ const NAV: readonly { section: NavSection; href: string; label: string }[] = [
 ];
 
 /** The one layout: a skip link, then header (with the navigation), main and footer landmarks. */
-export function Layout({ site, title, section = 'none', scripts = [], children }: LayoutProps) {
+const DEFAULT_DESCRIPTION =
+  'The registry of compact identifiers (prefix:accession, such as taxonomy:9606): their namespaces, the providers of each and where an identifier resolves.';
+const DESCRIPTION_LENGTH = 160;
+
+/** A description cut at a word to the length search engines show. */
+function shortDescription(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= DESCRIPTION_LENGTH) return flat;
+  const cut = flat.slice(0, DESCRIPTION_LENGTH - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), DESCRIPTION_LENGTH / 2))}…`;
+}
+
+export function Layout({ site, title, description, section = 'none', scripts = [], children }: LayoutProps) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · Compact Identifier Registry`}</title>
+        <meta name="description" content={shortDescription(description || DEFAULT_DESCRIPTION)} />
+        {/* Named here, so that no browser asks for a /favicon.ico that is not there. */}
+        <link rel="icon" href={site.assets.url(FAVICON)} type="image/svg+xml" />
         <link rel="stylesheet" href={site.assets.url(STYLESHEET)} />
         {scripts.map((name) => (
           <script type="module" src={site.assets.url(name)} key={name} />

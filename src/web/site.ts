@@ -11,3 +11,5 @@ export interface Site {
 
 /** The stylesheet every page links. */
 export const STYLESHEET = 'registry.css';
+/** The icon every page names (public/). */
+export const FAVICON = 'favicon.svg';

@@ -7,6 +7,7 @@ import { projectRoot } from '../lib/project-root.js';
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
 };
 
 export interface StaticAssetsOptions {

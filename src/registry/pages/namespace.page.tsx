@@ -185,7 +185,7 @@ export function NamespacePage({ site, data }: { site: Site; data: NamespacePageD
   const curie = route?.compactId ?? `${ns.prefix}:${ns.sampleId}`;
   const sampleHref = curieHref(site, curie);
   return (
-    <Layout site={site} title={`${ns.name} (${ns.prefix})`} section="browse" scripts={COPY_SCRIPTS}>
+    <Layout site={site} title={`${ns.name} (${ns.prefix})`} description={ns.description} section="browse" scripts={COPY_SCRIPTS}>
       <h1>
         {ns.name} <code>{ns.prefix}</code>
         {ns.deprecated ? <span class="badge deprecated">deprecated</span> : null}
