@@ -221,7 +221,7 @@ export class DeskService {
   /** Comment, reject or accept, as the curator; CurationError (400, 409) when refused. */
   async act(curator: Curator, kind: RequestKind, sessionId: number, operation: 'comment' | 'reject' | 'accept', text: string): Promise<void> {
     const field = operation === 'comment' ? 'comment' : operation === 'reject' ? 'rejectionReason' : 'acceptanceReason';
-    await this.deps.curation.run(kind, operation, sessionId, readSessionEventPayload({ [field]: text }, curator.name));
+    await this.deps.curation.run(kind, operation, sessionId, readSessionEventPayload({ [field]: text }, curator));
   }
 
   /**
@@ -240,7 +240,7 @@ export class DeskService {
         const placed = new Set(Object.values(errors));
         return { ok: false, status: 422, errors, problems: failures.map((f) => f.message).filter((m) => !placed.has(m)) };
       }
-      await this.deps.curation.run(kind, 'amend', sessionId, readSessionEventPayload({ [AMENDED_FIELD[kind]]: raw, additionalInformation: note }, curator.name));
+      await this.deps.curation.run(kind, 'amend', sessionId, readSessionEventPayload({ [AMENDED_FIELD[kind]]: raw, additionalInformation: note }, curator));
       return { ok: true };
     } catch (error) {
       if (error instanceof InvalidPayloadError) return { ok: false, status: 422, errors: {}, problems: [error.message] };

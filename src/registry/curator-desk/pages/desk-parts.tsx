@@ -175,9 +175,12 @@ export function TextBox({
   return <DeskInput idPrefix={id} field={{ name, label, hint, input: multiline ? 'textarea' : 'text', required }} value={value} error={error} />;
 }
 
+// A creation or deletion touches every field: the fields would say nothing the action does not.
+const WHOLE_RECORD_ACTION = /\.(create|delete)$/;
+
 function describeChange(event: CurationEventRow): string {
   const fields = Object.keys(event.changes);
-  return fields.length === 0 ? event.action : `${event.action}: ${fields.join(', ')}`;
+  return fields.length === 0 || WHOLE_RECORD_ACTION.test(event.action) ? event.action : `${event.action}: ${fields.join(', ')}`;
 }
 
 /** The last changes curators made to a record, with who made them. */
@@ -195,6 +198,7 @@ export function ChangeLog({ changes }: { changes: readonly CurationEventRow[] })
                 <strong>{describeChange(event)}</strong> by {event.actor}
                 {event.actorKind === 'oidc' ? <span class="muted"> (signed in as {event.actorSubject})</span> : null}, <When date={event.created} />
               </p>
+              {event.additionalInformation ? <p class="muted">{event.additionalInformation}</p> : null}
             </li>
           ))}
         </ol>
