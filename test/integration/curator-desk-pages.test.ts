@@ -81,3 +81,25 @@ describe('an accepted request', () => {
     expect(page.text).toContain(`Created by accepting resource registration request ${id}: No acceptance reason provided`);
   });
 });
+
+describe('a request’s page', () => {
+  it('shows the request’s web addresses as links, other values and the URL pattern as text', async () => {
+    const prefix = unique('hl');
+    const id = await submit('prefix', prefixRegistration(prefix, { additionalInformation: 'Licence at https://licence.example.org/terms. Ask us.' }));
+    // A value no form takes any more (an old import): never a link.
+    const session = (await t.db('prefixRegistrationSessions').where({ id }).first())!;
+    await t.db('prefixRegistrationRequests').where({ id: session.requestId }).update({ authHelpUrl: 'javascript:alert(1)' });
+    const page = await getPage(`/curation/requests/prefix/${id}`);
+    expect(page.status).toBe(200);
+    const link = (url: string) => `<a href="${url}" rel="nofollow noopener">${url}</a>`;
+    expect(page.text).toContain(`<dd>${link(`https://${prefix}.example.org/`)}</dd>`);
+    expect(page.text).toContain(`<dd>${link('https://institute.example.org/')}</dd>`);
+    expect(page.text).toContain(`<dd class="lines">${link('https://doi.org/10.1000/182')}</dd>`);
+    expect(page.text).toContain(`<dd class="lines">Licence at ${link('https://licence.example.org/terms')}. Ask us.</dd>`);
+    expect(page.text).toContain(`<dd><code>https://${prefix}.example.org/items/{$id}</code></dd>`);
+    expect(page.text).toContain('<dd>javascript:alert(1)</dd>');
+    expect(page.text).not.toContain('href="javascript:');
+    // The URL checks' addresses lead to the pages checked.
+    expect(page.text).toContain(`<a href="https://${prefix}.example.org/items/12345" rel="nofollow noopener"><code>https://${prefix}.example.org/items/12345</code></a>`);
+  });
+});
