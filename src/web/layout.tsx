@@ -11,6 +11,11 @@ export interface LayoutProps {
   section?: NavSection;
   /** Scripts of public/ the page enhances itself with (type=module: deferred, and skipped by old browsers). */
   scripts?: readonly string[];
+  /**
+   * The header's navigation in place of the site's: the curator desk's own bar, so that a desk page has one
+   * navigation, not the public one above the desk's.
+   */
+  navigation?: ComponentChildren;
   children: ComponentChildren;
 }
 
@@ -20,8 +25,31 @@ const NAV: readonly { section: NavSection; href: string; label: string }[] = [
   { section: 'request', href: '/prefixregistrationrequest', label: 'Request a prefix' },
 ];
 
+/** The site's navigation, the current section marked. */
+function MainNavigation({ section }: { section: NavSection }) {
+  return (
+    <nav aria-label="Main">
+      <ul>
+        {NAV.map((item) => (
+          <li key={item.href}>
+            <a href={item.href} aria-current={item.section === section ? 'page' : undefined}>
+              {item.label}
+            </a>
+          </li>
+        ))}
+        <li>
+          <a href="/docs">API</a>
+        </li>
+        <li>
+          <a href="/resolutionApi/getResolverDataset">Dataset</a>
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
 /** The one layout: a skip link, then header (with the navigation), main and footer landmarks. */
-export function Layout({ site, title, section = 'none', scripts = [], children }: LayoutProps) {
+export function Layout({ site, title, section = 'none', scripts = [], navigation, children }: LayoutProps) {
   return (
     <html lang="en">
       <head>
@@ -41,23 +69,7 @@ export function Layout({ site, title, section = 'none', scripts = [], children }
           <a class="site-name" href="/">
             Compact Identifier Registry
           </a>
-          <nav aria-label="Main">
-            <ul>
-              {NAV.map((item) => (
-                <li key={item.href}>
-                  <a href={item.href} aria-current={item.section === section ? 'page' : undefined}>
-                    {item.label}
-                  </a>
-                </li>
-              ))}
-              <li>
-                <a href="/docs">API</a>
-              </li>
-              <li>
-                <a href="/resolutionApi/getResolverDataset">Dataset</a>
-              </li>
-            </ul>
-          </nav>
+          {navigation ?? <MainNavigation section={section} />}
         </header>
         <main id="main" tabIndex={-1}>
           {children}

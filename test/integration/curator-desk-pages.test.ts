@@ -51,6 +51,167 @@ const headerOf = (html: string) => /<header class="site-header">[\s\S]*?<\/heade
 /** The navigation landmarks of a page, but for the pagers of its lists. */
 const navigationsOf = (html: string) => [...html.matchAll(/<nav(?![^>]*class="pages")[^>]*>/g)].map((m) => m[0]);
 
+describe('the navigation', () => {
+  it('is one bar, the desk’s, in the header of every desk page: no public navigation above it', async () => {
+    for (const path of ['/curation', '/curation/warnings', '/curation/institutions', '/curation/registry']) {
+      const page = await getPage(path);
+      expect([path, page.status]).toEqual([path, 200]);
+      expect([path, navigationsOf(page.text)]).toEqual([path, ['<nav aria-label="Curator desk">']]);
+      const header = headerOf(page.text);
+      for (const link of ['Requests', 'Warnings', 'Registry maintenance', 'Institutions', 'Queues']) expect(header).toContain(`>${link}</a>`);
+      expect(header).toContain(`Signed in as <strong>${CURATOR_NAME}</strong>`);
+      expect(header).not.toContain('Browse the registry');
+    }
+    expect(headerOf((await getPage('/curation/warnings')).text)).toContain('<a href="/curation/warnings" aria-current="page">Warnings</a>');
+    // The public pages keep the site's navigation.
+    const home = await request(app).get('/').set('Accept', HTML_ACCEPT);
+    expect(navigationsOf(home.text)).toEqual(['<nav aria-label="Main">']);
+  });
+});
+
+describe('the curation warnings', () => {
+  it('shows the open warnings as a table of namespaces and institutions, each with its warnings’ details, linked to the records', async () => {
+    const jax = (await t.db('institutions').where({ name: 'The Jackson Laboratory' }).first())!;
+    const taxonomy = (await t.db('namespaces').where({ prefix: 'taxonomy' }).first())!;
+    const provider = (await t.db('resources').where({ namespaceId: taxonomy.id }).orderBy('id').first())!;
+    const notified = await request(app)
+      .post('/curationApi/notifications')
+      .set('Authorization', BEARER)
+      .send({
+        apiVersion: '1.0',
+        payload: [
+          {
+            targetType: 'institution',
+            targetId: jax.id,
+            globalId: `url-not-ok:institution:home-url:${jax.id}`,
+            type: 'url-not-ok',
+            details: { url: 'https://jax.example.org/gone', 'http-status': 404, error: 'Not Found' },
+          },
+          { targetType: 'resource', targetId: provider.id, globalId: `low-availability-resource:${provider.id}`, type: 'low-availability-resource', details: { availability: '12' } },
+          { targetType: 'namespace', targetId: taxonomy.id, globalId: `curator-review:namespace:description:${taxonomy.id}`, type: 'curator-review', details: { 'field-name': 'description' } },
+        ],
+      });
+    expect(notified.status).toBe(200);
+
+    const page = await getPage('/curation/warnings');
+    expect(page.status).toBe(200);
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.text).toContain('<h1>Curation warnings</h1>');
+    expect(page.text).toContain('2 namespaces and institutions with open warnings');
+    // The institution's row: its counts; below it, its warning with the details, the URL a link.
+    const jaxRow = new RegExp(
+      `<tr><th scope="row"><span class="muted">Institution</span> <a href="/curation/institutions/${jax.id}">The Jackson Laboratory</a></th><td><span class="muted">—</span></td><td>1</td><td>0</td><td><span class="muted">No</span></td><td><span class="muted">No</span></td></tr>`,
+    );
+    expect(page.text).toMatch(jaxRow);
+    expect(page.text).toContain('<summary>1 open warning of The Jackson Laboratory</summary>');
+    expect(page.text).toContain(`<strong>Failing URL</strong> about institution <a href="/curation/institutions/${jax.id}">The Jackson Laboratory</a>`);
+    expect(page.text).toContain('<dt>url</dt><dd><a href="https://jax.example.org/gone" rel="nofollow noopener">https://jax.example.org/gone</a></dd>');
+    expect(page.text).toContain('<dt>http-status</dt><dd>404</dd>');
+    // The namespace's row counts its provider's warning too; both are listed under it.
+    expect(page.text).toMatch(/<tr><th scope="row"><span class="muted">Namespace<\/span> <a href="\/curation\/namespaces\/taxonomy"><code>taxonomy<\/code><\/a><span class="target-name"> [^<]+<\/span><\/th><td>0<\/td><td>0<\/td><td>1<\/td><td>Yes<\/td><td><span class="muted">No<\/span><\/td><\/tr>/);
+    expect(page.text).toContain('<summary>2 open warnings of taxonomy</summary>');
+    expect(page.text).toContain(`<strong>Provider rarely available</strong> about provider <a href="/curation/resources/${provider.id}">${provider.name}</a>`);
+    expect(page.text).toContain('<strong>Waits for a curator’s value</strong> about namespace <a href="/curation/namespaces/taxonomy"><code>taxonomy</code></a>');
+  });
+
+  it('pages the table 25 namespaces and institutions at a time', async () => {
+    const stem = unique('Warned institute ');
+    const ids = (await t.db('institutions')
+      .insert(Array.from({ length: 26 }, (_, i) => ({ name: `${stem} ${String(i).padStart(2, '0')}`, homeUrl: 'https://institute.example.org/', description: 'x', locationCountryCode: 'GB' })))
+      .returning('id')) as { id: number }[];
+    const payload = ids.map(({ id }) => ({ targetType: 'institution', targetId: id, globalId: `url-not-ok:institution:home-url:${id}`, type: 'url-not-ok', details: { url: 'https://x.example.org/' } }));
+    expect((await request(app).post('/curationApi/notifications').set('Authorization', BEARER).send({ apiVersion: '1.0', payload })).status).toBe(200);
+    const rowsOf = (html: string) => html.match(/<tr><th scope="row">/g)?.length ?? 0;
+    const first = await getPage('/curation/warnings');
+    expect(first.text).toContain('26 namespaces and institutions with open warnings');
+    expect(rowsOf(first.text)).toBe(25);
+    expect(first.text).toContain('<p>Page 1 of 2</p>');
+    expect(first.text).toContain('<a href="/curation/warnings?page=1" rel="next">Next page</a>');
+    const last = await getPage('/curation/warnings?page=99');
+    expect(rowsOf(last.text)).toBe(1);
+    expect(last.text).toContain(`${stem} 25</a>`);
+  });
+});
+
+describe('the institutions', () => {
+  const stem = unique('Listed institute ');
+  let used: { id: number; name: string };
+
+  beforeAll(async () => {
+    await t.db('institutions').insert(
+      Array.from({ length: 53 }, (_, i) => ({ name: `${stem} ${String(i).padStart(2, '0')}`, homeUrl: 'https://institute.example.org/', description: 'x', locationCountryCode: 'FR' })),
+    );
+    await t.db('institutions').insert({ name: `${stem} zz 100% real_name`, homeUrl: 'https://institute.example.org/', description: 'x', locationCountryCode: 'FR' });
+    const resource = (await t.db('resources').orderBy('id').first())!;
+    used = (await t.db('institutions').where({ id: resource.institutionId }).first('id', 'name'))!;
+  });
+
+  const rowsOf = (html: string) => [...html.matchAll(/<tr><td><a href="\/curation\/institutions\/(\d+)">([^<]+)<\/a><\/td>/g)].map((m) => m[2]!);
+
+  it('lists them by name, 50 a page, found by any part of the name whatever its case', async () => {
+    const all = await getPage('/curation/institutions');
+    expect(all.status).toBe(200);
+    expect(rowsOf(all.text)).toHaveLength(50);
+
+    const found = await getPage(`/curation/institutions?q=${encodeURIComponent(stem.toUpperCase())}`);
+    expect(found.text).toContain(`54 institutions whose name holds “${stem.toUpperCase()}”`);
+    const first = rowsOf(found.text);
+    expect(first).toEqual([...Array.from({ length: 50 }, (_, i) => `${stem} ${String(i).padStart(2, '0')}`)]);
+    expect(found.text).toContain('<p>Page 1 of 2</p>');
+    const next = /<a href="([^"]+)" rel="next">Next page<\/a>/.exec(found.text)![1]!.replace(/&amp;/g, '&');
+    expect(next).toBe(`/curation/institutions?q=${encodeURIComponent(stem.toUpperCase()).replace(/%20/g, '+')}&page=1`);
+    expect(rowsOf((await getPage(next)).text)).toEqual([`${stem} 50`, `${stem} 51`, `${stem} 52`, `${stem} zz 100% real_name`]);
+
+    // % and _ are the name's own characters, not patterns.
+    expect(rowsOf((await getPage(`/curation/institutions?q=${encodeURIComponent('100% real_')}`)).text)).toEqual([`${stem} zz 100% real_name`]);
+    expect(rowsOf((await getPage('/curation/institutions?q=%25%25%25')).text)).toEqual([]);
+    expect(rowsOf((await getPage(`/curation/institutions?q=${'x'.repeat(5000)}`)).text)).toEqual([]);
+  });
+
+  it('offers to delete only an institution no provider uses', async () => {
+    const page = await getPage(`/curation/institutions?q=${encodeURIComponent(used.name)}`);
+    const usedRow = new RegExp(`<tr><td><a href="/curation/institutions/${used.id}">[^<]+</a></td>.*?</tr>`).exec(page.text)![0];
+    expect(usedRow).toContain('In use');
+    expect(usedRow).not.toContain('/delete');
+    const unused = (await t.db('institutions').where({ name: `${stem} 00` }).first())!;
+    const listed = await getPage(`/curation/institutions?q=${encodeURIComponent(`${stem} 00`)}`);
+    expect(listed.text).toContain(
+      `<form method="post" action="/curation/institutions/${unused.id}/delete" class="desk-action"><input type="hidden" name="csrf" value="${csrf}"/><button type="submit" class="danger">Delete<span class="visually-hidden"> ${stem} 00</span></button></form>`,
+    );
+    expect((await getPage(`/curation/institutions/${unused.id}`)).text).toContain('Delete the institution</button>');
+    expect((await getPage(`/curation/institutions/${used.id}`)).text).toContain('It cannot be deleted while providers use it.');
+  });
+
+  it('deletes an unused institution, logged with the curator; refuses a forged form', async () => {
+    const unused = (await t.db('institutions').where({ name: `${stem} 01` }).first())!;
+    const forged = await postDesk(`/curation/institutions/${unused.id}/delete`, { csrf: 'x'.repeat(43) });
+    expect(forged.status).toBe(403);
+    const noToken = await request(app).post(`/curation/institutions/${unused.id}/delete`).set('Cookie', cookie).type('form').send({});
+    expect(noToken.status).toBe(403);
+    expect(await t.db('institutions').where({ id: unused.id }).first()).toBeDefined();
+
+    const res = await postDesk(`/curation/institutions/${unused.id}/delete`);
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/curation/institutions?done=delete');
+    expect(await t.db('institutions').where({ id: unused.id }).first()).toBeUndefined();
+    const logged = await t.db('curationEvents').where({ entity: 'institution', entityId: unused.id }).first();
+    expect(logged).toMatchObject({ action: 'institution.delete', actor: CURATOR_NAME, actorKind: 'token', entityLabel: `${stem} 01` });
+    expect(logged.changes.name).toEqual({ from: `${stem} 01`, to: null });
+    expect((await getPage(res.headers.location!)).text).toContain('The institution was deleted.');
+    expect((await postDesk(`/curation/institutions/${unused.id}/delete`)).status).toBe(404);
+  });
+
+  it('refuses with 409 to delete an institution a provider uses, saying so on its page', async () => {
+    const users = Number(((await t.db('resources').where({ institutionId: used.id }).count({ n: '*' }).first()) as { n: string }).n);
+    const res = await postDesk(`/curation/institutions/${used.id}/delete`);
+    expect(res.status).toBe(409);
+    expect(res.text).toContain(`<h1>Institution ${used.name}</h1>`);
+    expect(res.text).toContain(`The institution cannot be deleted: ${users} provider${users === 1 ? ' uses' : 's use'} it.`);
+    expect(await t.db('institutions').where({ id: used.id }).first()).toBeDefined();
+    expect(await t.db('curationEvents').where({ entity: 'institution', entityId: used.id, action: 'institution.delete' })).toEqual([]);
+  });
+});
+
 describe('an accepted request', () => {
   it('starts the new namespace’s and provider’s changes with the acceptance, by the curator who accepted', async () => {
     const prefix = unique('hc');

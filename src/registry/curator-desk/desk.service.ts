@@ -355,6 +355,28 @@ export class DeskService {
     }
   }
 
+  /**
+   * Deletes an institution no provider uses (logged with the curator by the maintenance service). While
+   * providers use it the deletion is refused as a conflict (409), saying how many.
+   */
+  async deleteInstitution(curator: Curator, id: number): Promise<FormOutcome> {
+    try {
+      await this.deps.maintenance.deleteInstitution(curator, String(id));
+      return { ok: true };
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.kind === 'not-found') throw error;
+      if (error.kind !== 'invalid' && error.kind !== 'conflict') throw error;
+      const counted = await this.deps.db('resources').count({ n: '*' }).where({ institutionId: id }).first();
+      const providers = Number(counted?.n ?? 0);
+      return {
+        ok: false,
+        status: 409,
+        errors: {},
+        problems: [`The institution cannot be deleted: ${providers} provider${providers === 1 ? ' uses' : 's use'} it. Give ${providers === 1 ? 'it' : 'them'} another institution first.`],
+      };
+    }
+  }
+
   /** Deactivates or reactivates a namespace or resource: the report, or the refusal as a problem of the page. */
   async lifecycle(
     curator: Curator,
