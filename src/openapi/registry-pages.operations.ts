@@ -366,6 +366,38 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
   ).map(([collection, what, id]) =>
     deskForm(`/${collection}/{id}/edit`, `Edit a ${what}`, [RECORD_ID(what, id)], { name: text('And the other fields of the record') }, { name: 'Taxonomy' }),
   ),
+  {
+    ...deskForm('/institutions/{id}/delete', 'Delete an institution no provider uses (logged with the curator)', [RECORD_ID('institution', SAMPLE.institutionId)], {}, {}),
+    responses: {
+      ...DESK_FORM_RESPONSES,
+      303: SEE_OTHER(`${DESK_PATH}/institutions?done=delete`),
+      404: pageErrorAnswer('No such institution (or the desk is not enabled)', 'There is no such record in the registry.'),
+      409: pageAnswer('Providers use the institution: its page, saying how many'),
+    },
+  },
+  {
+    methods: ['get'],
+    path: `${DESK_PATH}/institutions`,
+    tag: DESK,
+    summary: 'The institutions by name, 50 a page, with the number of providers using each; those unused can be deleted',
+    addition: 'the curators\' pages',
+    access: 'desk',
+    parameters: [
+      queryParam('q', 'A part of the name (at most 200 characters are taken)', 'Institute'),
+      queryParam('page', 'Zero-based page (past the last: the last)', 0, { schema: { type: 'integer', minimum: 0 } }),
+    ],
+    responses: DESK_RESPONSES,
+  },
+  {
+    methods: ['get'],
+    path: `${DESK_PATH}/warnings`,
+    tag: DESK,
+    summary: 'The open curation warnings: the summary of /curationApi/warningsSummary as a table, 25 namespaces or institutions a page, each with its warnings\' details',
+    addition: 'the curators\' pages',
+    access: 'desk',
+    parameters: [queryParam('page', 'Zero-based page (past the last: the last)', 0, { schema: { type: 'integer', minimum: 0 } })],
+    responses: DESK_RESPONSES,
+  },
   deskForm('/namespaces/{id}/successor', 'Set or clear a namespace\'s successor', [RECORD_ID('namespace', SAMPLE.namespaceId)], { successor: text('The successor\'s prefix (empty clears it)') }, {
     successor: 'ncbigene',
   }),

@@ -13,6 +13,7 @@ import { RateLimitFallbacks } from '../metrics/rate-limit-fallback.js';
 import type { RateLimits } from '../http/rate-limiter.js';
 import type { Site } from '../web/site.js';
 import { StaticAssets } from '../web/static-assets.js';
+import { createWarningsOverview } from './curation-warnings/warnings-overview.service.js';
 import { createCurationActions } from './curation/curation-actions.js';
 import { createHealthApiService } from './health-api/health-api.service.js';
 import { MaintenanceService } from './maintenance/maintenance.service.js';
@@ -103,6 +104,7 @@ export function createRegistryServices(
     prefixCollisions: createPrefixCollisionCheck(db),
     curation: createCurationActions(db, { notifications: notificationSettings(config), validator }),
     maintenance: new MaintenanceService(db, validator),
+    warnings: createWarningsOverview(db),
   };
   return { limits, area };
 }

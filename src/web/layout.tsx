@@ -13,6 +13,11 @@ export interface LayoutProps {
   section?: NavSection;
   /** Scripts of public/ the page enhances itself with (type=module: deferred, and skipped by old browsers). */
   scripts?: readonly string[];
+  /**
+   * The header's navigation in place of the site's: the curator desk's own bar, so that a desk page has one
+   * navigation, not the public one above the desk's.
+   */
+  navigation?: ComponentChildren;
   children: ComponentChildren;
 }
 
@@ -22,7 +27,29 @@ const NAV: readonly { section: NavSection; href: string; label: string }[] = [
   { section: 'request', href: '/prefixregistrationrequest', label: 'Request a prefix' },
 ];
 
-/** The one layout: a skip link, then header (with the navigation), main and footer landmarks. */
+/** The site's navigation, the current section marked. */
+function MainNavigation({ section }: { section: NavSection }) {
+  return (
+    <nav aria-label="Main">
+      <ul>
+        {NAV.map((item) => (
+          <li key={item.href}>
+            <a href={item.href} aria-current={item.section === section ? 'page' : undefined}>
+              {item.label}
+            </a>
+          </li>
+        ))}
+        <li>
+          <a href="/docs">API</a>
+        </li>
+        <li>
+          <a href="/resolutionApi/getResolverDataset">Dataset</a>
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
 const DEFAULT_DESCRIPTION =
   'The registry of compact identifiers (prefix:accession, such as taxonomy:9606): their namespaces, the providers of each and where an identifier resolves.';
 const DESCRIPTION_LENGTH = 160;
@@ -35,7 +62,8 @@ function shortDescription(text: string): string {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), DESCRIPTION_LENGTH / 2))}…`;
 }
 
-export function Layout({ site, title, description, section = 'none', scripts = [], children }: LayoutProps) {
+/** The one layout: a skip link, then header (with the navigation), main and footer landmarks. */
+export function Layout({ site, title, description, section = 'none', scripts = [], navigation, children }: LayoutProps) {
   return (
     <html lang="en">
       <head>
@@ -58,23 +86,7 @@ export function Layout({ site, title, description, section = 'none', scripts = [
           <a class="site-name" href="/">
             Compact Identifier Registry
           </a>
-          <nav aria-label="Main">
-            <ul>
-              {NAV.map((item) => (
-                <li key={item.href}>
-                  <a href={item.href} aria-current={item.section === section ? 'page' : undefined}>
-                    {item.label}
-                  </a>
-                </li>
-              ))}
-              <li>
-                <a href="/docs">API</a>
-              </li>
-              <li>
-                <a href="/resolutionApi/getResolverDataset">Dataset</a>
-              </li>
-            </ul>
-          </nav>
+          {navigation ?? <MainNavigation section={section} />}
         </header>
         <main id="main" tabIndex={-1}>
           {children}

@@ -14,3 +14,22 @@ export function ExternalLink({ href, children }: { href: string | null | undefin
     </a>
   );
 }
+
+// A web address in running text: up to whitespace or a character that cannot stand in one unescaped.
+const ADDRESS_IN_TEXT = /https?:\/\/[^\s<>"]+/gi;
+// Sentence punctuation after an address belongs to the sentence (`see https://example.org/a.`).
+const TRAILING_PUNCTUATION = /[.,;:!?'")\]]+$/;
+
+/** Text with each http(s) address in it as a link (rel nofollow noopener); anything else stays text. */
+export function LinkedText({ text }: { text: string }) {
+  const parts: ComponentChildren[] = [];
+  let from = 0;
+  for (const match of text.matchAll(ADDRESS_IN_TEXT)) {
+    const address = match[0].replace(TRAILING_PUNCTUATION, '');
+    if (!isWebAddress(address)) continue;
+    parts.push(text.slice(from, match.index), <ExternalLink href={address}>{address}</ExternalLink>);
+    from = match.index + address.length;
+  }
+  parts.push(text.slice(from));
+  return <>{parts}</>;
+}

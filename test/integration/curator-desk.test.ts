@@ -254,7 +254,7 @@ describe('the curator desk', () => {
       expect(res.headers['referrer-policy']).toBe('same-origin');
       expect(res.text).toContain(`<h1>Prefix request “${prefix}”</h1>`);
       expect(res.text).toContain('ann@example.org');
-      expect(res.text).toContain(`<code>https://${prefix}.example.org/items/12345</code></td><td class="verdict-ok">Works</td>`);
+      expect(res.text).toContain(`<code>https://${prefix}.example.org/items/12345</code></a></td><td class="verdict-ok">Works</td>`);
       expect(res.text).toContain(`<code>https://${prefix}.example.org/</code>`);
       for (const action of ['comment', 'accept', 'reject', 'amend']) expect(res.text).toContain(`action="/curation/requests/prefix/${id}/${action}"`);
       const forms = res.text.match(/<form /g)!.length;

@@ -94,6 +94,21 @@ describe('page validity', () => {
     const cookie = (signedIn.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
     const session = (await t.db('prefixRegistrationSessions').where({ token }).first())!;
     const resource = (await t.db('resources').first('id', 'institutionId'))!;
+    // Warnings to show (an institution's, a namespace's and a provider's), and an institution to delete.
+    const taxonomy = (await t.db('namespaces').where({ prefix: 'taxonomy' }).first('id'))!;
+    const warned = await request(t.app)
+      .post('/curationApi/notifications')
+      .set('Authorization', `Bearer ${CURATOR_TOKEN}`)
+      .send({
+        apiVersion: '1.0',
+        payload: [
+          { targetType: 'institution', targetId: resource.institutionId, globalId: `url-not-ok:institution:home-url:${resource.institutionId}`, type: 'url-not-ok', details: { url: 'https://example.org/' } },
+          { targetType: 'namespace', targetId: taxonomy.id, globalId: `curator-review:namespace:description:${taxonomy.id}`, type: 'curator-review', details: { 'field-name': 'description' } },
+          { targetType: 'resource', targetId: resource.id, globalId: `low-availability-resource:${resource.id}`, type: 'low-availability-resource', details: { availability: '10' } },
+        ],
+      });
+    expect(warned.status).toBe(200);
+    const [unused] = await t.db('institutions').insert({ name: 'Unused <institute>', homeUrl: 'https://unused.example.org/', description: 'x', locationCountryCode: 'GB' }).returning('id');
     const paths = [
       '/curation',
       '/curation?prefixPage=1',
@@ -102,6 +117,10 @@ describe('page validity', () => {
       '/curation/namespaces/taxonomy',
       `/curation/resources/${resource.id}`,
       `/curation/institutions/${resource.institutionId}`,
+      `/curation/institutions/${unused!.id}`,
+      '/curation/institutions',
+      '/curation/institutions?q=Unused%20%3Cinstitute',
+      '/curation/warnings',
     ];
     let csrf = '';
     for (const path of paths) {
@@ -109,6 +128,8 @@ describe('page validity', () => {
       expect([path, res.status]).toEqual([path, 200]);
       if (path === '/curation') expect(res.text).toContain('rel="next"');
       if (path.startsWith('/curation/requests/')) expect(res.text).toContain('Institution differs from the registry’s');
+      if (path === '/curation/warnings') expect(res.text).toContain('3 namespaces and institutions with open warnings');
+      if (path.startsWith('/curation/institutions?q=')) expect(res.text).toContain('Delete<span class="visually-hidden"> Unused &lt;institute></span>');
       expect([path, await problemsOf(res.text)]).toEqual([path, []]);
       csrf = new RegExp(`name="${CSRF_FIELD}" value="([^"]+)"`).exec(res.text)![1]!;
     }

@@ -1,7 +1,7 @@
 import { checkRegexForRedos, describeComplexity, describeHotspots, REWRITE_ADVICE } from '../../lib/redos-check.js';
 import { inspectLuiPattern, luiPatternEngineFor, luiPatternSource } from '../../core/lui-pattern.js';
 import type { NamespaceRow } from '../../db/tables.js';
-import type { CurationWarning } from './curation-warning.js';
+import type { CurationWarning } from '../model/curation-warnings.js';
 
 /** Warnings about a namespace's LUI pattern backtracking catastrophically (issue 10). */
 export const PATTERN_BACKTRACKING = 'pattern-backtracking';

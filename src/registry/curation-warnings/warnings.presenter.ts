@@ -1,8 +1,7 @@
 import { formatReferenceDate } from '../../lib/dates.js';
 import { envelope, type Envelope } from '../../http/envelope.js';
 import type { HalItem, Links } from '../model/hal.presenter.js';
-import type { CurationWarning, CurationWarningEvent } from './curation-warning.js';
-import type { WarningsSummary } from './warnings.service.js';
+import type { CurationWarning, CurationWarningEvent, WarningsSummary } from '../model/curation-warnings.js';
 
 /** The curation warnings' wire shapes: HAL as Spring Data REST writes the reference's, and the summary envelope. */
 export class WarningsPresenter {

@@ -4,10 +4,10 @@ import { notFound } from '../../http/http-error.js';
 import { jsonBody } from '../../http/json-body.js';
 import { curatorOf, requireCurator, type AccessTokenCheck } from '../model/curator-auth.js';
 import type { WrongTokenThrottle } from '../model/wrong-token-throttle.js';
-import type { CurationWarning, CurationWarningEvent } from './curation-warning.js';
+import type { CurationWarning, CurationWarningEvent, WarningsSummary } from '../model/curation-warnings.js';
 import { WarningsPresenter } from './warnings.presenter.js';
 import { NOTIFICATIONS_BODY_LIMIT, readNotifications, type WarningNotification } from './warnings.schemas.js';
-import type { CurationWarningOwner, SyncResult, WarningsSummary } from './warnings.service.js';
+import type { CurationWarningOwner, SyncResult } from './warnings.service.js';
 import type { Curator } from '../model/curator-auth.js';
 
 /** What the warnings routes are given: the warnings service on the registry's database. */

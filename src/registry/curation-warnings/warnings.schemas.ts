@@ -1,6 +1,6 @@
 import { ajv } from '../../lib/json-schema.js';
 import { invalid } from '../../core/domain-error.js';
-import type { WarningTargetType } from './curation-warning.js';
+import type { WarningTargetType } from '../model/curation-warnings.js';
 
 /**
  * POST /curationApi/notifications: `{apiVersion, payload: [{targetType, targetId, globalId, type, details}]}`,

@@ -12,7 +12,7 @@ import type { Curator } from '../model/curator-auth.js';
 import { COLLECTIONS } from '../model/collections.js';
 import { itemNotFound } from '../model/items.service.js';
 import { patternWarnings } from './computed-warnings.js';
-import type { CurationWarning, CurationWarningEvent, WarningTargetType } from './curation-warning.js';
+import { SUMMARY_USAGE_DAYS, type CurationWarning, type CurationWarningEvent, type SummaryEntry, type WarningsSummary, type WarningTargetType } from '../model/curation-warnings.js';
 import type { WarningNotification } from './warnings.schemas.js';
 
 export type CurationWarningOwner = 'namespaces' | 'resources' | 'institutions';
@@ -21,10 +21,10 @@ const TARGET_COLUMN = { namespace: 'namespaceId', resource: 'resourceId', instit
 const TARGET_TABLE = { namespace: 'namespaces', resource: 'resources', institution: 'institutions' } as const;
 const OWNER_TARGET: Record<CurationWarningOwner, WarningTargetType> = { namespaces: 'namespace', resources: 'resource', institutions: 'institution' };
 
-type WarningWithLatest = CurationWarningRow & { latestType: CurationWarningEventType | null; latestCreated: Date | null };
+export type WarningWithLatest = CurationWarningRow & { latestType: CurationWarningEventType | null; latestCreated: Date | null };
 
 /** Warnings with their newest event's type and time. */
-function selectWarnings(db: Knex): Knex.QueryBuilder {
+export function selectWarnings(db: Knex): Knex.QueryBuilder {
   return db('curation_warnings as w')
     .select('w.*', 'latest.type as latestType', 'latest.created as latestCreated')
     .joinRaw(
@@ -38,7 +38,7 @@ function targetPath(row: CurationWarningRow): string {
   return `/institutions/${row.institutionId}`;
 }
 
-function toWarning(row: WarningWithLatest): CurationWarning {
+export function toWarning(row: WarningWithLatest): CurationWarning {
   const moreDetails: Record<string, string> = {};
   for (const { label, value } of row.details) moreDetails[label] = value;
   return {
@@ -179,22 +179,6 @@ export async function syncWarnings(db: Db, curator: Curator, notifications: read
   return result;
 }
 
-export interface SummaryEntry {
-  targetInfo: { type: 'Institution' | 'Prefix'; identifier: string; label: string };
-  failingInstitutionUrl: number;
-  lowAvailabilityResources: number;
-  hasCurationValues: boolean;
-  hasPossibleWikidataError: boolean;
-  allDisabled: boolean;
-}
-
-export interface WarningsSummary {
-  namespaceUsage: Record<string, number>;
-  summaryEntries: SummaryEntry[];
-}
-
-/** Days of usage the summary's namespaceUsage counts (the reference read its analytics' recent visits). */
-export const SUMMARY_USAGE_DAYS = 30;
 
 interface OpenWarningRow {
   type: string;

@@ -1,6 +1,7 @@
 /**
  * Acceptance (registry-behaviour.md §2.7-2.8): in ONE transaction, the registry entries the session's
- * current request asks for, the ACCEPT event, the closed session and the requester's notification. Anything
+ * current request asks for (each logged in curation_events as created by the curator), the ACCEPT event,
+ * the closed session and the requester's notification. Anything
  * that makes the request impossible now (the prefix taken meanwhile, a provider code clash, a location the
  * registry lacks) rolls everything back and is answered 409 with the reason.
  *
@@ -12,6 +13,7 @@
  */
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.js';
+import type { CurationEntity, FieldChange, InstitutionRow, NamespaceRow, ResourceRow } from '../../db/tables.js';
 import { findNamespaceByPrefixIgnoringCase, providerCodeTaken } from '../../db/registry-reads.js';
 import {
   insertEvent,
@@ -24,6 +26,8 @@ import {
 } from '../model/registration-records.js';
 import { hasText } from '../model/registration-payload.js';
 import { CurationError, type SessionEventPayload } from '../model/curation-operations.js';
+import { recordCurationEvent } from '../model/curation-log.js';
+import type { Curator } from '../model/curator-auth.js';
 import { lockOpenSession } from './curation.service.js';
 import { findRequestedInstitution, requestedRorId } from '../model/requested-institution.js';
 import { writeOutbox } from '../../notifications/outbox.js';
@@ -90,9 +94,9 @@ async function findOrCreatePerson(trx: Knex, email: string, fullName: string): P
  * The institution of the request: the one with its ROR id, else the one with its name (whatever the case),
  * left as it is (curators keep it current, ROR id included), else a new one with the request's data.
  */
-async function findOrCreateInstitution(trx: Knex, request: RequestRow, locationCode: string): Promise<number> {
+async function findOrCreateInstitution(trx: Knex, request: RequestRow, locationCode: string): Promise<{ id: number; created?: InstitutionRow }> {
   const found = await findRequestedInstitution(trx, request);
-  if (found) return found.institution.id;
+  if (found) return { id: found.institution.id };
   const [created] = await trx('institutions')
     .insert({
       name: request.institutionName.trim(),
@@ -101,8 +105,8 @@ async function findOrCreateInstitution(trx: Knex, request: RequestRow, locationC
       rorId: requestedRorId(request),
       locationCountryCode: locationCode,
     })
-    .returning('id');
-  return created!.id;
+    .returning('*');
+  return { id: created!.id, created };
 }
 
 /** A provider code never equals a prefix, whatever the case (`{code}/{prefix}:{id}` must stay unambiguous). */
@@ -128,7 +132,15 @@ function resourceColumns(request: RequestRow) {
   };
 }
 
-async function createNamespace(trx: Knex, request: PrefixRequestRow): Promise<AcceptanceResult> {
+/** The records an acceptance created, for the curation log. */
+interface CreatedRecords {
+  result: AcceptanceResult;
+  namespace?: NamespaceRow;
+  resource: ResourceRow;
+  institution?: InstitutionRow;
+}
+
+async function createNamespace(trx: Knex, request: PrefixRequestRow): Promise<CreatedRecords> {
   if (await findNamespaceByPrefixIgnoringCase(trx, request.requestedPrefix)) {
     throw new AcceptanceRefused(`CANNOT register namespace '${request.requestedPrefix}', because IT IS ALREADY REGISTERED`);
   }
@@ -138,7 +150,7 @@ async function createNamespace(trx: Knex, request: PrefixRequestRow): Promise<Ac
   // The resource's id first, then the namespace's, as the reference mints them.
   const [resourceMirId, namespaceMirId] = (await mintMirIds(trx, 2)) as [string, string];
   const personId = await findOrCreatePerson(trx, request.requesterEmail, request.requesterName);
-  const institutionId = await findOrCreateInstitution(trx, request, institutionLocation);
+  const institution = await findOrCreateInstitution(trx, request, institutionLocation);
   const [namespace] = await trx('namespaces')
     .insert({
       prefix: request.requestedPrefix,
@@ -150,22 +162,27 @@ async function createNamespace(trx: Knex, request: PrefixRequestRow): Promise<Ac
       namespaceEmbeddedInLui: request.namespaceEmbeddedInLui,
       contactPersonId: personId,
     })
-    .returning('id');
+    .returning('*');
   const [resource] = await trx('resources')
     .insert({
       ...resourceColumns(request),
       mirId: resourceMirId,
       official: true,
       namespaceId: namespace!.id,
-      institutionId,
+      institutionId: institution.id,
       locationCountryCode: providerLocation,
       contactPersonId: personId,
     })
-    .returning('id');
-  return { namespaceId: namespace!.id, namespaceMirId, resourceId: resource!.id, resourceMirId, institutionId, personId };
+    .returning('*');
+  return {
+    result: { namespaceId: namespace!.id, namespaceMirId, resourceId: resource!.id, resourceMirId, institutionId: institution.id, personId },
+    namespace,
+    resource: resource!,
+    institution: institution.created,
+  };
 }
 
-async function appendResource(trx: Knex, request: ResourceRequestRow): Promise<AcceptanceResult> {
+async function appendResource(trx: Knex, request: ResourceRequestRow): Promise<CreatedRecords> {
   // Locked: two acceptances for one namespace check provider codes one after the other.
   const namespace = await findNamespaceByPrefixIgnoringCase(trx, request.namespacePrefix, { forUpdate: true });
   if (!namespace) {
@@ -184,19 +201,48 @@ async function appendResource(trx: Knex, request: ResourceRequestRow): Promise<A
   const institutionLocation = await requireLocation(trx, request.institutionLocation);
   const [resourceMirId] = (await mintMirIds(trx, 1)) as [string];
   const personId = await findOrCreatePerson(trx, request.requesterEmail, request.requesterName);
-  const institutionId = await findOrCreateInstitution(trx, request, institutionLocation);
+  const institution = await findOrCreateInstitution(trx, request, institutionLocation);
   const [resource] = await trx('resources')
     .insert({
       ...resourceColumns(request),
       mirId: resourceMirId,
       official: false,
       namespaceId: namespace.id,
-      institutionId,
+      institutionId: institution.id,
       locationCountryCode: providerLocation,
       contactPersonId: personId,
     })
-    .returning('id');
-  return { namespaceId: namespace.id, resourceId: resource!.id, resourceMirId, institutionId, personId };
+    .returning('*');
+  return {
+    result: { namespaceId: namespace.id, resourceId: resource!.id, resourceMirId, institutionId: institution.id, personId },
+    resource: resource!,
+    institution: institution.created,
+  };
+}
+
+// Columns a new record's log entry leaves out: its key and timestamps say nothing a curator chose.
+const UNLOGGED_COLUMNS = new Set(['id', 'created', 'modified']);
+
+/** A new record's fields as a change from nothing. */
+function creationChanges(row: object): Record<string, FieldChange> {
+  const changes: Record<string, FieldChange> = {};
+  for (const [column, value] of Object.entries(row)) {
+    if (!UNLOGGED_COLUMNS.has(column)) changes[column] = { from: null, to: value instanceof Date ? value.toISOString() : (value ?? null) };
+  }
+  return changes;
+}
+
+/**
+ * The records an acceptance created, each logged as created by the accepting curator, so that a new
+ * namespace's (or provider's, or institution's) changes start with the acceptance that made it.
+ */
+async function logCreatedRecords(trx: Knex, curator: Curator, kind: RequestKind, sessionId: number, reason: string, created: CreatedRecords): Promise<void> {
+  const additionalInformation = `Created by accepting ${kind} registration request ${sessionId}: ${reason}`;
+  const log = (action: string, entity: CurationEntity, row: { id: number }, label: string) =>
+    recordCurationEvent(trx, curator, { action, entity, entityId: row.id, entityLabel: label, changes: creationChanges(row), additionalInformation });
+  if (created.namespace) await log('namespace.create', 'namespace', created.namespace, created.namespace.prefix);
+  await log('resource.create', 'resource', created.resource, created.resource.mirId);
+  if (created.institution) await log('institution.create', 'institution', created.institution, created.institution.name);
 }
 
 /** The reference's wording of a failed acceptance, with the cause. */
@@ -235,6 +281,7 @@ export async function acceptSession(
       const { session, request } = await lockOpenSession(trx, kind, 'accept', sessionId);
       current = request;
       const created = kind === 'prefix' ? await createNamespace(trx, request as PrefixRequestRow) : await appendResource(trx, request as ResourceRequestRow);
+      await logCreatedRecords(trx, payload.curator, kind, session.id, reason, created);
       await insertEvent(trx, kind, {
         sessionId: session.id,
         requestId: request.id,
@@ -245,7 +292,7 @@ export async function acceptSession(
       });
       await trx(REGISTRATION_TABLES[kind].sessions).update({ closed: true, modified: trx.fn.now() }).where({ id: session.id });
       await writeOutbox(trx, acceptanceMessages(kind, request, reason, notifications));
-      return created;
+      return created.result;
     });
   } catch (error) {
     if (!current) throw error;

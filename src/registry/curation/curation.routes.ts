@@ -127,7 +127,7 @@ export function curationRoutes(deps: CurationRouteDeps): Router {
       const sessionId = parseSessionId(kind, operation, ctx.params.sessionId ?? '');
       const body = checkSessionEventBody(kind, operation === 'amend', ctx.request.body);
       if (!body.ok) throw new CurationError('invalid', body.message, true);
-      await deps.curation.run(kind, operation, sessionId, readSessionEventPayload(body.payload, curatorOf(ctx).name));
+      await deps.curation.run(kind, operation, sessionId, readSessionEventPayload(body.payload, curatorOf(ctx)));
       ctx.body = envelope({ comment: null });
     };
   }

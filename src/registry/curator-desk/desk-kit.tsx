@@ -17,6 +17,8 @@ import type { DeskContext } from './pages/desk-parts.js';
 import { SignInPage } from './pages/sign-in.page.js';
 
 export const NO_STORE = 'no-store';
+/** The largest page number a desk list takes (a page past its last shows the last). */
+export const MAX_DESK_PAGE = 1_000_000;
 export const FORGED_FORM = 'The form had expired, or was not sent from the curator desk. Reload the page and send it again.';
 const SESSION_ENDED = 'Your session has ended (it expired, or you signed out). Sign in again; what the form held was not saved.';
 

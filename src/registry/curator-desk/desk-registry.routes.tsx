@@ -5,14 +5,18 @@ import { sendPage } from '../../web/render-page.js';
 import type { EditableCollection } from '../model/record-maintenance.js';
 import { deskCurator, DESK_PATH } from '../model/desk-auth.js';
 import { readRecordForm } from './desk-forms.js';
-import { NO_STORE, type DeskKit } from './desk-kit.js';
+import { MAX_DESK_PAGE, NO_STORE, type DeskKit } from './desk-kit.js';
 import type { DeskService, FormOutcome } from './desk.service.js';
 import type { RecordRefusal } from './pages/record-form.js';
+import { INSTITUTION_SEARCH_MAX, type InstitutionList } from './institution-list.service.js';
+import { INSTITUTIONS_PATH, InstitutionsPage } from './pages/institutions.page.js';
+import { intParam, textParam } from '../model/search-params.js';
 import { deskInstitutionHref, deskNamespaceHref, deskResourceHref, FindNamespacePage, InstitutionDeskPage, NamespaceDeskPage, ResourceDeskPage } from './pages/registry-desk.page.js';
 
 export interface DeskRegistryRouteDeps {
   kit: DeskKit;
   desk: DeskService;
+  institutions: InstitutionList;
 }
 
 const ID = /^[0-9]{1,15}$/;
@@ -21,6 +25,7 @@ const DONE: Readonly<Record<string, string>> = {
   successor: 'The successor was saved.',
   deactivate: 'Deactivated.',
   reactivate: 'Reactivated.',
+  delete: 'The institution was deleted. The curation log keeps what it held.',
 };
 const NOT_FOUND = 'There is no such record in the registry.';
 
@@ -33,14 +38,21 @@ const idOf = (ctx: Context): number | undefined => (ID.test(ctx.params.id ?? '')
 const noticeOf = (ctx: Context): string | undefined => (typeof ctx.query.done === 'string' ? DONE[ctx.query.done] : undefined);
 
 /**
- * Registry maintenance at the desk: find a namespace; edit a namespace, provider or institution (forms
- * calling the maintenance service the PATCH API uses, each refusal next to its field); set a namespace's
- * successor; deactivate and reactivate namespaces and providers. Every change is logged with the
- * signed-in curator, and answered 303 back to the record's page.
+ * Registry maintenance at the desk: find a namespace; list and find institutions; edit a namespace,
+ * provider or institution (forms calling the maintenance service the PATCH API uses, each refusal next to
+ * its field); set a namespace's successor; deactivate and reactivate namespaces and providers; delete an
+ * institution no provider uses. Every change is logged with the signed-in curator, and answered 303 back to
+ * the record's page (a deletion: to the list of institutions).
  */
 export function deskRegistryRoutes(deps: DeskRegistryRouteDeps): Router {
-  const { kit, desk } = deps;
+  const { kit, desk, institutions } = deps;
   const router = new Router();
+
+  router.get(INSTITUTIONS_PATH, ...kit.signedIn, async (ctx) => {
+    const text = textParam(ctx.query.q).slice(0, INSTITUTION_SEARCH_MAX);
+    const list = await institutions.list(text, intParam(ctx.query.page, 0, 0, MAX_DESK_PAGE));
+    sendPage(ctx, <InstitutionsPage desk={kit.context(ctx)} list={list} notice={noticeOf(ctx)} />, { cacheControl: NO_STORE });
+  });
 
   router.get(`${DESK_PATH}/registry`, ...kit.signedIn, async (ctx) => {
     const text = typeof ctx.query.q === 'string' ? ctx.query.q.slice(0, 200) : '';
@@ -138,6 +150,14 @@ export function deskRegistryRoutes(deps: DeskRegistryRouteDeps): Router {
       await answer(ctx, outcome, change, async () => deskResourceHref(id), (a) => showResource(ctx, id, a), { form: 'lifecycle', values: { urlPattern: urlPattern ?? '' } });
     });
   }
+
+  // Only an institution no provider uses; the refusal is shown on its page, which lists those that use it.
+  router.post(`${DESK_PATH}/institutions/:id/delete`, ...kit.form, async (ctx) => {
+    const id = idOf(ctx);
+    if (id === undefined) return kit.showError(ctx, 404, NOT_FOUND);
+    const outcome = await desk.deleteInstitution(deskCurator(ctx), id);
+    await answer(ctx, outcome, 'delete', async () => INSTITUTIONS_PATH, (a) => showInstitution(ctx, id, a), { form: 'delete' });
+  });
 
   return router;
 }

@@ -7,7 +7,7 @@ import { sendPage } from '../../web/render-page.js';
 import { readFormValues, REQUEST_FORMS } from '../model/registration-fields.js';
 import type { RequestKind } from '../model/registration-records.js';
 import { deskCurator, DESK_PATH } from '../model/desk-auth.js';
-import { NO_STORE, type DeskKit } from './desk-kit.js';
+import { MAX_DESK_PAGE, NO_STORE, type DeskKit } from './desk-kit.js';
 import type { DeskService } from './desk.service.js';
 import { DeskRequestPage, type RefusedAction, type RequestAction } from './pages/desk-request.page.js';
 import { OpenRequestsPage, PAGE_PARAMETER, requestHref } from './pages/open-requests.page.js';
@@ -32,8 +32,6 @@ const NEEDS_TEXT: Partial<Record<RequestAction, string>> = {
   reject: 'Give the reason for rejecting the request',
 };
 const UNKNOWN_REQUEST = 'There is no such request.';
-// A page number beyond any list's (a page past the last shows the last).
-const MAX_PAGE = 1_000_000;
 
 /** The kind and session id of a request address, or undefined. */
 function requestOf(ctx: Context): { kind: RequestKind; id: number } | undefined {
@@ -53,7 +51,7 @@ export function deskRoutes(deps: DeskRouteDeps): Router {
   const router = new Router();
 
   router.get(DESK_PATH, ...kit.signedIn, async (ctx) => {
-    const page = (kind: RequestKind) => intParam(ctx.query[PAGE_PARAMETER[kind]], 0, 0, MAX_PAGE);
+    const page = (kind: RequestKind) => intParam(ctx.query[PAGE_PARAMETER[kind]], 0, 0, MAX_DESK_PAGE);
     const lists = await desk.openRequests({ prefix: page('prefix'), resource: page('resource') });
     sendPage(ctx, <OpenRequestsPage desk={kit.context(ctx)} lists={lists} />, { cacheControl: NO_STORE });
   });

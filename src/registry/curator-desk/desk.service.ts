@@ -221,7 +221,7 @@ export class DeskService {
   /** Comment, reject or accept, as the curator; CurationError (400, 409) when refused. */
   async act(curator: Curator, kind: RequestKind, sessionId: number, operation: 'comment' | 'reject' | 'accept', text: string): Promise<void> {
     const field = operation === 'comment' ? 'comment' : operation === 'reject' ? 'rejectionReason' : 'acceptanceReason';
-    await this.deps.curation.run(kind, operation, sessionId, readSessionEventPayload({ [field]: text }, curator.name));
+    await this.deps.curation.run(kind, operation, sessionId, readSessionEventPayload({ [field]: text }, curator));
   }
 
   /**
@@ -240,7 +240,7 @@ export class DeskService {
         const placed = new Set(Object.values(errors));
         return { ok: false, status: 422, errors, problems: failures.map((f) => f.message).filter((m) => !placed.has(m)) };
       }
-      await this.deps.curation.run(kind, 'amend', sessionId, readSessionEventPayload({ [AMENDED_FIELD[kind]]: raw, additionalInformation: note }, curator.name));
+      await this.deps.curation.run(kind, 'amend', sessionId, readSessionEventPayload({ [AMENDED_FIELD[kind]]: raw, additionalInformation: note }, curator));
       return { ok: true };
     } catch (error) {
       if (error instanceof InvalidPayloadError) return { ok: false, status: 422, errors: {}, problems: [error.message] };
@@ -352,6 +352,28 @@ export class DeskService {
       if (error.kind === 'invalid') return { ok: false, status: 422, ...placeEditRefusal(collection, error) };
       if (error.kind === 'conflict') return { ok: false, status: 409, errors: {}, problems: [error.message] };
       throw error;
+    }
+  }
+
+  /**
+   * Deletes an institution no provider uses (logged with the curator by the maintenance service). While
+   * providers use it the deletion is refused as a conflict (409), saying how many.
+   */
+  async deleteInstitution(curator: Curator, id: number): Promise<FormOutcome> {
+    try {
+      await this.deps.maintenance.deleteInstitution(curator, String(id));
+      return { ok: true };
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.kind === 'not-found') throw error;
+      if (error.kind !== 'invalid' && error.kind !== 'conflict') throw error;
+      const counted = await this.deps.db('resources').count({ n: '*' }).where({ institutionId: id }).first();
+      const providers = Number(counted?.n ?? 0);
+      return {
+        ok: false,
+        status: 409,
+        errors: {},
+        problems: [`The institution cannot be deleted: ${providers} provider${providers === 1 ? ' uses' : 's use'} it. Give ${providers === 1 ? 'it' : 'them'} another institution first.`],
+      };
     }
   }
 

@@ -6,14 +6,16 @@ import { createDeskKit } from './desk-kit.js';
 import { deskReferencePrefixRoutes } from './desk-reference-prefixes.routes.js';
 import { deskRegistryRoutes } from './desk-registry.routes.js';
 import { deskSignInRoutes } from './desk-sign-in.routes.js';
+import { deskWarningsRoutes } from './desk-warnings.routes.js';
 import { deskRoutes } from './desk.routes.js';
 import { DeskService } from './desk.service.js';
+import { createInstitutionList } from './institution-list.service.js';
 import { OidcSignIn } from './oidc-sign-in.service.js';
 import { createReferencePrefixesService } from './reference-prefixes.service.js';
 
 export type DeskArea = Pick<
   RegistryArea,
-  'config' | 'db' | 'site' | 'sessions' | 'tokenThrottle' | 'curation' | 'maintenance' | 'search' | 'validator' | 'prefixCollisions'
+  'config' | 'db' | 'site' | 'sessions' | 'tokenThrottle' | 'curation' | 'maintenance' | 'search' | 'validator' | 'prefixCollisions' | 'warnings'
 >;
 
 /** The curators' pages at /curation: sign-in with CURATOR_TOKEN and/or OpenID Connect, sessions in Postgres. */
@@ -38,7 +40,8 @@ export function mountCuratorDesk(app: Koa, area: DeskArea): void {
   useRouters(app, [
     deskSignInRoutes({ site, kit, sessions, curatorToken: config.CURATOR_TOKEN, curatorName: config.CURATOR_NAME, tokenThrottle: area.tokenThrottle, oidc }),
     deskRoutes({ kit, desk }),
-    deskRegistryRoutes({ kit, desk }),
+    deskRegistryRoutes({ kit, desk, institutions: createInstitutionList(db) }),
     deskReferencePrefixRoutes({ kit, referencePrefixes: createReferencePrefixesService(db) }),
+    deskWarningsRoutes({ kit, warnings: area.warnings }),
   ]);
 }

@@ -15,7 +15,7 @@ import type { Db } from '../../db/knex.js';
 import type { FieldChange, InstitutionRow, NamespaceRow, ResourceRow } from '../../db/tables.js';
 import type { Curator } from '../model/curator-auth.js';
 import { parseId } from '../model/query-values.js';
-import { changesBetween, recordCurationEvent } from './curation-log.js';
+import { changesBetween, recordCurationEvent } from '../model/curation-log.js';
 import { checkReactivationPattern, EditRefused, type EditChecks } from './edit-validation.js';
 
 /** An id as the messages echo it: cut short, it names what was asked. */

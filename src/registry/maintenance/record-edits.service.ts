@@ -16,7 +16,7 @@ import { canonicalRorId, rorIdProblem } from '../../core/ror-id.js';
 import { COLLECTIONS } from '../model/collections.js';
 import { itemNotFound } from '../model/items.service.js';
 import { synonymClashMessage } from '../../db/namespace-synonyms.js';
-import { changesBetween, recordCurationEvent } from './curation-log.js';
+import { changesBetween, recordCurationEvent } from '../model/curation-log.js';
 import type { EditableCollection, EditedRow, EditFailure, RecordPatch } from '../model/record-maintenance.js';
 import { checkInstitutionEdit, checkNamespaceEdit, checkResourceEdit, EditRefused, type EditChecks } from './edit-validation.js';
 import { readLuiRulesValue, settleLuiRules } from './lui-rules-edit.js';

@@ -4,6 +4,7 @@
  * request pages. The session-event payload and its default texts are the reference's (registry-behaviour.md §2.7).
  */
 import { DomainError } from '../../core/domain-error.js';
+import { tokenCurator, type Curator } from './curator-auth.js';
 import type { PageRequest } from './paging.js';
 import type { EventName, EventRow, RequestKind, RequestRow, SessionRow } from './registration-records.js';
 
@@ -49,22 +50,24 @@ const EVENT_DEFAULTS: Record<EventTextField, string> = {
 export interface SessionEventPayload {
   raw: Record<string, unknown>;
   text(field: EventTextField): string;
-  /** The curator acting, as the event records them (curator-auth.ts). */
+  /** The curator acting, as the session event records them (their name). */
   actor: string;
+  /** The curator acting, whole (curator-auth.ts): what the curation log records of them (an acceptance's new records). */
+  curator: Curator;
 }
 
 /**
  * The texts of a payload that checkSessionEventBody (curation.schemas.ts) accepted, a blank or absent one
  * replaced by the reference's default text.
  */
-export function readSessionEventPayload(payload: Record<string, unknown> | null, actor = CURATOR_ACTOR): SessionEventPayload {
+export function readSessionEventPayload(payload: Record<string, unknown> | null, curator: Curator = tokenCurator(CURATOR_ACTOR)): SessionEventPayload {
   const raw = payload ?? {};
   const texts = {} as Record<EventTextField, string>;
   for (const field of EVENT_TEXT_FIELDS) {
     const value = raw[field];
     texts[field] = typeof value === 'string' && value.trim() !== '' ? value : EVENT_DEFAULTS[field];
   }
-  return { raw, text: (field) => texts[field], actor };
+  return { raw, text: (field) => texts[field], actor: curator.name, curator };
 }
 
 export interface SessionPage {

@@ -13,6 +13,7 @@ import type { Logger } from '../../lib/logger.js';
 import type { Site } from '../../web/site.js';
 import type { PrefixCollisionCheck } from './collision-warnings.js';
 import type { CurationActions } from './curation-operations.js';
+import type { CurationWarningsOverview } from './curation-warnings.js';
 import type { AccessTokenCheck } from './curator-auth.js';
 import type { DeskSessions } from './desk-sessions.service.js';
 import type { HealthApiService } from './link-health.js';
@@ -52,4 +53,6 @@ export interface RegistryArea {
   prefixCollisions: PrefixCollisionCheck;
   curation: CurationActions;
   maintenance: RecordMaintenance;
+  /** The open curation warnings by target, for the desk. */
+  warnings: CurationWarningsOverview;
 }

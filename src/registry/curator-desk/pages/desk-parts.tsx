@@ -35,9 +35,47 @@ export function CsrfField({ desk }: { desk: DeskContext }) {
   return <input type="hidden" name={DESK_CSRF_FIELD} value={desk.csrf} />;
 }
 
-export type DeskSection = 'requests' | 'registry' | 'none';
+export type DeskSection = 'requests' | 'warnings' | 'registry' | 'institutions' | 'none';
 
-/** The desk's pages: the site's layout, with the desk's own navigation, who is signed in, and sign-out. */
+// Short labels: with who is signed in, the bar fits one line of a 1280-pixel window.
+const DESK_NAV: readonly { section: DeskSection; href: string; label: string }[] = [
+  { section: 'requests', href: DESK_PATH, label: 'Requests' },
+  { section: 'warnings', href: `${DESK_PATH}/warnings`, label: 'Warnings' },
+  { section: 'registry', href: `${DESK_PATH}/registry`, label: 'Registry maintenance' },
+  { section: 'institutions', href: `${DESK_PATH}/institutions`, label: 'Institutions' },
+  { section: 'none', href: QUEUE_BOARD_PATH, label: 'Queues' },
+];
+
+/** The desk's navigation, who is signed in, and sign-out: the header's one bar on every desk page. */
+function DeskNavigation({ desk, section }: { desk: DeskContext; section: DeskSection }) {
+  return (
+    <>
+      <nav aria-label="Curator desk">
+        <ul>
+          {DESK_NAV.map((item) => (
+            <li key={item.href}>
+              <a href={item.href} aria-current={item.section !== 'none' && item.section === section ? 'page' : undefined}>
+                {item.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <form method="post" action={`${DESK_PATH}/sign-out`} class="sign-out">
+        <CsrfField desk={desk} />
+        <span>
+          Signed in as <strong>{desk.curator.name}</strong>
+          {desk.curator.kind === 'oidc' ? <span class="muted"> ({new URL(desk.curator.issuer ?? 'https://unknown').host})</span> : null}
+        </span>{' '}
+        <button type="submit" class="secondary">
+          Sign out
+        </button>
+      </form>
+    </>
+  );
+}
+
+/** The desk's pages: the site's layout with the desk's navigation in the header instead of the public one. */
 export function DeskFrame({
   desk,
   title,
@@ -52,38 +90,8 @@ export function DeskFrame({
   scripts?: readonly string[];
   children: ComponentChildren;
 }) {
-  const current = (s: DeskSection) => (s === section ? ('page' as const) : undefined);
   return (
-    <Layout site={desk.site} title={`${title} · Curator desk`} scripts={scripts}>
-      <div class="desk-bar">
-        <nav aria-label="Curator desk">
-          <ul>
-            <li>
-              <a href={DESK_PATH} aria-current={current('requests')}>
-                Open requests
-              </a>
-            </li>
-            <li>
-              <a href={`${DESK_PATH}/registry`} aria-current={current('registry')}>
-                Registry maintenance
-              </a>
-            </li>
-            <li>
-              <a href={QUEUE_BOARD_PATH}>Queues</a>
-            </li>
-          </ul>
-        </nav>
-        <form method="post" action={`${DESK_PATH}/sign-out`} class="sign-out">
-          <CsrfField desk={desk} />
-          <span>
-            Signed in as <strong>{desk.curator.name}</strong>
-            {desk.curator.kind === 'oidc' ? <span class="muted"> ({new URL(desk.curator.issuer ?? 'https://unknown').host})</span> : null}
-          </span>{' '}
-          <button type="submit" class="secondary">
-            Sign out
-          </button>
-        </form>
-      </div>
+    <Layout site={desk.site} title={`${title} · Curator desk`} scripts={scripts} navigation={<DeskNavigation desk={desk} section={section} />}>
       {children}
     </Layout>
   );
@@ -175,9 +183,12 @@ export function TextBox({
   return <DeskInput idPrefix={id} field={{ name, label, hint, input: multiline ? 'textarea' : 'text', required }} value={value} error={error} />;
 }
 
+// A creation or deletion touches every field: the fields would say nothing the action does not.
+const WHOLE_RECORD_ACTION = /\.(create|delete)$/;
+
 function describeChange(event: CurationEventRow): string {
   const fields = Object.keys(event.changes);
-  return fields.length === 0 ? event.action : `${event.action}: ${fields.join(', ')}`;
+  return fields.length === 0 || WHOLE_RECORD_ACTION.test(event.action) ? event.action : `${event.action}: ${fields.join(', ')}`;
 }
 
 /** The last changes curators made to a record, with who made them. */
@@ -195,6 +206,7 @@ export function ChangeLog({ changes }: { changes: readonly CurationEventRow[] })
                 <strong>{describeChange(event)}</strong> by {event.actor}
                 {event.actorKind === 'oidc' ? <span class="muted"> (signed in as {event.actorSubject})</span> : null}, <When date={event.created} />
               </p>
+              {event.additionalInformation ? <p class="muted">{event.additionalInformation}</p> : null}
             </li>
           ))}
         </ol>

@@ -1,4 +1,5 @@
 import { formFields, REQUEST_FORMS, type FieldGroup, type FormField, type FormValues } from '../../model/registration-fields.js';
+import { ExternalLink, LinkedText } from '../../../web/links.js';
 import { namespaceHref } from '../../../web/search-box.js';
 import type { EventRow } from '../../model/registration-records.js';
 import type { DeskField, DeskInput as DeskInputKind } from '../desk-forms.js';
@@ -63,6 +64,14 @@ function eventText(event: EventRow): string | null {
   return event.comment ?? event.rejectionReason ?? event.acceptanceReason;
 }
 
+/** A field's value as the desk shows it: its web addresses as links, but for the URL pattern (a template, not a page). */
+function FieldValue({ field, value }: { field: FormField; value: string }) {
+  if (field.input === 'checkbox') return <>{value === 'on' ? 'Yes' : 'No'}</>;
+  if (value === '') return <span class="muted">—</span>;
+  if (field.name === 'providerUrlPattern') return <code>{value}</code>;
+  return <LinkedText text={value} />;
+}
+
 function Facts({ view }: { view: RequestView }) {
   const form = REQUEST_FORMS[view.kind];
   return (
@@ -71,14 +80,14 @@ function Facts({ view }: { view: RequestView }) {
       {form.groups.map((group) => (
         <div key={group.legend}>
           <h3>{legendOf(group)}</h3>
-          <dl class="facts">
-            {group.fields.map((field) => {
-              const value = view.values[field.name] ?? '';
-              return [
-                <dt key={`${field.name}-t`}>{deskLabel(field).replace(/ \(optional\)$/, '')}</dt>,
-                <dd key={`${field.name}-d`}>{field.input === 'checkbox' ? (value === 'on' ? 'Yes' : 'No') : value === '' ? <span class="muted">—</span> : value}</dd>,
-              ];
-            })}
+          {/* One label width for every group, so that the values of all groups start in one column. */}
+          <dl class="facts aligned">
+            {group.fields.map((field) => [
+              <dt key={`${field.name}-t`}>{deskLabel(field).replace(/ \(optional\)$/, '')}</dt>,
+              <dd key={`${field.name}-d`} class={field.input === 'textarea' ? 'lines' : undefined}>
+                <FieldValue field={field} value={view.values[field.name] ?? ''} />
+              </dd>,
+            ])}
           </dl>
         </div>
       ))}
@@ -168,7 +177,9 @@ function Review({ view }: { view: RequestView }) {
                 {review.urlChecks.map((check) => (
                   <tr key={check.url}>
                     <td>
-                      <code>{check.url}</code>
+                      <ExternalLink href={check.url}>
+                        <code>{check.url}</code>
+                      </ExternalLink>
                     </td>
                     <td class={check.verdict === 'works' ? 'verdict-ok' : check.verdict === 'fails' ? 'verdict-bad' : 'verdict-open'}>
                       {check.verdict === 'works' ? 'Works' : check.verdict === 'fails' ? check.message : 'Not answered yet'}
@@ -196,7 +207,11 @@ function History({ events }: { events: readonly EventRow[] }) {
               <p>
                 <strong>{eventHeading(event)}</strong> <span class="muted">{<When date={event.created} />}</span>
               </p>
-              {text ? <blockquote>{text}</blockquote> : null}
+              {text ? (
+                <blockquote>
+                  <LinkedText text={text} />
+                </blockquote>
+              ) : null}
             </li>
           );
         })}
@@ -273,7 +288,7 @@ export function DeskRequestPage({ desk, view, notice, refused }: { desk: DeskCon
       <h1>{title}</h1>
       <Notice text={notice} />
       {refused ? <ErrorSummary errors={refused.errors} problems={refused.problems} fieldId={(name) => `${idPrefix}-${name}`} /> : null}
-      <dl class="facts">
+      <dl class="facts aligned">
         <dt>State</dt>
         <dd>
           <strong class={`state-${view.status}`}>{STATE_LABEL[view.status]}</strong>

@@ -4,7 +4,7 @@ import { CountryList, CsrfField, DeskInput, type DeskContext } from './desk-part
 
 /** A refused form of a record page: which form, what was typed, and why. */
 export interface RecordRefusal {
-  form: 'edit' | 'successor' | 'lifecycle';
+  form: 'edit' | 'successor' | 'lifecycle' | 'delete';
   values?: FormValues;
   errors: Record<string, string>;
   problems: string[];
@@ -41,13 +41,17 @@ export function RecordForm({
   );
 }
 
-/** A form of one button (deactivate, reactivate), CSRF-checked like the others. */
-export function ButtonForm({ desk, action, label, danger = false }: { desk: DeskContext; action: string; label: string; danger?: boolean }) {
+/**
+ * A form of one button (deactivate, reactivate, delete), CSRF-checked like the others. `of`: the record's
+ * name, which screen readers hear after the label where a list has a button per record.
+ */
+export function ButtonForm({ desk, action, label, danger = false, of }: { desk: DeskContext; action: string; label: string; danger?: boolean; of?: string }) {
   return (
     <form method="post" action={action} class="desk-action">
       <CsrfField desk={desk} />
       <button type="submit" class={danger ? 'danger' : undefined}>
         {label}
+        {of === undefined ? null : <span class="visually-hidden"> {of}</span>}
       </button>
     </form>
   );

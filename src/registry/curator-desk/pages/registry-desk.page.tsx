@@ -225,7 +225,7 @@ export function ResourceDeskPage({ desk, view, values, notice, refused }: Record
 export function InstitutionDeskPage({ desk, view, values, notice, refused }: RecordPageProps & { view: InstitutionView }) {
   const { institution } = view;
   return (
-    <DeskFrame desk={desk} title={`${refused ? 'Error: ' : ''}Institution ${institution.name}`} section="registry">
+    <DeskFrame desk={desk} title={`${refused ? 'Error: ' : ''}Institution ${institution.name}`} section="institutions">
       <h1>Institution {institution.name}</h1>
       <Notice text={notice} />
       <Refusal refused={refused} />
@@ -243,13 +243,23 @@ export function InstitutionDeskPage({ desk, view, values, notice, refused }: Rec
       </section>
       <section aria-labelledby="providers-heading">
         <h2 id="providers-heading">Its providers</h2>
-        <ul>
-          {view.resources.map((resource) => (
-            <li key={resource.id}>
-              <a href={deskResourceHref(resource.id)}>{resource.name}</a> (<code>{resource.prefix}</code>, {resource.mirId})
-            </li>
-          ))}
-        </ul>
+        {view.resources.length === 0 ? (
+          <>
+            <p>No provider uses it. Deleting it removes it from the registry; the curation log keeps what it held.</p>
+            <ButtonForm desk={desk} action={`${deskInstitutionHref(institution.id)}/delete`} label="Delete the institution" danger />
+          </>
+        ) : (
+          <>
+            <ul>
+              {view.resources.map((resource) => (
+                <li key={resource.id}>
+                  <a href={deskResourceHref(resource.id)}>{resource.name}</a> (<code>{resource.prefix}</code>, {resource.mirId})
+                </li>
+              ))}
+            </ul>
+            <p class="muted">It cannot be deleted while providers use it.</p>
+          </>
+        )}
       </section>
       <ChangeLog changes={view.changes} />
     </DeskFrame>

@@ -1,13 +1,14 @@
 /**
- * The log of curators' changes to the registry (curation_events): written by every maintenance operation in
- * its own transaction, so a change and its record commit or roll back together.
+ * The log of curators' changes to the registry (curation_events): written by every maintenance operation and
+ * by the acceptance of a registration request in its own transaction, so a change and its record commit or
+ * roll back together. The curator desk shows a record's entries as its "Changes by curators".
  */
 import type { Knex } from 'knex';
 import type { CurationEntity, FieldChange } from '../../db/tables.js';
-import type { Curator } from '../model/curator-auth.js';
+import type { Curator } from './curator-auth.js';
 
 export interface CurationEventInput {
-  /** `<entity>.<verb>`: namespace.update, namespace.successor, resource.deactivate, institution.delete, ... */
+  /** `<entity>.<verb>`: namespace.create, namespace.update, namespace.successor, resource.deactivate, institution.delete, ... */
   action: string;
   entity: CurationEntity;
   entityId: number;
