@@ -51,6 +51,8 @@ export interface FailureAdvice {
   providerCode: string | null;
   /** A compact identifier that resolves, mended from the request, written as its community does; or null. */
   repaired: string | null;
+  /** For an unknown prefix: a compact identifier of the registry to show what one looks like (exampleCompactId). */
+  example: string | null;
   /** For an unknown prefix: the close ones (close-prefixes.ts). */
   closePrefixes: ClosePrefix[];
   /** For a provider code no provider has: the codes its namespace's providers have, in dataset order. */
@@ -67,6 +69,7 @@ export function adviseOnFailure(raw: string, reason: UnresolvedReason, snapshot:
     localId: parsed.localId,
     providerCode: parsed.providerCode,
     repaired: null,
+    example: null,
     closePrefixes: [],
     providerCodes: [],
   };
@@ -74,6 +77,7 @@ export function adviseOnFailure(raw: string, reason: UnresolvedReason, snapshot:
   if (namespace === null) {
     const slot = prefixSlot(raw);
     advice.unknownPrefix = raw.slice(slot.start, slot.end);
+    advice.example = exampleCompactId(snapshot);
     const bare = slot.start === 0 && slot.end === raw.length;
     advice.closePrefixes = closestPrefixes(advice.unknownPrefix, snapshot.namespacesByPrefix.keys()).map((key) => {
       const entry = snapshot.namespacesByPrefix.get(key)!;
@@ -104,6 +108,19 @@ export function adviseOnFailure(raw: string, reason: UnresolvedReason, snapshot:
     }
   }
   return advice;
+}
+
+/** The namespace examples are taken from when the registry has it (else the first with a sample and a provider). */
+const EXAMPLE_PREFIX = 'taxonomy';
+
+/** A compact identifier of this registry, as its community writes it, to show what one looks like; null for an empty registry. */
+export function exampleCompactId(snapshot: RegistrySnapshot): string | null {
+  const preferred = snapshot.namespacesByPrefix.get(EXAMPLE_PREFIX);
+  if (preferred?.sampleId) return writtenCompactId(preferred, preferred.sampleId);
+  for (const namespace of snapshot.namespacesByPrefix.values()) {
+    if (namespace.sampleId && !namespace.deprecated && namespace.resources.length > 0) return writtenCompactId(namespace, namespace.sampleId);
+  }
+  return null;
 }
 
 function namespaceHint(namespace: NamespaceEntry): NamespaceHint {

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { STYLESHEET, type Site } from './site.js';
+import { registryHref, STYLESHEET, type Site } from './site.js';
 
 /** The sections of the navigation; a page names the one it belongs to, which is marked aria-current. */
 export type NavSection = 'home' | 'browse' | 'request' | 'none';
@@ -38,23 +38,23 @@ export function Layout({ site, title, section = 'none', scripts = [], children }
           Skip to content
         </a>
         <header class="site-header">
-          <a class="site-name" href="/">
+          <a class="site-name" href={registryHref(site, '/')}>
             Compact Identifier Registry
           </a>
           <nav aria-label="Main">
             <ul>
               {NAV.map((item) => (
                 <li key={item.href}>
-                  <a href={item.href} aria-current={item.section === section ? 'page' : undefined}>
+                  <a href={registryHref(site, item.href)} aria-current={item.section === section ? 'page' : undefined}>
                     {item.label}
                   </a>
                 </li>
               ))}
               <li>
-                <a href="/docs">API</a>
+                <a href={registryHref(site, '/docs')}>API</a>
               </li>
               <li>
-                <a href="/resolutionApi/getResolverDataset">Dataset</a>
+                <a href={registryHref(site, '/resolutionApi/getResolverDataset')}>Dataset</a>
               </li>
             </ul>
           </nav>

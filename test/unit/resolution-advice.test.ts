@@ -71,7 +71,7 @@ describe('advice after an unknown prefix', () => {
   it('reads the prefix of provider/prefix:lui between the slash and the colon, and a bare word whole', () => {
     expect(adviceFor('ebi/taxonmy:9606', 'not-a-compact-id')).toMatchObject({ unknownPrefix: 'taxonmy', closePrefixes: [{ compactId: 'ebi/taxonomy:9606' }] });
     expect(adviceFor('taxonmy', 'not-a-compact-id')).toMatchObject({ unknownPrefix: 'taxonmy', closePrefixes: [{ prefix: 'taxonomy', compactId: null }] });
-    expect(adviceFor(':9606', 'not-a-compact-id')).toMatchObject({ unknownPrefix: '', closePrefixes: [] });
+    expect(adviceFor(':9606', 'not-a-compact-id')).toMatchObject({ unknownPrefix: '', closePrefixes: [], example: 'taxonomy:9606' });
   });
 
   it('compares at most 100 characters of a long prefix, and suggests nothing for it', () => {
@@ -120,8 +120,8 @@ describe('the close prefixes', () => {
   });
 });
 
-it('runs on namespaces it builds for itself too (no sample, no pattern in words)', () => {
-  const odd = buildSnapshot(2, [aNamespace({ id: 1, prefix: 'odd', pattern: '^(A|B)\\d+$', sampleId: null, resources: [aResource({ id: 1, urlPattern: 'https://x.example.org/{$id}' })] })]);
+it('runs on a namespace without a sample and with a pattern not put in words', () => {
+  const odd = buildSnapshot(2, [aNamespace({ id: 1, prefix: 'odd', pattern: '^(A|B)\\d+$', sampleId: '', resources: [aResource({ id: 1, urlPattern: 'https://x.example.org/{$id}' })] })]);
   const advice = adviseOnFailure('odd:C1', 'lui-mismatch', odd, OPTIONS);
   expect(advice.namespace).toEqual({ prefix: 'odd', name: 'odd namespace', pattern: '^(A|B)\\d+$', sample: null, shape: null });
 });
