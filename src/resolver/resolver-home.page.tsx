@@ -11,7 +11,10 @@ export function ResolverHomePage({ site, example }: { site: Site; example: strin
         This address takes a compact identifier to a page about it at one of its providers
         {example ? (
           <>
-            : <a href={resolverHref(site, example)}>{resolverHref(site, example)}</a>
+            :{' '}
+            <a href={resolverHref(site, example)}>
+              <code>{resolverHref(site, example)}</code>
+            </a>
           </>
         ) : null}
         . A program asking for JSON gets every provider instead, ranked.

@@ -192,7 +192,7 @@ describe('the resolver\'s own address', () => {
     expect(res.text).toContain(`<a href="${REGISTRY_URL}/">The registry</a>`);
     expect(res.text).toContain('<a href="/docs">The resolver’s API documentation</a>');
     expect(res.text).toContain('<a href="/openapi.json">The API’s OpenAPI document</a>');
-    expect(res.text).toContain(`<a href="${RESOLVER_URL}/taxonomy:9606">${RESOLVER_URL}/taxonomy:9606</a>`);
+    expect(res.text).toContain(`<a href="${RESOLVER_URL}/taxonomy:9606"><code>${RESOLVER_URL}/taxonomy:9606</code></a>`);
   });
 
   it('answers every other client as before: 404 in the envelope', async () => {
