@@ -7,7 +7,7 @@
  *
  * It runs only for a failed resolution a browser asked for, on the in-memory snapshot, and its work is
  * bounded whatever the request: one parse, one pass over the prefixes with edit distances of at most
- * MAX_ASKED_PREFIX_LENGTH characters, and at most CLOSE_PREFIX_LIMIT + 3 resolutions of repaired requests
+ * MAX_ASKED_PREFIX_LENGTH characters, and at most CLOSE_PREFIX_LIMIT + 2 resolutions of mended requests
  * (each one namespace's resources, with LUIs capped by the pattern engine's MAX_TESTED_LUI_LENGTH).
  */
 import { closestPrefixes } from './close-prefixes.js';
