@@ -56,7 +56,15 @@ export const ROUTE_CASES: Readonly<Record<string, RouteExtras>> = {
       { label: 'bare prefix', path: `/${ctx.prefix}` },
       { label: 'NUL in the accession', path: `/${ctx.prefix}:1%002` },
       { label: 'HTML page', path: `/${ctx.curie}`, headers: { Accept: 'text/html' } },
+      // The failure page's advice: close prefixes of a long unknown one, mending a long refused LUI.
+      { label: 'failure page, prefix of 4,000 chars', path: `/${'a'.repeat(4000)}:1`, headers: { Accept: 'text/html' } },
+      { label: 'failure page, close prefixes rewritten', path: `/${ctx.prefix}x:${'9'.repeat(4000)}`, headers: { Accept: 'text/html' } },
+      { label: 'failure page, LUI of 4,000 slashes to mend', path: `/${ctx.prefix}:${'/'.repeat(4000)}x`, headers: { Accept: 'text/html' } },
+      { label: 'failure page, provider code of 4,000 chars', path: `/${'C'.repeat(4000)}/${ctx.curie}`, headers: { Accept: 'text/html' } },
     ],
+  },
+  'GET /': {
+    cases: () => [{ label: 'page for a browser', path: '/', headers: { Accept: 'text/html' } }],
   },
   'POST /resolve/batch': {
     cases: (ctx) => [

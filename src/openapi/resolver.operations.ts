@@ -5,6 +5,8 @@ import { DOCS_OPERATIONS, HEALTH_OPERATIONS, METRICS_OPERATIONS } from './common
 import { PUBLIC_REGISTRY, RESOLUTION, RESOLUTION_FAILED, RESOLVED_RESOURCE, REVERSE_MATCH, SAMPLE } from './examples.js';
 import { errorAnswer, jsonAnswer, jsonBody, NO_CONTENT, pageAnswer, pathParam, queryParam, redirectAnswer, type OperationSpec } from './operation.js';
 import { ref } from './schema-kit.js';
+import { RESOLVER_ASSETS_PATH } from '../resolver/resolver-site.js';
+import { STYLESHEET } from '../web/site.js';
 
 const COMPACT_ID = (example: string) =>
   pathParam(
@@ -22,6 +24,18 @@ const HEAVY_REFUSAL = errorAnswer(
 export const RESOLVER_OPERATIONS: readonly OperationSpec[] = [
   {
     methods: ['get'],
+    path: '/',
+    tag: 'Resolution',
+    summary: 'What this address is (a page for a browser)',
+    description: 'A browser (Accept preferring text/html) gets a short page pointing to the registry, the API documentation and this document; any other client the 404 of an address no route serves, as always.',
+    addition: 'a page for people who open the resolver\'s address',
+    responses: {
+      200: pageAnswer('The page, for a browser'),
+      404: errorAnswer('Any other client', 'No such endpoint: GET /'),
+    },
+  },
+  {
+    methods: ['get'],
     path: '/{compactId}',
     tag: 'Resolution',
     summary: 'Resolve a compact identifier',
@@ -37,7 +51,8 @@ export const RESOLVER_OPERATIONS: readonly OperationSpec[] = [
       304: { description: 'The ETag given in If-None-Match is current' },
       400: jsonAnswer('Not a compact identifier, or the local id does not match the namespace\'s pattern', ref('Resolution'), RESOLUTION_FAILED),
       404: {
-        description: 'No provider for the identifier (a page for a browser)',
+        description:
+          'No provider for the identifier. A browser or ?redirect=true gets 404 for every failure, with a page: what went wrong in plain words, the namespace\'s page and sample, close prefixes or the identifier mended where one resolves, and a search of the registry',
         content: [
           {
             type: 'application/json',
@@ -208,6 +223,20 @@ export const RESOLVER_OPERATIONS: readonly OperationSpec[] = [
       413: errorAnswer('The body is too large', 'Request body is too large'),
       415: errorAnswer('Not JSON', 'Content-Type must be application/json'),
       429: HEAVY_REFUSAL,
+    },
+  },
+  {
+    methods: ['get'],
+    path: `${RESOLVER_ASSETS_PATH}/{name}`,
+    tag: 'Resolution',
+    summary: 'The stylesheet of the resolver\'s pages (the registry\'s, public/registry.css)',
+    description: 'Linked with `?v=<content hash>`: such an address never changes content and is cached for a year.',
+    addition: 'the failure page and `/` share the registry\'s look',
+    parameters: [pathParam('name', 'The file', STYLESHEET, { type: 'string', enum: [STYLESHEET] })],
+    responses: {
+      200: { description: 'The file', content: [{ type: 'text/css', schema: { type: 'string' } }] },
+      304: { description: 'The copy the client has is current' },
+      404: errorAnswer('No such file', `No such endpoint: GET ${RESOLVER_ASSETS_PATH}/nothing.css`),
     },
   },
   ...HEALTH_OPERATIONS,

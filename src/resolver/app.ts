@@ -28,6 +28,8 @@ import { REGISTRY_LINK_PATHS, registryLinksRoutes } from './registry-links.route
 import { ResolutionCaching } from './resolution-caching.js';
 import { resolverFamilyOf, resolverRateLimits } from './resolver-rate-limits.js';
 import { REVERSE_PATHS, reverseLookups } from './reverse.routes.js';
+import { resolverHomeRoutes } from './resolver-home.routes.js';
+import { RESOLVER_ASSET_PATHS, resolverAssetRoutes, resolverSite } from './resolver-site.js';
 import type { SnapshotSource } from './snapshot-source.js';
 import type { UsageRecorder } from '../statistics/usage-recorder.js';
 
@@ -61,8 +63,8 @@ function resolverReadiness(registry: SnapshotSource): ReadinessPolicy {
 
 /**
  * Every path the resolver's Koa application answers, each declared by the module mounted for it below
- * (and the base app's own: the root's 404, the health checks, /metrics, which keeps a compact
- * identifier's HEAD and GET in its Allow). The front handler hands these to Koa and reads every other GET
+ * (the root: a page for a browser, the base app's 404 for any other client; and the base app's own: the
+ * health checks, /metrics, which keeps a compact identifier's HEAD and GET in its Allow). The front handler hands these to Koa and reads every other GET
  * or HEAD path as a compact identifier; resolver-routing-table.test.ts checks that every mounted route is here.
  */
 const KOA_PATHS = new KoaPaths([
@@ -75,6 +77,7 @@ const KOA_PATHS = new KoaPaths([
   ...INSIGHT_PATHS,
   ...DOCS_PATHS,
   ...MCP_PATHS,
+  ...RESOLVER_ASSET_PATHS,
 ]);
 
 /** The resolver area: resolution, redirects, MIR ids, reverse lookup, batches and the insight API. */
@@ -82,6 +85,7 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
   const { config, registry } = deps;
   const snapshot = () => registry.snapshot;
   const urls = { publicResolverUrl: config.PUBLIC_RESOLVER_URL, publicRegistryUrl: config.PUBLIC_REGISTRY_URL };
+  const site = resolverSite(urls);
   const usage = deps.usage;
   const count = usage ? (prefix: string, address: string, userAgent: string) => usage.record(prefix, address, userAgent) : undefined;
   const heavy = new HeavyWork({
@@ -136,6 +140,7 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
       rankingTag: () => registry.rankingTag,
       meter: metrics.meter,
       koaPaths: KOA_PATHS,
+      site,
     }),
   });
   // X-Forwarded-Proto and -Host; the client address is clientAddress's (ctx.ip).
@@ -143,9 +148,11 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
   // Ahead of every route: a refused batch is not read. Only refusals carry the RateLimit fields here, as on
   // the front handler's hot path.
   app.use(limitRequests(limits, resolverFamilyOf, { advertise: false }));
-  app.use(registryLinksRoutes({ snapshot, publicRegistryUrl: config.PUBLIC_REGISTRY_URL }));
+  app.use(registryLinksRoutes({ snapshot, publicRegistryUrl: config.PUBLIC_REGISTRY_URL, site }));
   app.use(reverse.wrongMethod);
   useRouters(app, [
+    resolverHomeRoutes({ site, snapshot }),
+    resolverAssetRoutes(site),
     reverse.router,
     batchRoutes({ registry, ...urls, count, heavy, logger: deps.logger }),
     insightRoutes({ registry }),

@@ -12,15 +12,16 @@ import { sendRateLimited, type FamilyLimiter, type RateLimits } from '../http/ra
 import { AccessLog } from '../http/request-context.js';
 import { pageSecurityHeaders } from '../http/page-security.js';
 import type { Logger } from '../lib/logger.js';
+import type { Site } from '../web/site.js';
 import type { HttpMeter } from '../metrics/http-meter.js';
 import type { HeavyWork } from './heavy-work.js';
-import { LANDING_PAGE_POLICY, renderResolutionFailed } from './landing-page.js';
 import type { ResolutionCaching } from './resolution-caching.js';
 import { landingRequestOf } from './landing-request.js';
+import { renderResolutionFailed, type ResolutionFailure } from './resolution-failed.page.js';
 import { resolutionJson, resolutionStatus } from './resolution.presenter.js';
 import { LONG_SIMILARITY_BODY, type ReverseLookupEndpoint, type ReverseLookups } from './reverse.routes.js';
 
-const LANDING_SECURITY_HEADERS = pageSecurityHeaders(LANDING_PAGE_POLICY);
+const PAGE_SECURITY_HEADERS = pageSecurityHeaders();
 
 /** Told about every successful resolution (JSON or redirect) that a client did not ask us not to track. */
 export type ResolutionCounter = (prefix: string, address: string, userAgent: string) => void;
@@ -49,6 +50,8 @@ export interface FrontDeps {
   meter?: HttpMeter;
   /** Every path Koa answers (app.ts gathers it from the modules it mounts): never a compact identifier. */
   koaPaths: KoaPaths;
+  /** What the failure page a browser gets is rendered with (resolver-site.ts). */
+  site: Site;
 }
 
 /** Answers a request itself and returns true, or returns false to hand it to the Koa application. */
@@ -139,7 +142,7 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
         deps.count(prefix, clientAddress(req), req.headers['user-agent'] ?? '');
       }
     }
-    if (wantsRedirect(req, query)) return answerRedirect(req, res, raw, resolution);
+    if (wantsRedirect(req, query)) return answerRedirect(req, res, raw, resolution, snapshot);
     if (resolution.kind !== 'resolved') {
       addCacheHeaders(req, res, caching.errorHeaders);
       return sendBare(res, resolutionStatus(resolution), JSON_CONTENT_TYPE, resolutionJson(resolution));
@@ -150,10 +153,10 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
     sendBare(res, 200, JSON_CONTENT_TYPE, resolutionJson(resolution));
   }
 
-  function answerRedirect(req: IncomingMessage, res: ServerResponse, raw: string, resolution: Resolution): void {
-    if (resolution.kind !== 'resolved') return answerRedirectFailed(req, res, raw, resolution.message);
+  function answerRedirect(req: IncomingMessage, res: ServerResponse, raw: string, resolution: Resolution, snapshot: RegistrySnapshot): void {
+    if (resolution.kind !== 'resolved') return answerRedirectFailed(req, res, raw, resolution, snapshot);
     const choice = chooseBestProvider(resolution.resolvedResources, resolution.parsedCompactIdentifier, deps.failingProviders?.());
-    if (choice.kind === 'failed') return answerRedirectFailed(req, res, raw, choice.errorMessage);
+    if (choice.kind === 'failed') return answerRedirectFailed(req, res, raw, { reason: 'no-providers', message: choice.errorMessage }, snapshot);
     const location =
       choice.kind === 'provider'
         ? choice.url
@@ -163,10 +166,11 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
     sendBare(res, 302, null, '');
   }
 
-  function answerRedirectFailed(req: IncomingMessage, res: ServerResponse, raw: string, message: string): void {
+  /** The satellite's 404 for any failure, whatever the API's status; the page explains it (resolution-failed.page.tsx). */
+  function answerRedirectFailed(req: IncomingMessage, res: ServerResponse, raw: string, failure: ResolutionFailure, snapshot: RegistrySnapshot): void {
     addCacheHeaders(req, res, caching.errorHeaders);
-    for (const [name, value] of LANDING_SECURITY_HEADERS) addBareHeader(res, name, value);
-    sendBare(res, 404, 'text/html; charset=utf-8', renderResolutionFailed(raw, message));
+    for (const [name, value] of PAGE_SECURITY_HEADERS) addBareHeader(res, name, value);
+    sendBare(res, 404, 'text/html; charset=utf-8', renderResolutionFailed(deps.site, snapshot, raw, failure));
   }
 
   /** Answers a request the front handler took: a single reverse lookup or a resolution. */

@@ -10,8 +10,8 @@ const STYLE = `body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem
 export const LANDING_PAGE_POLICY = inlineStylePagePolicy(STYLE);
 
 /**
- * The resolver's pages are a document of their own, not the registry site's layout: the resolver serves
- * no stylesheet, and their policy allows just this style element, by its hash (so it is written raw).
+ * The landing pages are a document of their own, not the registry site's layout (the failure page and `/`
+ * use that): their policy allows just this style element, by its hash (so it is written raw).
  */
 function LandingDocument({ title, children }: { title: string; children: ComponentChildren }) {
   return (
@@ -136,18 +136,6 @@ function ProtectedLanding({ parsed, resources, registryPageUrl, mark }: LandingP
   );
 }
 
-function ResolutionFailedPage({ message, request }: { message: string; request: string }) {
-  return (
-    <LandingDocument title="Resolution failed">
-      <h1>Resolution failed</h1>
-      <p>{message}</p>
-      <p>
-        <small>{`Request: ${request}`}</small>
-      </p>
-    </LandingDocument>
-  );
-}
-
 /** Shown instead of a redirect when the namespace or the chosen resource is deprecated. */
 export function renderDeprecatedLanding(context: LandingContext): string {
   return renderMarked((mark) => <DeprecatedLanding {...context} mark={mark} />);
@@ -156,20 +144,4 @@ export function renderDeprecatedLanding(context: LandingContext): string {
 /** Shown instead of a redirect when the chosen provider needs a login. */
 export function renderProtectedLanding(context: LandingContext): string {
   return renderMarked((mark) => <ProtectedLanding {...context} mark={mark} />);
-}
-
-// Every failed resolution a browser asks for gets this page, under load too, so it is rendered once, with
-// a mark where each of its two texts goes; an answer joins the pieces around the texts, escaped.
-const MESSAGE_MARK = '\uE000message\uE000';
-const REQUEST_MARK = '\uE000request\uE000';
-const [BEFORE_MESSAGE, BETWEEN_TEXTS, AFTER_REQUEST] = (() => {
-  const page = renderDocument(<ResolutionFailedPage message={MESSAGE_MARK} request={REQUEST_MARK} />);
-  const [before, rest] = page.split(MESSAGE_MARK) as [string, string];
-  const [between, after] = rest.split(REQUEST_MARK) as [string, string];
-  return [before, between, after];
-})();
-
-/** A failed resolution asked for by a browser. */
-export function renderResolutionFailed(rawRequest: string, errorMessage: string): string {
-  return `${BEFORE_MESSAGE}${escapeHtml(errorMessage)}${BETWEEN_TEXTS}${escapeHtml(rawRequest)}${AFTER_REQUEST}`;
 }

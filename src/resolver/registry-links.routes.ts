@@ -7,11 +7,15 @@ import type { KoaPath } from '../http/koa-paths.js';
 import { HEAD_AND_GET } from '../http/unserved-methods.js';
 import { DEPRECATED_LANDING, decodeRawRequest, PROTECTED_LANDING } from './front-handler.js';
 import { setPageSecurity } from '../http/page-security.js';
-import { LANDING_PAGE_POLICY, renderDeprecatedLanding, renderProtectedLanding, renderResolutionFailed } from './landing-page.js';
+import type { Site } from '../web/site.js';
+import { LANDING_PAGE_POLICY, renderDeprecatedLanding, renderProtectedLanding } from './landing-page.js';
+import { renderResolutionFailed } from './resolution-failed.page.js';
 
 export interface RegistryLinksDeps {
   snapshot: () => RegistrySnapshot;
   publicRegistryUrl: string;
+  /** What the failure page is rendered with (resolver-site.ts). */
+  site: Site;
 }
 
 const MIR_ID = '/resolveMirId/';
@@ -19,10 +23,10 @@ const MIR_ID = '/resolveMirId/';
 /** Koa's paths (koa-paths.ts): answered here by prefix match, on GET and HEAD, with no router to list the methods. */
 export const REGISTRY_LINK_PATHS: readonly KoaPath[] = [MIR_ID, DEPRECATED_LANDING, PROTECTED_LANDING].map((path) => ({ path, under: true, methods: HEAD_AND_GET }));
 
-function sendHtml(ctx: Context, status: number, html: string): void {
+function sendHtml(ctx: Context, status: number, html: string, policy?: string): void {
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
-  setPageSecurity(ctx, LANDING_PAGE_POLICY);
+  setPageSecurity(ctx, policy);
   ctx.body = html;
 }
 
@@ -51,14 +55,16 @@ export function registryLinksRoutes(deps: RegistryLinksDeps): Middleware {
 
   const landing = (prefix: string, render: typeof renderDeprecatedLanding) => (ctx: Context) => {
     const raw = decodeRawRequest(ctx.path, prefix.length);
-    const resolution = resolveCompactId(raw, deps.snapshot(), options);
+    const snapshot = deps.snapshot();
+    const resolution = resolveCompactId(raw, snapshot, options);
     if (resolution.kind !== 'resolved') {
-      sendHtml(ctx, 404, renderResolutionFailed(raw, resolution.message));
+      // The failure page is the site's, with its stylesheet: the registry pages' policy.
+      sendHtml(ctx, 404, renderResolutionFailed(deps.site, snapshot, raw, resolution));
       return;
     }
     const { resolvedResources, parsedCompactIdentifier } = resolution;
     const page = parsedCompactIdentifier.namespace ? registryPage(parsedCompactIdentifier.namespace) : null;
-    sendHtml(ctx, 200, render({ parsed: parsedCompactIdentifier, resources: resolvedResources, registryPageUrl: page }));
+    sendHtml(ctx, 200, render({ parsed: parsedCompactIdentifier, resources: resolvedResources, registryPageUrl: page }), LANDING_PAGE_POLICY);
   };
   const deprecated = landing(DEPRECATED_LANDING, renderDeprecatedLanding);
   const protectedPage = landing(PROTECTED_LANDING, renderProtectedLanding);

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { FAVICON, STYLESHEET, type Site } from './site.js';
+import { FAVICON, registryHref, STYLESHEET, type Site } from './site.js';
 
 /** The sections of the navigation; a page names the one it belongs to, which is marked aria-current. */
 export type NavSection = 'home' | 'browse' | 'request' | 'none';
@@ -28,22 +28,22 @@ const NAV: readonly { section: NavSection; href: string; label: string }[] = [
 ];
 
 /** The site's navigation, the current section marked. */
-function MainNavigation({ section }: { section: NavSection }) {
+function MainNavigation({ site, section }: { site: Site; section: NavSection }) {
   return (
     <nav aria-label="Main">
       <ul>
         {NAV.map((item) => (
           <li key={item.href}>
-            <a href={item.href} aria-current={item.section === section ? 'page' : undefined}>
+            <a href={registryHref(site, item.href)} aria-current={item.section === section ? 'page' : undefined}>
               {item.label}
             </a>
           </li>
         ))}
         <li>
-          <a href="/docs">API</a>
+          <a href={registryHref(site, '/docs')}>API</a>
         </li>
         <li>
-          <a href="/resolutionApi/getResolverDataset">Dataset</a>
+          <a href={registryHref(site, '/resolutionApi/getResolverDataset')}>Dataset</a>
         </li>
       </ul>
     </nav>
@@ -83,10 +83,10 @@ export function Layout({ site, title, description, section = 'none', scripts = [
           Skip to content
         </a>
         <header class="site-header">
-          <a class="site-name" href="/">
+          <a class="site-name" href={registryHref(site, '/')}>
             Compact Identifier Registry
           </a>
-          {navigation ?? <MainNavigation section={section} />}
+          {navigation ?? <MainNavigation site={site} section={section} />}
         </header>
         <main id="main" tabIndex={-1}>
           {children}

@@ -1,7 +1,10 @@
-/** The registry search form: a GET to /registry, which the suggestions script enhances. */
-export function SearchBox({ id, value = '', label = 'Search the registry' }: { id: string; value?: string; label?: string }) {
+/**
+ * The registry search form: a GET to /registry (at `base`, the registry's public URL, on another origin's
+ * page), which the suggestions script enhances.
+ */
+export function SearchBox({ id, value = '', label = 'Search the registry', base = '' }: { id: string; value?: string; label?: string; base?: string }) {
   return (
-    <form class="box" action="/registry" method="get" role="search">
+    <form class="box" action={`${base}/registry`} method="get" role="search">
       <div class="field">
         <label for={id}>{label}</label>
         <span class="hint" id={`${id}-hint`}>

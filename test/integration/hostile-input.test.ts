@@ -2,8 +2,8 @@
  * The input guard (src/http/input-guard.ts) at work on the requests that used to answer 500: a NUL reaching
  * Postgres, a lone surrogate, a body nested 5,000 deep with an Idempotency-Key, bytes that are not UTF-8,
  * and a browser redirect whose URL holds characters beyond ASCII. Each now answers a 400 naming the field,
- * or a redirect with an ASCII Location. Requests go over a real socket (raw-http.ts) so that bytes can be
- * sent exactly as a hostile client would.
+ * or a redirect with an ASCII Location; markup in a failed request stays text on the resolver's failure page.
+ * Requests go over a real socket (raw-http.ts) so that bytes can be sent exactly as a hostile client would.
  */
 import { readFileSync } from 'node:fs';
 import { errorEnvelope } from '../../src/http/envelope.js';
@@ -178,6 +178,38 @@ describe('the resolver area', () => {
     expect(json.status).toBe(400);
     expect(JSON.parse(json.text).errorMessage).toMatch(/DOES NOT MATCH local IDs definition pattern/);
     expect((await resolve('/GO:0006915%00', { Accept: 'text/html' })).status).toBe(404);
+  });
+
+  it('reflects markup in a failed request only as text on the failure page, wherever the page shows the request', async () => {
+    // Elements and attributes the page itself writes; anything else would have come from the request.
+    const PAGE_ELEMENTS = new Set([
+      'html', 'head', 'meta', 'title', 'link', 'body', 'a', 'header', 'nav', 'ul', 'li', 'main', 'h1', 'h2', 'p', 'code', 'section',
+      'details', 'summary', 'form', 'div', 'label', 'span', 'input', 'button', 'footer',
+    ]);
+    const PAGE_ATTRIBUTES = new Set(['lang', 'charset', 'name', 'content', 'rel', 'href', 'class', 'id', 'tabindex', 'aria-label', 'aria-labelledby', 'action', 'method', 'role', 'for', 'type', 'value', 'data-suggest', 'aria-describedby']);
+    for (const path of [
+      // An unknown prefix: the heading, the explanation, the search box's value.
+      '/%3Cscript%3Ealert(1)%3C%2Fscript%3E:1',
+      '/%22%20autofocus%20onfocus=%22alert(1):1',
+      // A LUI the pattern refuses, and one to mend.
+      '/taxonomy:%22%3E%3Cimg%20src=x%20onerror=alert(1)%3E',
+      '/taxonomy:%3Csvg%20onload=alert(1)%3E%2F',
+      // A provider code no provider has: the explanation and the mended identifier without it.
+      '/%3Ciframe%20src=javascript:alert(1)%3E/taxonomy:9606',
+      // A close prefix the request resolves on: the request, rewritten, becomes a link.
+      '/doii:10.1038/%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E',
+    ]) {
+      const res = await resolve(path, { Accept: 'text/html' });
+      expect([path, res.status]).toEqual([path, 404]);
+      const elements = [...res.text.matchAll(/<([A-Za-z][\w-]*)/g)].map((m) => m[1]!.toLowerCase());
+      expect([path, elements.filter((name) => !PAGE_ELEMENTS.has(name))]).toEqual([path, []]);
+      const attributes = [...res.text.matchAll(/<[a-z][\w-]*((?:\s+[\w-]+(?:="[^"]*")?)*)\s*\/?>/g)].flatMap((m) => [...m[1]!.matchAll(/([\w-]+)(?:="[^"]*")?/g)].map((a) => a[1]!));
+      expect([path, attributes.filter((name) => !PAGE_ATTRIBUTES.has(name))]).toEqual([path, []]);
+      expect(res.text).not.toMatch(/href="(?!https?:\/\/|\/|#)/);
+    }
+    // The rewritten request is offered, as a link whose address carries the markup percent-encoded.
+    const doi = await resolve('/doii:10.1038/%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E', { Accept: 'text/html' });
+    expect(doi.text).toContain('href="https://resolver.test/doi:10.1038/%22%3E%3Cscript%3Ealert(1)%3C/script%3E"');
   });
 
   it('answers 400 naming the field for a NUL in reverse lookups and batches', async () => {

@@ -2,8 +2,10 @@
  * Every page a person can reach is valid HTML5 (issue 13's quality bar), checked offline by html-validate
  * with its standard rules (the WHATWG content models, attributes, ids, nesting) and its accessibility rules
  * (labelled inputs, headings, landmarks): the pages as a browser gets them, requester status page and
- * refused form included. The browser tests add axe-core on the rendered pages.
+ * refused form included, and the resolver's pages (its `/` and its failure pages). The browser tests add
+ * axe-core on the rendered pages.
  */
+import type { RequestListener } from 'node:http';
 import { HtmlValidate, type Message } from 'html-validate';
 import request from 'supertest';
 import { CSRF_FIELD } from '../../src/web/csrf.js';
@@ -26,6 +28,7 @@ async function problemsOf(html: string): Promise<string[]> {
 describe('page validity', () => {
   let t: RegistryUnderTest;
   let token: string;
+  let resolver: RequestListener | undefined;
 
   beforeAll(async () => {
     t = await startRegistry('page_validity', { registration: regexpChecks, env: { CURATOR_TOKEN } });
@@ -60,6 +63,27 @@ describe('page validity', () => {
 
   it.each(pages)('%s is valid HTML5 with a title and a main landmark', async (_name, path, status) => {
     const res = await request(t.app).get(path()).set('Accept', HTML);
+    expect(res.status).toBe(status);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toMatch(/<title>[^<]+<\/title>/);
+    expect(res.text).toMatch(/<main[\s>]/);
+    expect(await problemsOf(res.text)).toEqual([]);
+  });
+
+  // The resolver's pages: its `/` for a browser, and the failure page for each kind of failure (and for
+  // markup in the request, which the page reflects).
+  const resolverPages: [name: string, path: string, status: number][] = [
+    ['resolver home', '/', 200],
+    ['failure: LUI refused by the pattern', '/taxonomy:human', 404],
+    ['failure: LUI mended', '/CHEBI/36927', 404],
+    ['failure: unknown prefix', '/taxonmy:9606', 404],
+    ['failure: no such provider code', '/NCBI/taxonomy:9606', 404],
+    ['failure: markup in the request', '/%3Cb%20id=%22x%22%3E:%22%3E%3Cscript%3E', 404],
+  ];
+
+  it.each(resolverPages)('the resolver\'s %s page is valid HTML5 with a title and a main landmark', async (_name, path, status) => {
+    resolver ??= (await t.resolverApp()).koa.callback();
+    const res = await request(resolver).get(path).set('Accept', HTML);
     expect(res.status).toBe(status);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.text).toMatch(/<title>[^<]+<\/title>/);

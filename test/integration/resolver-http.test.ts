@@ -242,13 +242,13 @@ describe('redirects for people', () => {
     expect(res.text).toMatch(/deprecated/i);
   });
 
-  it('answers a failed resolution asked for by a browser with a 404 HTML page showing the escaped message', async () => {
+  it('answers a failed resolution asked for by a browser with a 404 HTML page that keeps the API\'s message as a detail', async () => {
     const res = await get('/foo:bar').set('Accept', BROWSER_ACCEPT);
 
     expect(res.status).toBe(404);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.text).toContain(
-      'Resolution request &#39;foo:bar&#39; is NOT A NAMESPACE; INVALID Compact Identifier resolution request for &#39;foo:bar&#39;',
+      "<code>Resolution request 'foo:bar' is NOT A NAMESPACE; INVALID Compact Identifier resolution request for 'foo:bar'</code>",
     );
   });
 
@@ -257,25 +257,32 @@ describe('redirects for people', () => {
 
     expect(res.status).toBe(404);
     expect(res.text).not.toContain('<script>');
-    expect(res.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(res.text).toContain('<code>&lt;script>alert(1)&lt;/script></code>');
   });
 
-  it('sends its pages with a Content-Security-Policy that allows their one style and nothing else, never framed', async () => {
+  it('sends its landing pages with a Content-Security-Policy that allows their one style and nothing else, never framed', async () => {
+    const res = await get('/deactivatedLanding/3dmet:B00162').set('Accept', BROWSER_ACCEPT);
+    expect(res.status).toBe(200);
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    const policy = String(res.headers['content-security-policy']);
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).not.toContain('unsafe-inline');
+    // The page's style element is the one the policy names by its hash.
+    const style = /<style>([^<]*)<\/style>/.exec(res.text)![1]!;
+    expect(policy).toContain(`style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+  });
+
+  it('sends its failure pages with the registry pages\' policy (their own origin only, never framed)', async () => {
     const pages = [
-      await get('/deactivatedLanding/3dmet:B00162').set('Accept', BROWSER_ACCEPT),
       await get('/deactivatedLanding/3dmet:nosuchthing!').set('Accept', BROWSER_ACCEPT),
       await get('/foo:bar').set('Accept', BROWSER_ACCEPT),
     ];
-    expect(pages.map((res) => res.status)).toEqual([200, 404, 404]);
     for (const res of pages) {
+      expect(res.status).toBe(404);
       expect(res.headers['x-frame-options']).toBe('DENY');
-      const policy = String(res.headers['content-security-policy']);
-      expect(policy).toContain("frame-ancestors 'none'");
-      expect(policy).toContain("default-src 'none'");
-      expect(policy).not.toContain('unsafe-inline');
-      // The page's style element is the one the policy names by its hash.
-      const style = /<style>([^<]*)<\/style>/.exec(res.text)![1]!;
-      expect(policy).toContain(`style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+      expect(res.headers['content-security-policy']).toBe("default-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'");
+      expect(res.text).not.toMatch(/<style|<script/);
     }
   });
 });

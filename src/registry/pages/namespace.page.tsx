@@ -3,7 +3,7 @@ import { BarChart } from '../../web/bar-chart.js';
 import { BreakableUrl, COPY_SCRIPTS, Copyable } from '../../web/copyable.js';
 import { Layout } from '../../web/layout.js';
 import { ExternalLink } from '../../web/links.js';
-import type { Site } from '../../web/site.js';
+import { resolverHref, type Site } from '../../web/site.js';
 import type { LinkHealth, MonthlyVisits, NamespacePageData, ResourceView } from './registry-pages.service.js';
 import type { SampleRoute } from './sample-route.js';
 import { namespaceHref } from '../../web/search-box.js';
@@ -12,11 +12,6 @@ const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Se
 
 function day(date: Date | null): string {
   return date ? date.toISOString().slice(0, 10) : '';
-}
-
-/** The address at the resolver of a compact identifier as written (`GO:0006915`, `quickgo/GO:0006915`). */
-function curieHref(site: Site, curie: string): string {
-  return `${site.publicResolverUrl}/${encodeURI(curie).replace(/[?#]/g, encodeURIComponent)}`;
 }
 
 function rorHref(rorId: string): string {
@@ -68,8 +63,8 @@ function ResourceCard({ site, resource, sampleId, route }: { site: Site; resourc
             <dt>Pick it with</dt>
             <dd>
               <Copyable text={pick} /> at{' '}
-              <a href={curieHref(site, pick)}>
-                <BreakableUrl text={curieHref(site, pick)} />
+              <a href={resolverHref(site, pick)}>
+                <BreakableUrl text={resolverHref(site, pick)} />
               </a>
             </dd>
           </>
@@ -183,7 +178,7 @@ function Usage({ usage, prefix }: { usage: MonthlyVisits[] | null; prefix: strin
 export function NamespacePage({ site, data }: { site: Site; data: NamespacePageData }) {
   const { namespace: ns, successor, resources, usage, route } = data;
   const curie = route?.compactId ?? `${ns.prefix}:${ns.sampleId}`;
-  const sampleHref = curieHref(site, curie);
+  const sampleHref = resolverHref(site, curie);
   return (
     <Layout site={site} title={`${ns.name} (${ns.prefix})`} description={ns.description} section="browse" scripts={COPY_SCRIPTS}>
       <h1>

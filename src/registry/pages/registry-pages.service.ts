@@ -8,7 +8,7 @@ import { LRUCache } from 'lru-cache';
 import { MAX_SYNONYM_LENGTH } from '../../core/prefix-synonyms.js';
 import { findNamespaceBySynonym } from '../../db/namespace-synonyms.js';
 import { completeNamespaceRows, type NamespaceItemRow } from '../model/namespace-synonyms.js';
-import { editDistance } from '../../core/edit-distance.js';
+import { closestPrefixes } from '../../core/close-prefixes.js';
 import type { Db } from '../../db/knex.js';
 import { findNamespaceByPrefixIgnoringCase, findNamespaceSuccessor, selectResourcesWithInstitution, type ResourceWithInstitutionRow } from '../../db/registry-reads.js';
 import type { LinkCheckRow, NamespaceRow } from '../../db/tables.js';
@@ -81,7 +81,6 @@ export interface RegistryPagesDeps {
 
 const RECENT_NAMESPACES = 8;
 const MONTHS_OF_USAGE = 12;
-const SUGGESTED_PREFIXES = 5;
 // Usage counts and link checks change without a registry change; a minute old is fresh enough for a page.
 const LIVE_FIGURES_TTL_MS = 60_000;
 
@@ -199,16 +198,6 @@ export class RegistryPagesService {
   async nearestPrefixes(asked: string): Promise<string[]> {
     const version = await this.deps.versions.read();
     const all = await this.prefixes.get(version, 'all', async () => (await this.deps.db('namespaces').select('prefix')).map((row) => row.prefix));
-    const wanted = asked.toLowerCase().slice(0, 100);
-    if (wanted === '') return [];
-    const reach = Math.max(1, Math.floor(wanted.length / 3));
-    const scored: { prefix: string; score: number }[] = [];
-    for (const prefix of all) {
-      const lower = prefix.toLowerCase();
-      const score = lower.startsWith(wanted) ? 0 : Math.abs(lower.length - wanted.length) > reach ? Infinity : editDistance(lower, wanted);
-      if (score <= reach) scored.push({ prefix, score });
-    }
-    scored.sort((a, b) => a.score - b.score || a.prefix.length - b.prefix.length || a.prefix.localeCompare(b.prefix));
-    return scored.slice(0, SUGGESTED_PREFIXES).map((s) => s.prefix);
+    return closestPrefixes(asked, all);
   }
 }
