@@ -19,3 +19,16 @@ export function PrevNextLinks({ page, pages, href }: { page: number; pages: numb
     </ul>
   );
 }
+
+/** A paged list's navigation: where the reader is, and the previous and next pages; nothing for one page. */
+export function PageNavigation({ label, page, pages, href }: { label: string; page: number; pages: number; href: (page: number) => string }) {
+  if (pages <= 1) return null;
+  return (
+    <nav class="pages" aria-label={label}>
+      <p>
+        Page {page + 1} of {pages}
+      </p>
+      <PrevNextLinks page={page} pages={pages} href={href} />
+    </nav>
+  );
+}

@@ -1,5 +1,5 @@
 import { ExternalLink } from '../../../web/links.js';
-import { PrevNextLinks } from '../../../web/prev-next-links.js';
+import { PageNavigation } from '../../../web/prev-next-links.js';
 import { DESK_PATH } from '../../model/desk-auth.js';
 import { INSTITUTION_SEARCH_MAX, type InstitutionPage, type ListedInstitution } from '../institution-list.service.js';
 import { DeskFrame, Notice, type DeskContext } from './desk-parts.js';
@@ -77,14 +77,7 @@ export function InstitutionsPage({ desk, list, notice }: { desk: DeskContext; li
             </table>
           </div>
         )}
-        {list.pages > 1 ? (
-          <nav class="pages" aria-label="Pages of institutions">
-            <p>
-              Page {list.page + 1} of {list.pages}
-            </p>
-            <PrevNextLinks page={list.page} pages={list.pages} href={(page) => institutionsHref(text, page)} />
-          </nav>
-        ) : null}
+        <PageNavigation label="Pages of institutions" page={list.page} pages={list.pages} href={(page) => institutionsHref(text, page)} />
       </section>
     </DeskFrame>
   );

@@ -1,7 +1,7 @@
 import type { RequestKind } from '../../model/registration-records.js';
 import { DESK_PATH } from '../../model/desk-auth.js';
 import type { OpenRequest, OpenRequestPage, OpenRequestPages, ReviewState } from '../desk.service.js';
-import { PrevNextLinks } from '../../../web/prev-next-links.js';
+import { PageNavigation } from '../../../web/prev-next-links.js';
 import { age, DeskFrame, Notice, When, type DeskContext } from './desk-parts.js';
 
 export function requestHref(kind: RequestKind, sessionId: number): string {
@@ -21,16 +21,9 @@ function openRequestsHref(pages: OpenRequestPages): string {
 
 /** Previous and next links of one list, the other list staying on its page. */
 function Pager({ list, shown }: { list: OpenRequestPage; shown: OpenRequestPages }) {
-  if (list.pages <= 1) return null;
   const to = (page: number) => openRequestsHref({ ...shown, [list.kind]: page });
-  return (
-    <nav class="pages" aria-label={list.kind === 'prefix' ? 'Pages of prefix requests' : 'Pages of provider requests'}>
-      <p>
-        Page {list.page + 1} of {list.pages}
-      </p>
-      <PrevNextLinks page={list.page} pages={list.pages} href={to} />
-    </nav>
-  );
+  const label = list.kind === 'prefix' ? 'Pages of prefix requests' : 'Pages of provider requests';
+  return <PageNavigation label={label} page={list.page} pages={list.pages} href={to} />;
 }
 
 /** A review in a few words, for the list and the request's page. */

@@ -1,5 +1,5 @@
 import { LinkedText } from '../../../web/links.js';
-import { PrevNextLinks } from '../../../web/prev-next-links.js';
+import { PageNavigation } from '../../../web/prev-next-links.js';
 import { SUMMARY_USAGE_DAYS, type OpenWarning, type WarningsOverviewEntry, type WarningsOverviewPage } from '../../model/curation-warnings.js';
 import { DESK_PATH } from '../../model/desk-auth.js';
 import { DeskFrame, When, type DeskContext } from './desk-parts.js';
@@ -162,14 +162,7 @@ export function WarningsPage({ desk, overview }: { desk: DeskContext; overview: 
               ))}
             </table>
           </div>
-          {overview.pages > 1 ? (
-            <nav class="pages" aria-label="Pages of warnings">
-              <p>
-                Page {overview.page + 1} of {overview.pages}
-              </p>
-              <PrevNextLinks page={overview.page} pages={overview.pages} href={warningsHref} />
-            </nav>
-          ) : null}
+          <PageNavigation label="Pages of warnings" page={overview.page} pages={overview.pages} href={warningsHref} />
         </section>
       )}
     </DeskFrame>
