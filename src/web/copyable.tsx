@@ -15,10 +15,17 @@ export function Copyable({ text, what }: { text: string; what?: string }) {
       <code>
         <BreakableUrl text={text} />
       </code>{' '}
-      <button type="button" class="copy" data-copy={text} aria-label={`Copy ${what ?? text}`} data-pending="">
-        Copy
-      </button>
+      <CopyButton text={text} what={what} />
     </>
+  );
+}
+
+/** The Copy button of `text` alone (beside a link showing it, say), named for what it copies. */
+export function CopyButton({ text, what }: { text: string; what?: string }) {
+  return (
+    <button type="button" class="copy" data-copy={text} aria-label={`Copy ${what ?? text}`} data-pending="">
+      Copy
+    </button>
   );
 }
 

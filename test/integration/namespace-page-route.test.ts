@@ -74,6 +74,9 @@ describe('where an identifier takes you', () => {
     // Each provider with a code is given the compact identifier that picks it, and its address.
     expect(text).toContain('Pick it with quickgo/GO:0006915 at https://resolver.test/quickgo/GO:0006915');
     expect(text).toContain('Pick it with amigo/GO:0006915');
+    // A Copy button beside each identifier and each address.
+    expect(html).toContain('data-copy="quickgo/GO:0006915" aria-label="Copy quickgo/GO:0006915"');
+    expect(html).toContain('data-copy="https://resolver.test/quickgo/GO:0006915" aria-label="Copy the address of quickgo/GO:0006915"');
     expect(html).not.toContain('go:0006915');
   });
 

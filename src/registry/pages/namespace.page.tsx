@@ -1,6 +1,6 @@
 import { buildProviderUrl } from '../../core/url-pattern.js';
 import { BarChart } from '../../web/bar-chart.js';
-import { BreakableUrl, COPY_SCRIPTS, Copyable } from '../../web/copyable.js';
+import { BreakableUrl, COPY_SCRIPTS, Copyable, CopyButton } from '../../web/copyable.js';
 import { Layout } from '../../web/layout.js';
 import { ExternalLink } from '../../web/links.js';
 import { resolverHref, type Site } from '../../web/site.js';
@@ -65,7 +65,8 @@ function ResourceCard({ site, resource, sampleId, route }: { site: Site; resourc
               <Copyable text={pick} /> at{' '}
               <a href={resolverHref(site, pick)}>
                 <BreakableUrl text={resolverHref(site, pick)} />
-              </a>
+              </a>{' '}
+              <CopyButton text={resolverHref(site, pick)} what={`the address of ${pick}`} />
             </dd>
           </>
         ) : null}
