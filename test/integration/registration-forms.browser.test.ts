@@ -153,6 +153,33 @@ describeRequiring([chromiumBrowser()], 'the request forms in a browser', () => {
     expect(events.map((e: { eventName: string; actor: string }) => `${e.eventName} ${e.actor}`)).toEqual(['START ANONYMOUS', 'COMMENT curator', 'COMMENT REQUESTER']);
   }, LONG);
 
+  it('draws a refused text, web address or e-mail field with the red border, as a refused description', async () => {
+    await openTab();
+    await visit('prefix-request-form-red-borders', () => page.goto(`${registry}/prefixregistrationrequest`));
+    const borderOf = (label: string) => field(label).evaluate((element) => getComputedStyle(element).borderTopColor);
+    const red = await page.evaluate(() => {
+      const probe = document.createElement('span');
+      probe.style.color = getComputedStyle(document.documentElement).getPropertyValue('--bad');
+      document.body.append(probe);
+      const color = getComputedStyle(probe).color;
+      probe.remove();
+      return color;
+    });
+    const untouched = await borderOf('Requested prefix (required)');
+    expect(untouched).not.toBe(red);
+    for (const [label, text] of [
+      ['Requested prefix (required)', 'Not A Prefix!'],
+      ['Provider home page (required)', 'not an address'],
+      ['Your e-mail address (required)', 'not-an-address'],
+      ['Description (required)', 'Too short'],
+    ] as const) {
+      await typeField(label, text);
+      await expect(field(label).getAttribute('aria-invalid')).resolves.toBe('true');
+      expect([label, await borderOf(label)]).toEqual([label, red]);
+    }
+    await saveScreenshot(page, 'prefix-request-form-red-borders');
+  }, LONG);
+
   it('sends the same form without JavaScript: the server checks it, keeps the values, and sends it once fixed', async () => {
     await openTab(false);
     await visit('prefix-request-form-without-javascript', () => page.goto(`${registry}/prefixregistrationrequest`), 200, false);
