@@ -137,7 +137,7 @@ describeRequiring([chromiumBrowser()], 'the request forms in a browser', () => {
     expect(new URL(page.url()).pathname).toMatch(/^\/requests\/[A-Za-z0-9_-]{43}$/);
     await expect(page.locator('h1').textContent()).resolves.toBe(`Request for prefix “${prefix}”`);
     await expect(page.locator('.notice-ok').textContent()).resolves.toContain('Your request was sent.');
-    await expect(page.locator('dl.facts').textContent()).resolves.toContain('Under review');
+    await expect(page.locator('dl.facts').first().textContent()).resolves.toContain('Under review');
     await expect(page.locator('main').textContent()).resolves.not.toContain('ann@example.org');
     const token = new URL(page.url()).pathname.split('/')[2]!;
 

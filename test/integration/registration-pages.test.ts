@@ -287,6 +287,49 @@ describe('registration pages without JavaScript', () => {
       expect(res.text).toContain('Answer the curators');
     });
 
+    /** The label → value pairs of the page's "What was sent" list, as text. */
+    function sentFacts(html: string): Record<string, string> {
+      const list = /<h2 id="sent">What was sent<\/h2>\s*<dl class="facts">([\s\S]*?)<\/dl>/.exec(html)?.[1] ?? '';
+      const text = (fragment: string) => fragment.replace(/<[^>]+>/g, '').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+      return Object.fromEntries([...list.matchAll(/<dt>([\s\S]*?)<\/dt><dd>([\s\S]*?)<\/dd>/g)].map((m) => [text(m[1]!), text(m[2]!)]));
+    }
+
+    it('repeats what was sent, under the form’s labels, so that the requester can review it', async () => {
+      const { token, prefix } = await sendPrefixRequest();
+      const res = await request(app).get(`/requests/${token}`).set('Accept', HTML);
+      expect(sentFacts(res.text)).toEqual({
+        'Requested prefix': prefix,
+        Name: `Example records ${prefix}`,
+        'Identifier pattern': '^\\d+$',
+        'The identifiers start with the prefix (as in GO:0006915)': 'No',
+        'Sample identifier': '12345',
+        'Provider name': `Example provider ${prefix}`,
+        'Provider code': `p${prefix}`,
+        'Provider home page': `https://${prefix}.example.org/`,
+        'Provider URL pattern': `https://${prefix}.example.org/items/{$id}`,
+        'The sample identifier’s page': `https://${prefix}.example.org/items/12345`,
+        'Provider country': 'GB (United Kingdom)',
+        'Institution name': 'Example institute',
+        'Institution home page': 'https://institute.example.org/',
+        'Institution country': 'GB (United Kingdom)',
+        Requester: 'Ann Example (a•••@e•••.org)',
+      });
+
+      const form = await openPage('/resourceregistrationrequest');
+      const code = unique('pc');
+      const sent = await postForm('/resourceregistrationrequest', asFormFields(resourceRegistration(code)), form);
+      const resourceToken = /^\/requests\/([^?]+)\?sent=1$/.exec(sent.headers.location ?? '')![1]!;
+      const resource = sentFacts((await request(app).get(`/requests/${resourceToken}`).set('Accept', HTML)).text);
+      expect(resource).toMatchObject({
+        'Prefix of the namespace': 'ncbigene',
+        'Sample identifier': '100010',
+        'Provider URL pattern': `https://${code}.example.org/genes/{$id}`,
+        'The sample identifier’s page': `https://${code}.example.org/genes/100010`,
+        'Provider country': 'JP (Japan)',
+      });
+      expect(resource).not.toHaveProperty('Identifier pattern');
+    });
+
     it('shows the curators’ comments and records the requester’s answer as a COMMENT by the requester', async () => {
       const { token } = await sendPrefixRequest();
       const sessionId = await curatorComment(token, 'Which licence do the records have?');

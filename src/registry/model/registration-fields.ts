@@ -261,6 +261,13 @@ export function formFields(form: RequestForm): FormField[] {
   return form.groups.flatMap((group) => group.fields);
 }
 
+/** The label of a field of the form of `kind` (the status page names what was sent as the form did). */
+export function fieldLabel(kind: RequestKind, name: string): string {
+  const field = formFields(REQUEST_FORMS[kind]).find((f) => f.name === name);
+  if (!field) throw new Error(`No field ${name} in the ${kind} request form`);
+  return field.label;
+}
+
 /** What the form shows in its fields: texts, and 'on' for a ticked box. */
 export type FormValues = Readonly<Record<string, string>>;
 
