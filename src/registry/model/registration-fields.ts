@@ -107,7 +107,15 @@ const institution: FieldGroup = {
     },
     { name: 'institutionName', label: 'Institution name', input: 'text', required: true, validate: 'validateInstitutionName', autocomplete: 'organization' },
     { name: 'institutionDescription', label: 'Institution description', input: 'textarea', required: true, validate: 'validateInstitutionDescription' },
-    { name: 'institutionHomeUrl', label: 'Institution home page', input: 'url', required: true, validate: 'validateInstitutionHomeUrl' },
+    {
+      name: 'institutionHomeUrl',
+      label: 'Institution home page',
+      input: 'url',
+      required: true,
+      validate: 'validateInstitutionHomeUrl',
+      // The home page of the registry's institution with this ROR id is not fetched again.
+      with: ['institutionRorId'],
+    },
     {
       name: 'institutionLocation',
       label: 'Institution country',
