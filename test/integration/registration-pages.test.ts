@@ -127,9 +127,10 @@ describe('registration pages without JavaScript', () => {
       expect(res.status).toBe(422);
       expect(res.text).toContain('<title>Error: Request a prefix');
       expect(res.text).toContain('There is a problem');
-      expect(res.text).toMatch(/id="f-description-msg" aria-live="polite">Description MUST be longer than 50 characters<\/p>/);
-      expect(res.text).toMatch(/id="f-providerLocation-msg" aria-live="polite">Invalid code for Provider Location, please use one of the 2 digit ISO 3166 codes<\/p>/);
-      expect(res.text).toContain('<a href="#f-description">Description MUST be longer than 50 characters</a>');
+      // In plain words under the form's labels, not the API's ("Description MUST be longer…", "Provider Location").
+      expect(res.text).toMatch(/id="f-description-msg" aria-live="polite">Description needs more than 50 characters<\/p>/);
+      expect(res.text).toMatch(/id="f-providerLocation-msg" aria-live="polite">Provider country: enter the two-letter ISO 3166 code of a country, such as GB<\/p>/);
+      expect(res.text).toContain('<a href="#f-description">Description needs more than 50 characters</a>');
       expect(res.text).toMatch(/<textarea[^>]*id="f-description"[^>]*aria-invalid="true"[^>]*>Too short<\/textarea>/);
       expect(res.text).toContain(`value="${escaped('Rosalind <"&> records')}"`);
       expect(res.text).toContain(`value="${prefix}"`);
@@ -244,13 +245,44 @@ describe('registration pages without JavaScript', () => {
       const prefix = unique('ror');
       const res = await postForm('/prefixregistrationrequest', asFormFields(prefixRegistration(prefix, { institutionRorId: NOT_ROR })), form);
       expect(res.status).toBe(422);
-      expect(res.text).toContain(`id="f-institutionRorId-msg" aria-live="polite">${MESSAGE}</p>`);
+      expect(res.text).toContain(`id="f-institutionRorId-msg" aria-live="polite">“${NOT_ROR}” is not a ROR id; a ROR id is written like https://ror.org/02catss52 or 02catss52</p>`);
       expect(await t.db('prefixRegistrationRequests').where({ requestedPrefix: prefix }).first()).toBeUndefined();
     });
   });
 
+  describe('the forms’ field checks (what the form’s script asks as a field is typed)', () => {
+    const check = (path: string, payload: unknown) => request(app).post(path).send({ apiVersion: '1.0', payload });
+
+    it('answers in plain words under the form’s labels, while the JSON validators keep the reference’s messages', async () => {
+      const cases: [form: string, api: string, validator: string, payload: Record<string, unknown>, apiMessage: string, pageMessage: string][] = [
+        ['/prefixregistrationrequest', '/prefixRegistrationApi', 'validateDescription', { description: 'Too short' }, 'Description MUST be longer than 50 characters', 'Description needs more than 50 characters'],
+        ['/prefixregistrationrequest', '/prefixRegistrationApi', 'validateIdRegexPattern', { idRegexPattern: '', sampleId: '1' }, 'ID Regex Pattern is required', 'Identifier pattern is required'],
+        ['/prefixregistrationrequest', '/prefixRegistrationApi', 'validateRequesterEmail', { requester: { email: 'ann@' } }, 'ann@ is not a valid email address', 'Your e-mail address must be written like name@example.org'],
+        ['/prefixregistrationrequest', '/prefixRegistrationApi', 'validateRequestedPrefix', { requestedPrefix: 'taxonomy' }, "Prefix 'taxonomy' already exists", 'The prefix “taxonomy” is taken: a namespace has it already'],
+        ['/resourceregistrationrequest', '/resourceManagementApi', 'validateNamespacePrefix', { namespacePrefix: 'nosuchnamespace' }, "Prefix 'nosuchnamespace' IS NOT REGISTERED", 'No namespace has the prefix “nosuchnamespace”'],
+        ['/resourceregistrationrequest', '/resourceManagementApi', 'validateProviderHomeUrl', { providerHomeUrl: 'www.example.org' }, "Provider Home URL 'www.example.org' is not a valid URL, make sure it starts with 'http://' or 'https://'", 'Provider home page must be a web address starting with http:// or https://'],
+      ];
+      for (const [form, api, validator, payload, apiMessage, pageMessage] of cases) {
+        const json = await check(`${api}/${validator}`, payload);
+        expect([validator, json.status, json.body.errorMessage]).toEqual([validator, 400, apiMessage]);
+        const page = await check(`${form}/check/${validator}`, payload);
+        expect([validator, page.status, page.body]).toEqual([validator, 400, { message: pageMessage }]);
+        expect(page.headers['cache-control']).toBe('no-store');
+      }
+      const passes = await check('/prefixregistrationrequest/check/validateName', { name: 'Example records' });
+      expect({ status: passes.status, body: passes.body }).toEqual({ status: 200, body: { message: null } });
+      const unknown = await check('/prefixregistrationrequest/check/validateNamespacePrefix', { namespacePrefix: 'go' });
+      expect(unknown.status).toBe(404);
+    });
+
+    it('is what the form’s fields are checked with', async () => {
+      const res = await request(app).get('/prefixregistrationrequest').set('Accept', HTML);
+      expect(res.text).toContain('data-check="/prefixregistrationrequest/check"');
+    });
+  });
+
   describe('the provider request form', () => {
-    it('fills the namespace from the address, refuses an unknown one with the reference message, and stores a valid one', async () => {
+    it('fills the namespace from the address, refuses an unknown one in plain words, and stores a valid one', async () => {
       const form = await openPage('/resourceregistrationrequest?namespacePrefix=ncbigene');
       expect(form.html).toMatch(/id="f-namespacePrefix"[^>]*value="ncbigene"|value="ncbigene"[^>]*id="f-namespacePrefix"/);
       expect(form.html).toMatch(/id="f-namespacePrefix"[^>]*data-suggest-prefix|data-suggest-prefix[^>]*id="f-namespacePrefix"/);
@@ -259,7 +291,7 @@ describe('registration pages without JavaScript', () => {
       const code = unique('pc');
       const refused = await postForm('/resourceregistrationrequest', asFormFields(resourceRegistration(code, { namespacePrefix: 'nosuchnamespace' })), form);
       expect(refused.status).toBe(422);
-      expect(refused.text).toMatch(/id="f-namespacePrefix-msg" aria-live="polite">Prefix &#39;nosuchnamespace&#39; IS NOT REGISTERED<\/p>|id="f-namespacePrefix-msg" aria-live="polite">Prefix 'nosuchnamespace' IS NOT REGISTERED<\/p>/);
+      expect(refused.text).toContain('id="f-namespacePrefix-msg" aria-live="polite">No namespace has the prefix “nosuchnamespace”</p>');
 
       const sent = await postForm('/resourceregistrationrequest', asFormFields(resourceRegistration(code)), form);
       expect(sent.status).toBe(303);

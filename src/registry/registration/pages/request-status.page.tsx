@@ -105,7 +105,6 @@ export interface RequestStatusProps {
 export function RequestStatusPage({ site, token, status, csrf, reply, notice }: RequestStatusProps) {
   const state = STATE[status.status];
   const what = status.kind === 'prefix' ? `prefix “${status.prefix}”` : `a provider of “${status.prefix}”`;
-  const { request } = status;
   const replyId = 'reply-comment';
   return (
     <Layout site={site} title={`${reply ? 'Error: ' : ''}Request for ${what}`} section="none">
