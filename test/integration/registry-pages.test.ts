@@ -3,6 +3,7 @@ import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import { startRegistry, type RegistryUnderTest } from '../support/areas.js';
 import { SAMPLE_REGISTRY } from '../support/test-database.js';
+import { refreshUsageTotals } from '../../src/db/usage-totals.js';
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const JSON_CLIENT = 'application/json';
@@ -122,6 +123,26 @@ describe('the registry pages', () => {
       expect(await prefixesOf('TAXONOMY')).toEqual(['taxonomy', 'taxonomyext', 'plantnames', 'zoorecords']);
       // A word of a name matches in another form (taxonomies → taxonomy), after names containing the text.
       expect(await prefixesOf('taxonomies')).toEqual(['plantnames', 'taxonomy', 'zoorecords']);
+    });
+
+    it('puts live namespaces before deprecated ones, the prefix that is the text first, and weighs the rank with the year’s visits', async () => {
+      // zoorecords says "taxonomy" only in its description, plantnames in its name: used a thousand times
+      // more, zoorecords climbs a rank, to plantnames's; taxonomyext, deprecated, goes below every live one.
+      const lastMonth = new Date(Date.now() - 30 * 86400_000).toISOString().slice(0, 10);
+      await t.db('usage_daily').insert({ day: lastMonth, prefix: 'zoorecords', visits: 1000, uniqueVisitors: 10 });
+      await refreshUsageTotals(t.db);
+      await t.db('namespaces').where({ prefix: 'taxonomyext' }).update({ deprecated: true });
+      try {
+        expect(await prefixesOf('taxonomy')).toEqual(['taxonomy', 'zoorecords', 'plantnames', 'taxonomyext']);
+        // The prefix that is the text is first, deprecated or not.
+        expect(await prefixesOf('taxonomyext')).toEqual(['taxonomyext']);
+        await t.db('namespaces').where({ prefix: 'taxonomy' }).update({ deprecated: true });
+        expect(await prefixesOf('taxonomy')).toEqual(['taxonomy', 'zoorecords', 'plantnames', 'taxonomyext']);
+      } finally {
+        await t.db('namespaces').whereIn('prefix', ['taxonomy', 'taxonomyext']).update({ deprecated: false });
+        await t.db('usage_daily').where({ prefix: 'zoorecords' }).delete();
+        await refreshUsageTotals(t.db);
+      }
     });
 
     it('answers the suggestions as JSON with each namespace page', async () => {
