@@ -10,6 +10,7 @@ import { REFERENCE_LIST_FORM_LIMIT } from '../registry/curator-desk/reference-pr
 import { QUEUE_BOARD_PATH } from '../registry/queue-board/queue-board-access.js';
 import { ADMIN_QUEUES_PATH } from '../registry/queue-board/queue-board.routes.js';
 import { formFields, REQUEST_FORMS } from '../registry/model/registration-fields.js';
+import { SEARCH_PAGE_SIZE, SEARCH_PAGE_SIZES } from '../registry/pages/search.page.js';
 import { CSRF_FIELD } from '../web/csrf.js';
 import { PUBLIC_REGISTRY, PUBLIC_RESOLVER, SAMPLE } from './examples.js';
 import { PREFIX_VALIDATION_ENDPOINTS, RESOURCE_VALIDATION_ENDPOINTS } from '../registry/registration/validation/endpoints.js';
@@ -152,7 +153,13 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
     tag: PAGES,
     summary: 'Search the registry (for a browser)',
     addition: 'pages for people',
-    parameters: [queryParam('q', 'What to look for in prefixes, names and descriptions', 'taxon'), queryParam('page', 'Zero-based page', 0, { schema: { type: 'integer', minimum: 0 } })],
+    parameters: [
+      queryParam('q', 'What to look for in prefixes, names and descriptions', 'taxon'),
+      queryParam('page', 'Zero-based page', 0, { schema: { type: 'integer', minimum: 0 } }),
+      queryParam('size', `Namespaces per page: ${SEARCH_PAGE_SIZES.join(', ')} (default ${SEARCH_PAGE_SIZE}); another number is taken as the largest of these not above it`, 50, {
+        schema: { type: 'integer', enum: [...SEARCH_PAGE_SIZES] },
+      }),
+    ],
     responses: { 200: pageAnswer('The matching namespaces') },
   },
   {

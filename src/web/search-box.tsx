@@ -1,7 +1,11 @@
-/** The registry search form: a GET to /registry, which the suggestions script enhances. */
-export function SearchBox({ id, value = '', label = 'Search the registry' }: { id: string; value?: string; label?: string }) {
+/**
+ * The registry search form: a GET to /registry, which the suggestions script enhances. `pageSize`: the page
+ * size the reader chose on the search page, kept for the next search.
+ */
+export function SearchBox({ id, value = '', label = 'Search the registry', pageSize }: { id: string; value?: string; label?: string; pageSize?: number }) {
   return (
     <form class="box" action="/registry" method="get" role="search">
+      {pageSize !== undefined ? <input type="hidden" name="size" value={String(pageSize)} /> : null}
       <div class="field">
         <label for={id}>{label}</label>
         <span class="hint" id={`${id}-hint`}>

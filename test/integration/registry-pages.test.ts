@@ -145,6 +145,30 @@ describe('the registry pages', () => {
       }
     });
 
+    it('lets the reader choose 5, 20, 50 or 100 namespaces a page, kept in the page links and the next search', async () => {
+      const page = async (query: string) => (await request(app).get(`/registry?${query}`).set('Accept', BROWSER)).text;
+      const five = await page('size=5');
+      expect(five).toContain('1–5 of 25 namespaces, page 1 of 5.');
+      expect(five).toContain('<a href="/registry?size=5&amp;page=1" rel="next">');
+      expect(five).toContain('<option value="5" selected>5</option>');
+      expect(five).toMatch(/<form class="box" action="\/registry" method="get" role="search"><input type="hidden" name="size" value="5"\/>/);
+      const third = await page('size=5&page=2');
+      expect(third).toContain('11–15 of 25 namespaces, page 3 of 5.');
+      expect(third).toContain('<a href="/registry?size=5&amp;page=1" rel="prev">');
+      expect(third).toContain('<ol class="results" start="11">');
+      expect(await page('size=50')).toContain('1–25 of 25 namespaces.');
+      expect(await page('q=a&size=5')).toContain('<input type="hidden" name="q" value="a"/>');
+      // Another number is the largest offered size not above it; anything else the default.
+      expect(await page('size=7')).toContain('1–5 of 25 namespaces, page 1 of 5.');
+      expect(await page('size=100000')).toContain('1–25 of 25 namespaces.');
+      for (const junk of ['size=0', 'size=-5', 'size=abc', 'size=1e3', `size=${'9'.repeat(40)}`]) {
+        expect([junk, await page(junk)]).toEqual([junk, expect.stringMatching(/1–(5|20) of 25 namespaces/)]);
+      }
+      expect(await page('size=abc')).toContain('1–20 of 25 namespaces, page 1 of 2.');
+      // The default is left out of the links.
+      expect(await page('size=20')).toContain('<a href="/registry?page=1" rel="next">');
+    });
+
     it('answers the suggestions as JSON with each namespace page', async () => {
       const res = await request(app).get('/registry/search?q=gene%20ontology');
       expect(res.status).toBe(200);
