@@ -18,6 +18,7 @@ import * as createNamespaceSynonyms from './20261127000100_create_namespace_syno
 import * as createReferencePrefixes from './20261127000200_create_reference_prefixes.js';
 import * as addNamespaceLuiRules from './20261127000210_add_namespace_lui_rules.js';
 import * as addRegistryChangeDetails from './20261127000400_add_registry_change_details.js';
+import * as createNamespaceUsageTotals from './20261201000100_create_namespace_usage_totals.js';
 
 /**
  * Every migration, in order. Knex records the names given here (no file extension), so the same history
@@ -44,6 +45,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261127000200_create_reference_prefixes': createReferencePrefixes,
   '20261127000210_add_namespace_lui_rules': addNamespaceLuiRules,
   '20261127000400_add_registry_change_details': addRegistryChangeDetails,
+  '20261201000100_create_namespace_usage_totals': createNamespaceUsageTotals,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,6 +1,7 @@
 // The request forms, enhanced (without this script they are plain forms that the server checks on submit):
-// each field is checked as it is typed by its validator endpoint (data-validate, with the fields named in
-// data-with sent along), the message shown next to it; the ROR id fills the institution fields; the
+// each field is checked as it is typed by the form's field check (data-check), which runs the JSON API's
+// validator of the field (data-validate, with the fields named in data-with sent along) and words its message
+// as the page does; the message is shown next to the field. The ROR id fills the institution fields; the
 // namespace prefix of a provider request suggests namespaces from /registry/search.
 import { attachNamespaceSuggestions } from './namespace-suggestions.js';
 
@@ -77,7 +78,7 @@ function enhanceField(input) {
     state.pending = new AbortController();
     let answer;
     try {
-      answer = await postJson(`${form.dataset.api}/${input.dataset.validate}`, payloadOf(names), state.pending.signal);
+      answer = await postJson(`${form.dataset.check}/${input.dataset.validate}`, payloadOf(names), state.pending.signal);
     } catch {
       return;
     }
@@ -85,9 +86,9 @@ function enhanceField(input) {
     if (answer.status === 200) {
       show(input, '', false);
       wrapper?.classList.add('checked-ok');
-    } else if (answer.status === 400 && answer.body?.errorMessage) {
+    } else if (answer.status === 400 && answer.body?.message) {
       wrapper?.classList.remove('checked-ok');
-      show(input, answer.body.errorMessage, true);
+      show(input, answer.body.message, true);
     } else {
       wrapper?.classList.remove('checked-ok');
       show(input, 'This could not be checked just now; it will be checked when you send the request.', false);
@@ -137,6 +138,11 @@ function enhanceRorLookup(button) {
         body: JSON.stringify({ apiVersion: '1.0', payload: { rorId } }),
       });
       const body = await response.json();
+      if (response.status === 404) {
+        // The server's words for the same answer without this script (plain-messages.ts, unknownRorId).
+        show(input, 'No institution has this ROR id, in the registry or at ROR', true);
+        return;
+      }
       if (!response.ok) {
         show(input, body.errorMessage || body.message || 'The lookup failed.', true);
         return;

@@ -14,7 +14,7 @@ import {
 } from '../../src/registry/registration/validation/endpoints.js';
 import { normaliseRegistrationPayload } from '../../src/registry/model/registration-payload.js';
 import type { RequestKind } from '../../src/registry/registration/validation/validation-context.js';
-import { regexSyntax, sampleIdMatchesPattern, sampleUrl, url } from '../../src/registry/registration/validation/validators.js';
+import { institutionUrl, regexSyntax, sampleIdMatchesPattern, sampleUrl, url } from '../../src/registry/registration/validation/validators.js';
 
 export type EndpointClass = 'mix' | 'regex' | 'network';
 
@@ -58,6 +58,9 @@ function classify(kind: RequestKind, endpoint: ValidationEndpoint): ClassifiedEn
     if (!(kind === 'prefix' ? chain.prefixValue : chain.resourceValue)) continue;
     const when = chain.condition ? ' (when the request says its URLs are protected)' : '';
     if (chain.validators.includes(url)) fetching.push(`${chain.label}: live check of the URL${when}`);
+    if (chain.validators.includes(institutionUrl)) {
+      fetching.push(`${chain.label}: live check of the URL, unless it is the home page of the registry's institution with the request's ROR id`);
+    }
     if (chain.validators.includes(sampleUrl)) {
       fetching.push(`${chain.label}: live check of the sample URL, the pattern with the sample id, whenever both are sent`);
     }

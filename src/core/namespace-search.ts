@@ -1,9 +1,11 @@
 /**
- * Namespaces matching a text, found in the resolver's snapshot (the MCP tool `searchRegistry`). The ranks are
- * the registry search box's (registry/model/namespace-search.service.ts) as far as the snapshot can tell
- * them: the prefix (or a synonym) that is the text, prefixes (or synonyms) starting with it, prefixes and names containing it, names
- * holding words starting with the text's words. The box's last rank, words of the description, is left out:
- * the snapshot holds no descriptions (about 3 MB of text per 10,000 namespaces, which resolution never reads).
+ * Namespaces matching a text, found in the resolver's snapshot (the MCP tool `searchRegistry`). The order is
+ * the registry search box's (registry/model/namespace-search.service.ts) as far as the snapshot can tell it:
+ * the prefix (or a synonym) that is the text, then live namespaces before deprecated ones, each by rank:
+ * prefixes (or synonyms) starting with the text, then prefixes and names containing it or names holding
+ * words starting with the text's words. Left out: the box's last rank, words of the description (the
+ * snapshot holds no descriptions, about 3 MB of text per 10,000 namespaces, which resolution never reads),
+ * and its weighing by the namespaces' use, which the resolver does not read either.
  */
 import type { NamespaceEntry, RegistrySnapshot } from './registry-snapshot.js';
 
@@ -52,12 +54,18 @@ export function normaliseNamespaceQuery(raw: string): string {
   return raw.replace(/\s+/g, ' ').trim().slice(0, MAX_NAMESPACE_SEARCH_LENGTH);
 }
 
+/** 0: the prefix or a synonym is the text; 1: one starts with it; 2: the prefix or name holds it; -1: no match. */
 function rankOf(row: SearchRow, lower: string, words: readonly string[]): number {
   if (row.prefix === lower || row.synonyms.includes(lower)) return 0;
   if (row.prefix.startsWith(lower) || row.synonyms.some((synonym) => synonym.startsWith(lower))) return 1;
   if (row.prefix.includes(lower) || row.name.includes(lower)) return 2;
-  if (words.length > 0 && words.every((word) => row.nameWords.some((nameWord) => nameWord.startsWith(word)))) return 3;
+  if (words.length > 0 && words.every((word) => row.nameWords.some((nameWord) => nameWord.startsWith(word)))) return 2;
   return -1;
+}
+
+/** The bucket of a match: the exact one first, then live namespaces by rank, then deprecated ones by rank. */
+function bucketOf(rank: number, deprecated: boolean): number {
+  return rank === 0 ? 0 : deprecated ? rank + 2 : rank;
 }
 
 export interface NamespaceSearchResult {
@@ -74,11 +82,11 @@ export function searchNamespaces(snapshot: RegistrySnapshot, rawQuery: string, l
   if (query === '') return { query, total: 0, namespaces: [] };
   const lower = query.toLowerCase();
   const words = wordsOf(query).slice(0, MAX_WORDS);
-  const ranks: NamespaceEntry[][] = [[], [], [], []];
+  const buckets: NamespaceEntry[][] = [[], [], [], [], []];
   for (const row of searchTable(snapshot)) {
     const rank = rankOf(row, lower, words);
-    if (rank >= 0) ranks[rank]!.push(row.namespace);
+    if (rank >= 0) buckets[bucketOf(rank, row.namespace.deprecated)]!.push(row.namespace);
   }
-  const all = ranks.flat();
+  const all = buckets.flat();
   return { query, total: all.length, namespaces: all.slice(0, Math.max(0, limit)) };
 }

@@ -10,10 +10,25 @@ import { REFERENCE_LIST_FORM_LIMIT } from '../registry/curator-desk/reference-pr
 import { QUEUE_BOARD_PATH } from '../registry/queue-board/queue-board-access.js';
 import { ADMIN_QUEUES_PATH } from '../registry/queue-board/queue-board.routes.js';
 import { formFields, REQUEST_FORMS } from '../registry/model/registration-fields.js';
+import { SEARCH_PAGE_SIZE, SEARCH_PAGE_SIZES } from '../registry/pages/search.page.js';
 import { CSRF_FIELD } from '../web/csrf.js';
 import { PUBLIC_REGISTRY, PUBLIC_RESOLVER, SAMPLE } from './examples.js';
-import { FORM_TYPE, pageAnswer, pageErrorAnswer, pathParam, queryParam, redirectAnswer, type OperationSpec, type RequestBodySpec } from './operation.js';
-import { ref, type Schema } from './schema-kit.js';
+import { PREFIX_VALIDATION_ENDPOINTS, RESOURCE_VALIDATION_ENDPOINTS } from '../registry/registration/validation/endpoints.js';
+import {
+  errorAnswer,
+  FORM_TYPE,
+  jsonAnswer,
+  jsonBody,
+  pageAnswer,
+  pageErrorAnswer,
+  pathParam,
+  queryParam,
+  redirectAnswer,
+  type OperationSpec,
+  type RequestBodySpec,
+} from './operation.js';
+import { PREFIX_REQUEST_EXAMPLE, RESOURCE_REQUEST_EXAMPLE } from './registry-registration.operations.js';
+import { object, orNull, ref, type Schema } from './schema-kit.js';
 
 const PAGES = 'Pages';
 const DESK = 'Curator desk';
@@ -36,8 +51,13 @@ function formBody(description: string, fields: Record<string, Schema>, example: 
 
 const text = (description: string): Schema => ({ type: 'string', description });
 
+const FIELD_CHECK_ANSWER = object({ message: orNull(text('Why the field is refused, in the words and under the labels of the form; null when it passes')) });
+const CHECKS = { prefix: PREFIX_VALIDATION_ENDPOINTS, resource: RESOURCE_VALIDATION_ENDPOINTS } as const;
+const CHECK_EXAMPLES = { prefix: PREFIX_REQUEST_EXAMPLE, resource: RESOURCE_REQUEST_EXAMPLE } as const;
+
 const requestFormOperations = Object.values(REQUEST_FORMS).flatMap((form): OperationSpec[] => {
   const fields = Object.fromEntries(formFields(form).map((field) => [field.name, text(field.label)]));
+  const checks = CHECKS[form.kind].map((endpoint) => endpoint.name);
   return [
     {
       methods: ['get'],
@@ -63,6 +83,22 @@ const requestFormOperations = Object.values(REQUEST_FORMS).flatMap((form): Opera
         303: SEE_OTHER('/requests/Xc1pYt0aRlC0VbQ2KQm0rX4vZ8yJm3wq5Tn7hL6dE2s?sent=1'),
         400: pageAnswer('Refused: the form with the messages'),
         403: FORBIDDEN,
+      },
+    },
+    {
+      methods: ['post'],
+      path: `${form.path}/check/{validator}`,
+      tag: PAGES,
+      summary: `${form.title}: check a field as it is typed`,
+      description:
+        'What the form\'s script asks: the JSON API\'s field validator of that name on the same body, its message worded as the form words it (plain words, the form\'s labels). The JSON API keeps the reference\'s messages.',
+      addition: 'registration forms for people',
+      parameters: [pathParam('validator', 'The field validator', checks[0]!, { type: 'string', enum: checks })],
+      requestBody: jsonBody('The request (the fields concerned at least) in the envelope', ref('RegistrationRequest'), CHECK_EXAMPLES[form.kind]),
+      responses: {
+        200: jsonAnswer('The field passes', FIELD_CHECK_ANSWER, { message: null }),
+        400: jsonAnswer('The field fails', FIELD_CHECK_ANSWER, { message: 'Provider name is required' }),
+        404: errorAnswer('No field validator has this name', "No field check named 'validateNothing'"),
       },
     },
   ];
@@ -117,7 +153,13 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
     tag: PAGES,
     summary: 'Search the registry (for a browser)',
     addition: 'pages for people',
-    parameters: [queryParam('q', 'What to look for in prefixes, names and descriptions', 'taxon'), queryParam('page', 'Zero-based page', 0, { schema: { type: 'integer', minimum: 0 } })],
+    parameters: [
+      queryParam('q', 'What to look for in prefixes, names and descriptions', 'taxon'),
+      queryParam('page', 'Zero-based page', 0, { schema: { type: 'integer', minimum: 0 } }),
+      queryParam('size', `Namespaces per page: ${SEARCH_PAGE_SIZES.join(', ')} (default ${SEARCH_PAGE_SIZE}); another number is taken as the largest of these not above it`, 50, {
+        schema: { type: 'integer', enum: [...SEARCH_PAGE_SIZES] },
+      }),
+    ],
     responses: { 200: pageAnswer('The matching namespaces') },
   },
   {

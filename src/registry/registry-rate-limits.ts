@@ -4,7 +4,8 @@ import { isUnlimitedPath } from '../http/rate-limit-middleware.js';
 import { redisRateLimits, type RateLimitFamily, type RateLimits } from '../http/rate-limiter.js';
 import { isRouteUnder, routePath } from '../http/route-path.js';
 
-const VALIDATOR_PATHS = /^\/(prefixRegistrationApi|resourceManagementApi)\/validate[A-Za-z]*\/?$/i;
+// The JSON API's field validators, and the request forms' field checks that run them.
+const VALIDATOR_PATHS = /^\/((prefixRegistrationApi|resourceManagementApi)\/|(prefix|resource)registrationrequest\/check\/)validate[A-Za-z]*\/?$/i;
 const DATASET_PATHS = ['/resolutionApi', '/registryInsightApi'];
 
 /**

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Db } from '../db/knex.js';
+import { refreshUsageTotals } from '../db/usage-totals.js';
 import type { RollupResult } from '../queue/usage-rollup.queue.js';
 import { usageKeys, utcDay } from './usage-keys.js';
 
@@ -64,5 +65,7 @@ export async function rollUpUsage(db: Db, redis: Redis, options: { day?: string;
     await redis.sadd(usageKeys.rolledUp, day);
     result.days.push({ day, namespaces: prefixes.length, visits: total });
   }
+  // The search's yearly totals follow the days just written (a run with nothing to roll changes nothing).
+  if (result.days.length > 0) await refreshUsageTotals(db);
   return result;
 }

@@ -1,10 +1,24 @@
 /**
  * The registry search form: a GET to /registry (at `base`, the registry's public URL, on another origin's
- * page), which the suggestions script enhances.
+ * page), which the suggestions script enhances. `pageSize`: the page size the reader chose on the search
+ * page, kept for the next search.
  */
-export function SearchBox({ id, value = '', label = 'Search the registry', base = '' }: { id: string; value?: string; label?: string; base?: string }) {
+export function SearchBox({
+  id,
+  value = '',
+  label = 'Search the registry',
+  base = '',
+  pageSize,
+}: {
+  id: string;
+  value?: string;
+  label?: string;
+  base?: string;
+  pageSize?: number;
+}) {
   return (
     <form class="box" action={`${base}/registry`} method="get" role="search">
+      {pageSize !== undefined ? <input type="hidden" name="size" value={String(pageSize)} /> : null}
       <div class="field">
         <label for={id}>{label}</label>
         <span class="hint" id={`${id}-hint`}>

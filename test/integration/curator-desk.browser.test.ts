@@ -143,7 +143,7 @@ describeRequiring([chromiumBrowser()], 'the curator desk in a browser', () => {
 
     // The requester's page says so too.
     await visit(reply, 'desk-flow-status-accepted', () => reply.goto(statusPage));
-    await expect(reply.locator('dl.facts').textContent()).resolves.toContain('Accepted');
+    await expect(reply.locator('dl.facts').first().textContent()).resolves.toContain('Accepted');
     const events = await areas.db('prefixRegistrationSessionEvents').join('prefixRegistrationSessions', 'prefixRegistrationSessions.id', 'sessionId').where({ token: statusPage.split('/').pop() });
     expect(events.map((e: { eventName: string; actor: string }) => `${e.eventName} ${e.actor}`)).toEqual(['START ANONYMOUS', 'COMMENT curator', 'COMMENT REQUESTER', 'ACCEPT curator']);
   }, LONG);

@@ -108,15 +108,18 @@ describeRequiring([chromiumBrowser()], 'the request forms in a browser', () => {
     await visit('prefix-request-form', () => page.goto(`${registry}/prefixregistrationrequest`));
     const prefix = unique('br');
 
-    // A wrong field gets the validator's message next to it as it is typed, and loses it once fixed.
+    // A wrong field gets the validator's message next to it as it is typed, in plain words under the form's
+    // labels (the JSON API says "Description MUST be longer than 50 characters"), and loses it once fixed.
     const description = field('Description (required)');
     await description.pressSequentially('Too short', { delay: 15 });
-    await message('description').filter({ hasText: 'Description MUST be longer than 50 characters' }).waitFor();
+    await message('description').filter({ hasText: 'Description needs more than 50 characters' }).waitFor();
     await expect(description.getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(message('description').getAttribute('aria-live')).resolves.toBe('polite');
     await expect(description.getAttribute('aria-describedby')).resolves.toContain('f-description-msg');
     await typeField('Requested prefix (required)', 'taxonomy');
-    await messageReads('requestedPrefix', "Prefix 'taxonomy' already exists");
+    await messageReads('requestedPrefix', 'The prefix “taxonomy” is taken: a namespace has it already');
+    await typeField('Provider URL pattern (required)', 'https://example.org/items/');
+    await messageReads('providerUrlPattern', 'Provider URL pattern must contain {$id} where the identifier goes');
     await saveScreenshot(page, 'prefix-request-form-messages');
     expect(await seriousAxeViolations(page)).toEqual([]);
 
@@ -137,7 +140,7 @@ describeRequiring([chromiumBrowser()], 'the request forms in a browser', () => {
     expect(new URL(page.url()).pathname).toMatch(/^\/requests\/[A-Za-z0-9_-]{43}$/);
     await expect(page.locator('h1').textContent()).resolves.toBe(`Request for prefix “${prefix}”`);
     await expect(page.locator('.notice-ok').textContent()).resolves.toContain('Your request was sent.');
-    await expect(page.locator('dl.facts').textContent()).resolves.toContain('Under review');
+    await expect(page.locator('dl.facts').first().textContent()).resolves.toContain('Under review');
     await expect(page.locator('main').textContent()).resolves.not.toContain('ann@example.org');
     const token = new URL(page.url()).pathname.split('/')[2]!;
 
@@ -153,6 +156,34 @@ describeRequiring([chromiumBrowser()], 'the request forms in a browser', () => {
     expect(events.map((e: { eventName: string; actor: string }) => `${e.eventName} ${e.actor}`)).toEqual(['START ANONYMOUS', 'COMMENT curator', 'COMMENT REQUESTER']);
   }, LONG);
 
+  it('draws a refused text, web address or e-mail field with the red border, as a refused description', async () => {
+    await openTab();
+    await visit('prefix-request-form-red-borders', () => page.goto(`${registry}/prefixregistrationrequest`));
+    const borderOf = (label: string) => field(label).evaluate((element) => getComputedStyle(element).borderTopColor);
+    const red = await page.evaluate(() => {
+      const probe = document.createElement('span');
+      probe.style.color = getComputedStyle(document.documentElement).getPropertyValue('--bad');
+      document.body.append(probe);
+      const color = getComputedStyle(probe).color;
+      probe.remove();
+      return color;
+    });
+    const untouched = await borderOf('Requested prefix (required)');
+    expect(untouched).not.toBe(red);
+    for (const [label, name, text] of [
+      ['Requested prefix (required)', 'requestedPrefix', 'Not A Prefix!'],
+      ['Provider home page (required)', 'providerHomeUrl', 'not an address'],
+      ['Your e-mail address (required)', 'requesterEmail', 'not-an-address'],
+      ['Description (required)', 'description', 'Too short'],
+    ] as const) {
+      await typeField(label, text);
+      // The script marks the field once it has read the answer.
+      await page.waitForFunction((id) => document.getElementById(id)?.getAttribute('aria-invalid') === 'true', `f-${name}`);
+      expect([label, await borderOf(label)]).toEqual([label, red]);
+    }
+    await saveScreenshot(page, 'prefix-request-form-red-borders');
+  }, LONG);
+
   it('sends the same form without JavaScript: the server checks it, keeps the values, and sends it once fixed', async () => {
     await openTab(false);
     await visit('prefix-request-form-without-javascript', () => page.goto(`${registry}/prefixregistrationrequest`), 200, false);
@@ -161,8 +192,8 @@ describeRequiring([chromiumBrowser()], 'the request forms in a browser', () => {
     // Enter in a field sends the request (the form's default button), not the ROR lookup.
     await field('ROR id (optional)').fill('02catss52');
     await visit('prefix-request-refused-without-javascript', () => field('Name (required)').press('Enter'), 422, false);
-    await expect(page.locator('.error-summary').textContent()).resolves.toContain('Description MUST be longer than 50 characters');
-    await expect(message('description').textContent()).resolves.toBe('Description MUST be longer than 50 characters');
+    await expect(page.locator('.error-summary').textContent()).resolves.toContain('Description needs more than 50 characters');
+    await expect(message('description').textContent()).resolves.toBe('Description needs more than 50 characters');
     await expect(field('Requested prefix (required)').inputValue()).resolves.toBe(prefix);
     await expect(field('Provider URL pattern (required)').inputValue()).resolves.toBe(`https://${prefix}.example.org/items/{$id}`);
 
@@ -182,7 +213,7 @@ describeRequiring([chromiumBrowser()], 'the request forms in a browser', () => {
     await expect(box.getAttribute('aria-expanded')).resolves.toBe('true');
     await saveScreenshot(page, 'resource-request-suggestions');
     const checked = page.waitForResponse(
-      (r) => r.url().endsWith('/resourceManagementApi/validateNamespacePrefix') && (r.request().postData() ?? '').includes('"ncbigene"'),
+      (r) => r.url().endsWith('/resourceregistrationrequest/check/validateNamespacePrefix') && (r.request().postData() ?? '').includes('"ncbigene"'),
     );
     await page.getByRole('option', { name: /^ncbigene — / }).click();
     expect((await checked).status()).toBe(200);

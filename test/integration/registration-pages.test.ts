@@ -127,9 +127,10 @@ describe('registration pages without JavaScript', () => {
       expect(res.status).toBe(422);
       expect(res.text).toContain('<title>Error: Request a prefix');
       expect(res.text).toContain('There is a problem');
-      expect(res.text).toMatch(/id="f-description-msg" aria-live="polite">Description MUST be longer than 50 characters<\/p>/);
-      expect(res.text).toMatch(/id="f-providerLocation-msg" aria-live="polite">Invalid code for Provider Location, please use one of the 2 digit ISO 3166 codes<\/p>/);
-      expect(res.text).toContain('<a href="#f-description">Description MUST be longer than 50 characters</a>');
+      // In plain words under the form's labels, not the API's ("Description MUST be longer…", "Provider Location").
+      expect(res.text).toMatch(/id="f-description-msg" aria-live="polite">Description needs more than 50 characters<\/p>/);
+      expect(res.text).toMatch(/id="f-providerLocation-msg" aria-live="polite">Provider country: enter the two-letter ISO 3166 code of a country, such as GB<\/p>/);
+      expect(res.text).toContain('<a href="#f-description">Description needs more than 50 characters</a>');
       expect(res.text).toMatch(/<textarea[^>]*id="f-description"[^>]*aria-invalid="true"[^>]*>Too short<\/textarea>/);
       expect(res.text).toContain(`value="${escaped('Rosalind <"&> records')}"`);
       expect(res.text).toContain(`value="${prefix}"`);
@@ -244,13 +245,44 @@ describe('registration pages without JavaScript', () => {
       const prefix = unique('ror');
       const res = await postForm('/prefixregistrationrequest', asFormFields(prefixRegistration(prefix, { institutionRorId: NOT_ROR })), form);
       expect(res.status).toBe(422);
-      expect(res.text).toContain(`id="f-institutionRorId-msg" aria-live="polite">${MESSAGE}</p>`);
+      expect(res.text).toContain(`id="f-institutionRorId-msg" aria-live="polite">“${NOT_ROR}” is not a ROR id; a ROR id is written like https://ror.org/02catss52 or 02catss52</p>`);
       expect(await t.db('prefixRegistrationRequests').where({ requestedPrefix: prefix }).first()).toBeUndefined();
     });
   });
 
+  describe('the forms’ field checks (what the form’s script asks as a field is typed)', () => {
+    const check = (path: string, payload: unknown) => request(app).post(path).send({ apiVersion: '1.0', payload });
+
+    it('answers in plain words under the form’s labels, while the JSON validators keep the reference’s messages', async () => {
+      const cases: [form: string, api: string, validator: string, payload: Record<string, unknown>, apiMessage: string, pageMessage: string][] = [
+        ['/prefixregistrationrequest', '/prefixRegistrationApi', 'validateDescription', { description: 'Too short' }, 'Description MUST be longer than 50 characters', 'Description needs more than 50 characters'],
+        ['/prefixregistrationrequest', '/prefixRegistrationApi', 'validateIdRegexPattern', { idRegexPattern: '', sampleId: '1' }, 'ID Regex Pattern is required', 'Identifier pattern is required'],
+        ['/prefixregistrationrequest', '/prefixRegistrationApi', 'validateRequesterEmail', { requester: { email: 'ann@' } }, 'ann@ is not a valid email address', 'Your e-mail address must be written like name@example.org'],
+        ['/prefixregistrationrequest', '/prefixRegistrationApi', 'validateRequestedPrefix', { requestedPrefix: 'taxonomy' }, "Prefix 'taxonomy' already exists", 'The prefix “taxonomy” is taken: a namespace has it already'],
+        ['/resourceregistrationrequest', '/resourceManagementApi', 'validateNamespacePrefix', { namespacePrefix: 'nosuchnamespace' }, "Prefix 'nosuchnamespace' IS NOT REGISTERED", 'No namespace has the prefix “nosuchnamespace”'],
+        ['/resourceregistrationrequest', '/resourceManagementApi', 'validateProviderHomeUrl', { providerHomeUrl: 'www.example.org' }, "Provider Home URL 'www.example.org' is not a valid URL, make sure it starts with 'http://' or 'https://'", 'Provider home page must be a web address starting with http:// or https://'],
+      ];
+      for (const [form, api, validator, payload, apiMessage, pageMessage] of cases) {
+        const json = await check(`${api}/${validator}`, payload);
+        expect([validator, json.status, json.body.errorMessage]).toEqual([validator, 400, apiMessage]);
+        const page = await check(`${form}/check/${validator}`, payload);
+        expect([validator, page.status, page.body]).toEqual([validator, 400, { message: pageMessage }]);
+        expect(page.headers['cache-control']).toBe('no-store');
+      }
+      const passes = await check('/prefixregistrationrequest/check/validateName', { name: 'Example records' });
+      expect({ status: passes.status, body: passes.body }).toEqual({ status: 200, body: { message: null } });
+      const unknown = await check('/prefixregistrationrequest/check/validateNamespacePrefix', { namespacePrefix: 'go' });
+      expect(unknown.status).toBe(404);
+    });
+
+    it('is what the form’s fields are checked with', async () => {
+      const res = await request(app).get('/prefixregistrationrequest').set('Accept', HTML);
+      expect(res.text).toContain('data-check="/prefixregistrationrequest/check"');
+    });
+  });
+
   describe('the provider request form', () => {
-    it('fills the namespace from the address, refuses an unknown one with the reference message, and stores a valid one', async () => {
+    it('fills the namespace from the address, refuses an unknown one in plain words, and stores a valid one', async () => {
       const form = await openPage('/resourceregistrationrequest?namespacePrefix=ncbigene');
       expect(form.html).toMatch(/id="f-namespacePrefix"[^>]*value="ncbigene"|value="ncbigene"[^>]*id="f-namespacePrefix"/);
       expect(form.html).toMatch(/id="f-namespacePrefix"[^>]*data-suggest-prefix|data-suggest-prefix[^>]*id="f-namespacePrefix"/);
@@ -259,7 +291,7 @@ describe('registration pages without JavaScript', () => {
       const code = unique('pc');
       const refused = await postForm('/resourceregistrationrequest', asFormFields(resourceRegistration(code, { namespacePrefix: 'nosuchnamespace' })), form);
       expect(refused.status).toBe(422);
-      expect(refused.text).toMatch(/id="f-namespacePrefix-msg" aria-live="polite">Prefix &#39;nosuchnamespace&#39; IS NOT REGISTERED<\/p>|id="f-namespacePrefix-msg" aria-live="polite">Prefix 'nosuchnamespace' IS NOT REGISTERED<\/p>/);
+      expect(refused.text).toContain('id="f-namespacePrefix-msg" aria-live="polite">No namespace has the prefix “nosuchnamespace”</p>');
 
       const sent = await postForm('/resourceregistrationrequest', asFormFields(resourceRegistration(code)), form);
       expect(sent.status).toBe(303);
@@ -285,6 +317,49 @@ describe('registration pages without JavaScript', () => {
       expect(res.text).toContain('Ann Example (a•••@e•••.org)');
       expect(res.text).not.toContain('ann@example.org');
       expect(res.text).toContain('Answer the curators');
+    });
+
+    /** The label → value pairs of the page's "What was sent" list, as text. */
+    function sentFacts(html: string): Record<string, string> {
+      const list = /<h2 id="sent">What was sent<\/h2>\s*<dl class="facts">([\s\S]*?)<\/dl>/.exec(html)?.[1] ?? '';
+      const text = (fragment: string) => fragment.replace(/<[^>]+>/g, '').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+      return Object.fromEntries([...list.matchAll(/<dt>([\s\S]*?)<\/dt><dd>([\s\S]*?)<\/dd>/g)].map((m) => [text(m[1]!), text(m[2]!)]));
+    }
+
+    it('repeats what was sent, under the form’s labels, so that the requester can review it', async () => {
+      const { token, prefix } = await sendPrefixRequest();
+      const res = await request(app).get(`/requests/${token}`).set('Accept', HTML);
+      expect(sentFacts(res.text)).toEqual({
+        'Requested prefix': prefix,
+        Name: `Example records ${prefix}`,
+        'Identifier pattern': '^\\d+$',
+        'The identifiers start with the prefix (as in GO:0006915)': 'No',
+        'Sample identifier': '12345',
+        'Provider name': `Example provider ${prefix}`,
+        'Provider code': `p${prefix}`,
+        'Provider home page': `https://${prefix}.example.org/`,
+        'Provider URL pattern': `https://${prefix}.example.org/items/{$id}`,
+        'The sample identifier’s page': `https://${prefix}.example.org/items/12345`,
+        'Provider country': 'GB (United Kingdom)',
+        'Institution name': 'Example institute',
+        'Institution home page': 'https://institute.example.org/',
+        'Institution country': 'GB (United Kingdom)',
+        Requester: 'Ann Example (a•••@e•••.org)',
+      });
+
+      const form = await openPage('/resourceregistrationrequest');
+      const code = unique('pc');
+      const sent = await postForm('/resourceregistrationrequest', asFormFields(resourceRegistration(code)), form);
+      const resourceToken = /^\/requests\/([^?]+)\?sent=1$/.exec(sent.headers.location ?? '')![1]!;
+      const resource = sentFacts((await request(app).get(`/requests/${resourceToken}`).set('Accept', HTML)).text);
+      expect(resource).toMatchObject({
+        'Prefix of the namespace': 'ncbigene',
+        'Sample identifier': '100010',
+        'Provider URL pattern': `https://${code}.example.org/genes/{$id}`,
+        'The sample identifier’s page': `https://${code}.example.org/genes/100010`,
+        'Provider country': 'JP (Japan)',
+      });
+      expect(resource).not.toHaveProperty('Identifier pattern');
     });
 
     it('shows the curators’ comments and records the requester’s answer as a COMMENT by the requester', async () => {

@@ -16,12 +16,15 @@ import { sendPreflight } from '../support/cors.js';
 // which have tests of their own: here the URL verdicts come from a small table and the regex test uses
 // JavaScript's RegExp as a whole-string match.
 const urlCalls: { url: string; isProtected: boolean }[] = [];
+const EBI_HOME = 'https://www.ebi.ac.uk';
 const urlVerdicts = new Map<string, string | Error>([
   ['https://broken.test/', 'Status 404 NOT_FOUND is not acceptable for URL https://broken.test/'],
   ['https://broken.test/records/123', 'Status 404 NOT_FOUND is not acceptable for URL https://broken.test/records/123'],
   ['https://slow.test/', new CheckStillRunningError('still running')],
   ['https://slow.test/records/123', new CheckStillRunningError('still running')],
   ['https://down.test/', new CheckUnavailableError('queue unreachable')],
+  // The sample registry's EMBL-EBI (ROR id 02catss52), whose site is slow today.
+  [EBI_HOME, new CheckStillRunningError('still running')],
 ]);
 const urlCheck: UrlCheck = async (url, { isProtected }) => {
   urlCalls.push({ url, isProtected });
@@ -317,6 +320,33 @@ describe('registration field validators', () => {
         errorMessage: 'The URL and pattern checks are temporarily unavailable; please retry in a moment',
         payload: null,
       });
+    });
+
+    it("takes the home page of the registry's institution with the request's ROR id without fetching it again (issue 23 item 6)", async () => {
+      for (const institutionRorId of ['02catss52', 'https://ror.org/02catss52']) {
+        await expectOk(P('validateInstitutionHomeUrl'), { institutionHomeUrl: EBI_HOME, institutionRorId });
+        await expectOk(R('validateInstitutionHomeUrl'), { institutionHomeUrl: EBI_HOME, institutionRorId });
+      }
+      expect(urlCalls).toEqual([]);
+      // A request with that institution (as the form's ROR lookup fills it in) is stored at once.
+      const prefix = `ror${Date.now().toString(36)}`;
+      const sent = await post(P('registerPrefix'), { ...validPrefixRequest, requestedPrefix: prefix, institutionRorId: '02catss52', institutionHomeUrl: EBI_HOME });
+      expect({ status: sent.status, message: sent.body.errorMessage }).toEqual({ status: 200, message: null });
+      expect(urlCalls.map((c) => c.url)).not.toContain(EBI_HOME);
+      urlCalls.length = 0;
+
+      // Without the ROR id, or with another home page, or another institution's ROR id, the page is fetched.
+      const still = 'Institution Home URL: the URL check is still running; please retry in a few seconds';
+      await expectFailure(P('validateInstitutionHomeUrl'), { institutionHomeUrl: EBI_HOME }, still);
+      await expectFailure(P('validateInstitutionHomeUrl'), { institutionHomeUrl: EBI_HOME, institutionRorId: '00f54p054' }, still);
+      await expectFailure(R('validateInstitutionHomeUrl'), { institutionHomeUrl: 'https://broken.test/', institutionRorId: '02catss52' }, 'Status 404 NOT_FOUND is not acceptable for URL https://broken.test/');
+      // It is still a URL first.
+      await expectFailure(
+        P('validateInstitutionHomeUrl'),
+        { institutionHomeUrl: 'www.ebi.ac.uk', institutionRorId: '02catss52' },
+        "Institution Home URL 'www.ebi.ac.uk' is not a valid URL, make sure it starts with 'http://' or 'https://'",
+      );
+      expect(urlCalls.map((c) => c.url)).toEqual([EBI_HOME, EBI_HOME, 'https://broken.test/']);
     });
 
     it('validates the URL pattern at validateProviderHomeUrl when only a pattern is sent', async () => {

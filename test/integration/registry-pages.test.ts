@@ -3,6 +3,7 @@ import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import { startRegistry, type RegistryUnderTest } from '../support/areas.js';
 import { SAMPLE_REGISTRY } from '../support/test-database.js';
+import { refreshUsageTotals } from '../../src/db/usage-totals.js';
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const JSON_CLIENT = 'application/json';
@@ -122,6 +123,50 @@ describe('the registry pages', () => {
       expect(await prefixesOf('TAXONOMY')).toEqual(['taxonomy', 'taxonomyext', 'plantnames', 'zoorecords']);
       // A word of a name matches in another form (taxonomies → taxonomy), after names containing the text.
       expect(await prefixesOf('taxonomies')).toEqual(['plantnames', 'taxonomy', 'zoorecords']);
+    });
+
+    it('puts live namespaces before deprecated ones, the prefix that is the text first, and weighs the rank with the year’s visits', async () => {
+      // zoorecords says "taxonomy" only in its description, plantnames in its name: used a thousand times
+      // more, zoorecords climbs a rank, to plantnames's; taxonomyext, deprecated, goes below every live one.
+      const lastMonth = new Date(Date.now() - 30 * 86400_000).toISOString().slice(0, 10);
+      await t.db('usage_daily').insert({ day: lastMonth, prefix: 'zoorecords', visits: 1000, uniqueVisitors: 10 });
+      await refreshUsageTotals(t.db);
+      await t.db('namespaces').where({ prefix: 'taxonomyext' }).update({ deprecated: true });
+      try {
+        expect(await prefixesOf('taxonomy')).toEqual(['taxonomy', 'zoorecords', 'plantnames', 'taxonomyext']);
+        // The prefix that is the text is first, deprecated or not.
+        expect(await prefixesOf('taxonomyext')).toEqual(['taxonomyext']);
+        await t.db('namespaces').where({ prefix: 'taxonomy' }).update({ deprecated: true });
+        expect(await prefixesOf('taxonomy')).toEqual(['taxonomy', 'zoorecords', 'plantnames', 'taxonomyext']);
+      } finally {
+        await t.db('namespaces').whereIn('prefix', ['taxonomy', 'taxonomyext']).update({ deprecated: false });
+        await t.db('usage_daily').where({ prefix: 'zoorecords' }).delete();
+        await refreshUsageTotals(t.db);
+      }
+    });
+
+    it('lets the reader choose 5, 20, 50 or 100 namespaces a page, kept in the page links and the next search', async () => {
+      const page = async (query: string) => (await request(app).get(`/registry?${query}`).set('Accept', BROWSER)).text;
+      const five = await page('size=5');
+      expect(five).toContain('1–5 of 25 namespaces, page 1 of 5.');
+      expect(five).toContain('<a href="/registry?size=5&amp;page=1" rel="next">');
+      expect(five).toContain('<option value="5" selected>5</option>');
+      expect(five).toMatch(/<form class="box" action="\/registry" method="get" role="search"><input type="hidden" name="size" value="5"\/>/);
+      const third = await page('size=5&page=2');
+      expect(third).toContain('11–15 of 25 namespaces, page 3 of 5.');
+      expect(third).toContain('<a href="/registry?size=5&amp;page=1" rel="prev">');
+      expect(third).toContain('<ol class="results" start="11">');
+      expect(await page('size=50')).toContain('1–25 of 25 namespaces.');
+      expect(await page('q=a&size=5')).toContain('<input type="hidden" name="q" value="a"/>');
+      // Another number is the largest offered size not above it; anything else the default.
+      expect(await page('size=7')).toContain('1–5 of 25 namespaces, page 1 of 5.');
+      expect(await page('size=100000')).toContain('1–25 of 25 namespaces.');
+      for (const junk of ['size=0', 'size=-5', 'size=abc', 'size=1e3', `size=${'9'.repeat(40)}`]) {
+        expect([junk, await page(junk)]).toEqual([junk, expect.stringMatching(/1–(5|20) of 25 namespaces/)]);
+      }
+      expect(await page('size=abc')).toContain('1–20 of 25 namespaces, page 1 of 2.');
+      // The default is left out of the links.
+      expect(await page('size=20')).toContain('<a href="/registry?page=1" rel="next">');
     });
 
     it('answers the suggestions as JSON with each namespace page', async () => {

@@ -24,6 +24,19 @@ describe('searching the snapshot for namespaces', () => {
     expect(prefixes('database genome')).toEqual(['sgd']);
   });
 
+  it('puts deprecated namespaces below live ones, except the prefix that is the text', () => {
+    const proteins = buildSnapshot(1, [
+      aNamespace({ id: 1, prefix: 'aspgd.protein', pattern: '^\\d+$', name: 'AspGD Protein', deprecated: true }),
+      aNamespace({ id: 2, prefix: 'proteins', pattern: '^\\d+$', name: 'Old proteins', deprecated: true }),
+      aNamespace({ id: 3, prefix: 'tair.protein', pattern: '^\\d+$', name: 'TAIR Protein' }),
+      aNamespace({ id: 4, prefix: 'pr', pattern: '^\\d+$', name: 'Protein Ontology' }),
+      aNamespace({ id: 5, prefix: 'protein', pattern: '^\\d+$', name: 'Deprecated exact', deprecated: true }),
+    ]);
+    const found = (query: string) => searchNamespaces(proteins, query, 10).namespaces.map((n) => n.prefix);
+    expect(found('protein')).toEqual(['protein', 'pr', 'tair.protein', 'proteins', 'aspgd.protein']);
+    expect(found('prot')).toEqual(['pr', 'tair.protein', 'protein', 'proteins', 'aspgd.protein']);
+  });
+
   it('normalises the text, answers nothing for an empty one, and counts every match beyond the limit', () => {
     expect(searchNamespaces(snapshot, '  gene \t ontology ', 10)).toMatchObject({ query: 'gene ontology', total: 2 });
     expect(searchNamespaces(snapshot, '   ', 10)).toEqual({ query: '', total: 0, namespaces: [] });

@@ -27,6 +27,9 @@ describe('the route families of the rate limits', () => {
     expect(registryFamilyOf('POST', '/prefixRegistrationApi/validateRequestedPrefix')).toBe('validators');
     expect(registryFamilyOf('POST', '/resourceManagementApi/validateProviderHomeUrl')).toBe('validators');
     expect(registryFamilyOf('POST', '/rorIdApi/getInstitutionForRorId')).toBe('validators');
+    // The request forms' field checks run the same validators.
+    expect(registryFamilyOf('POST', '/prefixregistrationrequest/check/validateDescription')).toBe('validators');
+    expect(registryFamilyOf('POST', '/ResourceRegistrationRequest/check/validateNamespacePrefix/')).toBe('validators');
     expect(registryFamilyOf('POST', '/prefixRegistrationApi/registerPrefix')).toBe('submissions');
     expect(registryFamilyOf('POST', '/prefixregistrationrequest')).toBe('submissions');
     expect(registryFamilyOf('POST', '/requests/abc/comment')).toBe('submissions');

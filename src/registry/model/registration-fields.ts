@@ -4,7 +4,7 @@
  * needs beside it), which validation chain's message goes next to it on submit, and how the posted form
  * becomes the payload the JSON API takes.
  */
-import type { RequestFailure } from './request-validation.js';
+import type { ChainKey, RequestFailure } from './request-validation.js';
 import type { RequestKind } from './registration-records.js';
 
 import type { FieldInput } from '../../web/form-field.js';
@@ -18,7 +18,7 @@ export interface FormField {
   hint?: string;
   input: FieldInput;
   required: boolean;
-  /** The validator endpoint of the field's API area that checks it as it is typed. */
+  /** The validator endpoint (of the JSON API, and of the form's field check) that checks it as it is typed. */
   validate?: string;
   /** Fields sent along to the validator (the sample id with the URL pattern, say). */
   with?: readonly string[];
@@ -107,7 +107,15 @@ const institution: FieldGroup = {
     },
     { name: 'institutionName', label: 'Institution name', input: 'text', required: true, validate: 'validateInstitutionName', autocomplete: 'organization' },
     { name: 'institutionDescription', label: 'Institution description', input: 'textarea', required: true, validate: 'validateInstitutionDescription' },
-    { name: 'institutionHomeUrl', label: 'Institution home page', input: 'url', required: true, validate: 'validateInstitutionHomeUrl' },
+    {
+      name: 'institutionHomeUrl',
+      label: 'Institution home page',
+      input: 'url',
+      required: true,
+      validate: 'validateInstitutionHomeUrl',
+      // The home page of the registry's institution with this ROR id is not fetched again.
+      with: ['institutionRorId'],
+    },
     {
       name: 'institutionLocation',
       label: 'Institution country',
@@ -238,20 +246,17 @@ const RESOURCE_GROUPS: readonly FieldGroup[] = [
 
 export interface RequestForm {
   kind: RequestKind;
-  /** The page's path, where the form posts too. */
+  /** The page's path, where the form posts too; its field checks are under `{path}/check/`. */
   path: string;
-  /** The validator endpoints' base. */
-  api: string;
   title: string;
   groups: readonly FieldGroup[];
 }
 
 export const REQUEST_FORMS: Readonly<Record<RequestKind, RequestForm>> = {
-  prefix: { kind: 'prefix', path: '/prefixregistrationrequest', api: '/prefixRegistrationApi', title: 'Request a prefix', groups: PREFIX_GROUPS },
+  prefix: { kind: 'prefix', path: '/prefixregistrationrequest', title: 'Request a prefix', groups: PREFIX_GROUPS },
   resource: {
     kind: 'resource',
     path: '/resourceregistrationrequest',
-    api: '/resourceManagementApi',
     title: 'Request a new provider for a namespace',
     groups: RESOURCE_GROUPS,
   },
@@ -259,6 +264,13 @@ export const REQUEST_FORMS: Readonly<Record<RequestKind, RequestForm>> = {
 
 export function formFields(form: RequestForm): FormField[] {
   return form.groups.flatMap((group) => group.fields);
+}
+
+/** The label of a field of the form of `kind` (the status page names what was sent as the form did). */
+export function fieldLabel(kind: RequestKind, name: string): string {
+  const field = formFields(REQUEST_FORMS[kind]).find((f) => f.name === name);
+  if (!field) throw new Error(`No field ${name} in the ${kind} request form`);
+  return field.label;
 }
 
 /** What the form shows in its fields: texts, and 'on' for a ticked box. */
@@ -295,12 +307,15 @@ const FIELD_OF_CHAIN: Readonly<Record<string, string>> = {
   supportingReferences: 'references',
 };
 
+/** The form field a validation chain checks (the chains are named as the reference's payload, the form less so). */
+export function fieldOfChain(kind: RequestKind, chain: ChainKey): string {
+  if (chain === 'prefix') return kind === 'prefix' ? 'requestedPrefix' : 'namespacePrefix';
+  return FIELD_OF_CHAIN[chain] ?? chain;
+}
+
 /** Each failure's message keyed by the form field it belongs next to (a field keeps its first message). */
 export function messagesByField(form: RequestForm, failures: readonly RequestFailure[]): Record<string, string> {
   const byField: Record<string, string> = {};
-  for (const { field, message } of failures) {
-    const name = field === 'prefix' ? (form.kind === 'prefix' ? 'requestedPrefix' : 'namespacePrefix') : (FIELD_OF_CHAIN[field] ?? field);
-    byField[name] ??= message;
-  }
+  for (const { field, message } of failures) byField[fieldOfChain(form.kind, field)] ??= message;
   return byField;
 }

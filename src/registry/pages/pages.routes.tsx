@@ -3,6 +3,7 @@ import { prefersHtml } from '../../web/negotiation.js';
 import { sendPage, servingPage } from '../../web/render-page.js';
 import type { Site } from '../../web/site.js';
 import type { NamespaceSearch } from '../model/namespace-search.service.js';
+import { firstValue } from '../model/paging.js';
 import { intParam, textParam } from '../model/search-params.js';
 import { HomePage } from './home.page.js';
 import { NamespacePage } from './namespace.page.js';
@@ -10,7 +11,7 @@ import { UnknownNamespacePage } from './not-found.page.js';
 import type { RegistryPagesService } from './registry-pages.service.js';
 import type { ReverseAnswer } from './reverse-lookup.service.js';
 import { ReversePage } from './reverse.page.js';
-import { SEARCH_PAGE_SIZE, SearchPage } from './search.page.js';
+import { pageSizeOf, SearchPage } from './search.page.js';
 
 export interface PagesDeps {
   site: Site;
@@ -44,7 +45,8 @@ export function pagesRoutes(deps: PagesDeps): Router {
     if (!prefersHtml(ctx.req)) return next();
     servingPage(ctx);
     const page = intParam(ctx.query.page, 0, 0, MAX_PAGE);
-    const result = await deps.search.search(textParam(ctx.query.q), page * SEARCH_PAGE_SIZE, SEARCH_PAGE_SIZE);
+    const size = pageSizeOf(firstValue(ctx.query.size));
+    const result = await deps.search.search(textParam(ctx.query.q), page * size, size);
     sendPage(ctx, <SearchPage site={site} result={result} />);
   });
 

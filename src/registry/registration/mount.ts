@@ -29,7 +29,7 @@ export function mountRegistration(app: Koa, area: RegistrationArea): void {
     const submissions = new SubmissionService({ db, validator, notifications: notificationSettings(config), quota });
     useRouters(app, [
       submissionRoutes({ submissions, isCurator }),
-      registrationPagesRoutes({ site: area.site, submissions, ror, minDescriptionLength: config.REGISTRATION_MIN_DESCRIPTION_LENGTH, isCurator }),
+      registrationPagesRoutes({ site: area.site, submissions, validator, ror, minDescriptionLength: config.REGISTRATION_MIN_DESCRIPTION_LENGTH, isCurator }),
     ]);
   }
   useRouters(app, [rorRoutes({ ror }), ...(validator ? [validationRoutes(validator, area.prefixCollisions)] : [])]);

@@ -137,7 +137,7 @@ export function RegistrationFormPage(props: RegistrationFormProps) {
         The curators review each request, usually within a few days. After sending it you get the address of its own
         page, where you can follow it and answer the curators.
       </p>
-      <form method="post" action={form.path} novalidate class="request-form" data-api={form.api}>
+      <form method="post" action={form.path} novalidate class="request-form" data-check={`${form.path}/check`}>
         {/* The form's default button: Enter in a field sends the request rather than looking up a ROR id. */}
         <button type="submit" name="action" value="send" hidden tabIndex={-1}>
           Send the request

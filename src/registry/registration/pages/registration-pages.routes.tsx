@@ -1,6 +1,7 @@
 import { Router } from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { DomainError } from '../../../core/domain-error.js';
+import { DomainError, notFound } from '../../../core/domain-error.js';
+import { jsonBody } from '../../../http/json-body.js';
 import { formBody, type FormFields } from '../../../http/form-body.js';
 import { CSRF_FIELD, csrfToken, isOwnFormPost } from '../../../web/csrf.js';
 import { sendPage, servingPage } from '../../../web/render-page.js';
@@ -13,10 +14,21 @@ import { NotFoundRequestPage } from './request-not-found.page.js';
 import { messagesByField, payloadFromForm, readFormValues, REQUEST_FORMS, type FormValues, type RequestForm } from '../../model/registration-fields.js';
 import { RegistrationFormPage, type FieldNote } from './registration-form.page.js';
 import { RequestStatusPage } from './request-status.page.js';
+import type { RegistrationValidator } from '../registration-validator.js';
+import { PREFIX_VALIDATION_ENDPOINTS, RESOURCE_VALIDATION_ENDPOINTS, type ValidationEndpoint } from '../validation/endpoints.js';
+import type { RequestKind } from '../../model/request-kind.js';
+import { plainMessage, presentFieldCheck, unknownRorId } from './plain-messages.js';
+
+const VALIDATION_ENDPOINTS: Readonly<Record<RequestKind, readonly ValidationEndpoint[]>> = {
+  prefix: PREFIX_VALIDATION_ENDPOINTS,
+  resource: RESOURCE_VALIDATION_ENDPOINTS,
+};
 
 export interface RegistrationPagesDeps {
   site: Site;
   submissions: SubmissionService;
+  /** The field checks the form's script asks as it is typed (the JSON validators' checks, in the pages' words). */
+  validator: RegistrationValidator;
   ror: RorService;
   /** REGISTRATION_MIN_DESCRIPTION_LENGTH, for the descriptions' hints. */
   minDescriptionLength: number;
@@ -52,6 +64,7 @@ export function registrationPagesRoutes(deps: RegistrationPagesDeps): Router {
   const router = new Router();
   const publicOrigin = new URL(site.publicRegistryUrl).origin;
   const readForm = formBody();
+  const readJson = jsonBody();
 
   const showForm = (ctx: Context, form: RequestForm, answer: FormAnswer = {}) => {
     sendPage(
@@ -75,6 +88,18 @@ export function registrationPagesRoutes(deps: RegistrationPagesDeps): Router {
       // A namespace page may link here with its prefix filled in.
       const prefix = form.kind === 'resource' && typeof ctx.query.namespacePrefix === 'string' ? ctx.query.namespacePrefix.slice(0, 255) : '';
       showForm(ctx, form, { values: prefix ? { namespacePrefix: prefix } : {} });
+    });
+
+    // The form's field check (registration-form.js): a JSON validator endpoint's verdict, worded as the page
+    // words it (plain-messages.ts). The JSON API's messages stay the reference's, for the clients that read them.
+    const endpoints = new Map(VALIDATION_ENDPOINTS[form.kind].map((endpoint) => [endpoint.name, endpoint]));
+    router.post(`${form.path}/check/:validator`, readJson, async (ctx) => {
+      const target = endpoints.get(ctx.params.validator ?? '');
+      if (!target) throw notFound(`No field check named '${(ctx.params.validator ?? '').slice(0, 100)}'`);
+      const verdict = await deps.validator.validateField(target, form.kind, ctx.request.body, ctx.ip);
+      ctx.set('Cache-Control', NO_STORE);
+      ctx.status = verdict.kind === 'passed' ? 200 : 400;
+      ctx.body = presentFieldCheck(form.kind, verdict);
     });
 
     router.post(form.path, pageRequest, readForm, async (ctx) => {
@@ -119,9 +144,11 @@ export function registrationPagesRoutes(deps: RegistrationPagesDeps): Router {
       return showForm(ctx, form, { status: 429, values, problems: [outcome.error.message] });
     }
     if (outcome.kind === 'refused' && outcome.problem === 'invalid') {
-      const errors = messagesByField(form, outcome.failures);
-      const placed = new Set(Object.values(errors));
-      return showForm(ctx, form, { status: 422, values, errors, problems: outcome.messages.filter((m) => !placed.has(m)) });
+      const byField = messagesByField(form, outcome.failures);
+      const placed = new Set(Object.values(byField));
+      const word = (message: string) => plainMessage(form.kind, message);
+      const errors = Object.fromEntries(Object.entries(byField).map(([field, message]) => [field, word(message)]));
+      return showForm(ctx, form, { status: 422, values, errors, problems: outcome.messages.filter((m) => !placed.has(m)).map(word) });
     }
     // Neither of the others happens to a form's payload (no Idempotency-Key, always an envelope).
     showForm(ctx, form, { status: 400, values, problems: ['The request could not be read; please send it again.'] });
@@ -186,7 +213,7 @@ async function lookUpInstitution(ror: RorService, values: FormValues): Promise<F
   try {
     const found = await ror.findInstitution(rorId);
     if (!found) {
-      return { values, note: { field: 'institutionRorId', problem: true, text: `No institution with ROR ID '${rorId}' in the registry${ror.asksRor ? ' or at ROR' : ''}` } };
+      return { values, note: { field: 'institutionRorId', problem: true, text: unknownRorId(ror.asksRor) } };
     }
     const institution = foundInstitutionJson(found);
     return {

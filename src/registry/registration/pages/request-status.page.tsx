@@ -1,3 +1,6 @@
+import { Fragment, type ComponentChildren } from 'preact';
+import { countries } from '../../../../migrations/data/iso-3166-1.js';
+import { fieldLabel } from '../../model/registration-fields.js';
 import { CSRF_FIELD } from '../../../web/csrf.js';
 import { Layout } from '../../../web/layout.js';
 import type { Site } from '../../../web/site.js';
@@ -35,6 +38,54 @@ function eventText(event: PublicEvent): string | null | undefined {
   return event.comment ?? event.rejectionReason ?? event.acceptanceReason;
 }
 
+const COUNTRY_NAMES: ReadonlyMap<string, string> = new Map(countries);
+
+/** `GB (United Kingdom)`: the code as sent, and the country it stands for. */
+function country(code: string): string {
+  const name = COUNTRY_NAMES.get(code.toUpperCase());
+  return name ? `${code} (${name})` : code;
+}
+
+/** Yes or no, for a ticked or empty box. */
+const yesNo = (ticked: boolean) => (ticked ? 'Yes' : 'No');
+
+/**
+ * What the request says (its current version, with the curators' amendments), under the labels of the form it
+ * was sent with: so that the requester can check it, and spot a mistake the curators would ask about.
+ */
+function sentFacts(status: RegistrationStatus): [string, ComponentChildren][] {
+  const { kind, request } = status;
+  const label = (name: string) => fieldLabel(kind, name);
+  const code = (text: string) => <code>{text}</code>;
+  const facts: [string, ComponentChildren][] = [];
+  if (kind === 'prefix') {
+    facts.push(
+      [label('requestedPrefix'), code(status.prefix)],
+      [label('name'), request.name],
+      [label('idRegexPattern'), code(request.idRegexPattern ?? '')],
+      [label('namespaceEmbeddedInLui'), yesNo(request.namespaceEmbeddedInLui)],
+    );
+  } else {
+    facts.push([label('namespacePrefix'), code(status.prefix)]);
+  }
+  // The address the sample identifier's page is at, as the registry's checks build it.
+  const samplePage = request.providerUrlPattern.replaceAll('{$id}', request.sampleId);
+  facts.push(
+    [label('sampleId'), code(request.sampleId)],
+    [label('providerName'), request.providerName],
+    [label('providerCode'), code(request.providerCode)],
+    [label('providerHomeUrl'), code(request.providerHomeUrl)],
+    [label('providerUrlPattern'), code(request.providerUrlPattern)],
+    ['The sample identifier’s page', code(samplePage)],
+    [label('providerLocation'), country(request.providerLocation)],
+    [label('institutionName'), request.institutionName],
+    [label('institutionHomeUrl'), code(request.institutionHomeUrl)],
+    [label('institutionLocation'), country(request.institutionLocation)],
+    ['Requester', `${request.requesterName} (${request.maskedRequesterEmail})`],
+  );
+  return facts;
+}
+
 export interface RequestStatusProps {
   site: Site;
   token: string;
@@ -54,7 +105,6 @@ export interface RequestStatusProps {
 export function RequestStatusPage({ site, token, status, csrf, reply, notice }: RequestStatusProps) {
   const state = STATE[status.status];
   const what = status.kind === 'prefix' ? `prefix “${status.prefix}”` : `a provider of “${status.prefix}”`;
-  const { request } = status;
   const replyId = 'reply-comment';
   return (
     <Layout site={site} title={`${reply ? 'Error: ' : ''}Request for ${what}`} section="none">
@@ -88,20 +138,16 @@ export function RequestStatusPage({ site, token, status, csrf, reply, notice }: 
         </dd>
         <dt>Sent</dt>
         <dd>{when(status.created)}</dd>
-        {request.name !== null ? (
-          <>
-            <dt>Name</dt>
-            <dd>{request.name}</dd>
-          </>
-        ) : null}
-        <dt>Provider</dt>
-        <dd>
-          {request.providerName} (code <code>{request.providerCode}</code>), {request.institutionName}
-        </dd>
-        <dt>Requester</dt>
-        <dd>
-          {request.requesterName} ({request.maskedRequesterEmail})
-        </dd>
+      </dl>
+
+      <h2 id="sent">What was sent</h2>
+      <dl class="facts">
+        {sentFacts(status).map(([label, value]) => (
+          <Fragment key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </Fragment>
+        ))}
       </dl>
 
       <h2 id="history">History</h2>

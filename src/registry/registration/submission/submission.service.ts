@@ -96,13 +96,26 @@ export interface RegistrationStatus {
   request: RequestSummary;
 }
 
-/** The request as its status page recalls it; the e-mail address only masked (personal data). */
+/**
+ * The request as its status page recalls it, so that the requester can review what was sent (issue 23
+ * item 6); the e-mail address only masked (personal data).
+ */
 export interface RequestSummary {
   /** Prefix requests: the namespace's name. */
   name: string | null;
+  /** Prefix requests: the pattern every identifier matches. */
+  idRegexPattern: string | null;
+  /** Prefix requests: whether the identifiers start with the prefix. */
+  namespaceEmbeddedInLui: boolean;
+  sampleId: string;
   providerName: string;
   providerCode: string;
+  providerHomeUrl: string;
+  providerUrlPattern: string;
+  providerLocation: string;
   institutionName: string;
+  institutionHomeUrl: string;
+  institutionLocation: string;
   requesterName: string;
   maskedRequesterEmail: string;
 }
@@ -134,9 +147,17 @@ export async function readRegistrationStatus(db: Db, kind: RequestKind, token: s
     created: session.created,
     request: {
       name: 'name' in request ? request.name : null,
+      idRegexPattern: 'idRegexPattern' in request ? request.idRegexPattern : null,
+      namespaceEmbeddedInLui: 'namespaceEmbeddedInLui' in request ? request.namespaceEmbeddedInLui : false,
+      sampleId: request.sampleId,
       providerName: request.providerName,
       providerCode: request.providerCode,
+      providerHomeUrl: request.providerHomeUrl,
+      providerUrlPattern: request.providerUrlPattern,
+      providerLocation: request.providerLocation,
       institutionName: request.institutionName,
+      institutionHomeUrl: request.institutionHomeUrl,
+      institutionLocation: request.institutionLocation,
       requesterName: request.requesterName,
       maskedRequesterEmail: maskEmail(request.requesterEmail),
     },

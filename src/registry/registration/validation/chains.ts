@@ -14,6 +14,7 @@ import {
   containsIdPlaceholder,
   countryCode,
   email,
+  institutionUrl,
   maxLength,
   minLength,
   notBlank,
@@ -75,7 +76,12 @@ export const CHAINS: readonly Chain[] = [
     validators: [notBlank, maxLength(NAME_MAX), providerCode],
   },
   { key: 'institutionName', label: 'Institution Name', ...both((p) => p.institutionName), validators: [notBlank, maxLength(NAME_MAX)] },
-  { key: 'institutionHomeUrl', label: 'Institution Home URL', ...both((p) => p.institutionHomeUrl), validators: [notBlank, url] },
+  {
+    key: 'institutionHomeUrl',
+    label: 'Institution Home URL',
+    ...both((p) => p.institutionHomeUrl),
+    validators: [notBlank, institutionUrl],
+  },
   {
     key: 'institutionDescription',
     label: 'Institution Description',

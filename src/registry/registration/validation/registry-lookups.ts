@@ -1,11 +1,13 @@
 /**
- * The three registry questions the validation rules ask: which namespace has this prefix, is this provider
- * code taken in that namespace, which resource has a URL pattern like this one. Asked directly (every call
+ * The registry questions the validation rules ask: which namespace has this prefix, is this provider code
+ * taken in that namespace, which resource has a URL pattern like this one, what home page the registry's
+ * institution with this ROR id has. Asked directly (every call
  * queries: registerPrefix / registerResource, where an answer must be current) or through a cache for the
  * field validator endpoints, which a registration form calls on every pause in typing.
  */
 import type { Db } from '../../../db/knex.js';
 import { findNamespaceByPrefixIgnoringCase, providerCodeTaken, type NamespaceFacts } from '../../../db/registry-reads.js';
+import { findInstitutionByRorId } from '../../model/institution-by-ror-id.js';
 import { RegistryVersionSource, VERSIONED_CACHE_TTL_MS, type RegistryVersion } from '../../model/registry-version.js';
 import type { RequestKind } from '../../model/request-kind.js';
 
@@ -32,6 +34,8 @@ export interface RegistryLookups {
   providerCodeTaken(namespaceId: number, code: string): Promise<boolean>;
   /** The most similar resource above the threshold (pg_trgm similarity of the URL patterns), if any. */
   similarResource(pattern: string, query: SimilarityQuery): Promise<SimilarResource | undefined>;
+  /** The home URL of the registry's institution with this ROR id (in any of its written forms), if any. */
+  institutionHomeUrl(rorId: string): Promise<string | undefined>;
 }
 
 // The longest stored prefix or provider code: a longer value cannot match, so it costs no query.
@@ -61,6 +65,10 @@ export function directLookups(db: Db): RegistryLookups {
         if (namespacePrefix !== null) query.whereRaw('lower(n.prefix) <> lower(?)', [namespacePrefix]);
       }
       return query;
+    },
+
+    async institutionHomeUrl(rorId) {
+      return (await findInstitutionByRorId(db, rorId))?.homeUrl;
     },
   };
 }
@@ -94,6 +102,7 @@ export class CachedRegistryLookups implements RegistryLookups {
   private readonly namespaces = new Map<string, Promise<NamespaceFacts | undefined>>();
   private readonly providerCodes = new Map<string, Promise<boolean>>();
   private readonly similar = new Map<string, Promise<SimilarResource | undefined>>();
+  private readonly institutionHomeUrls = new Map<string, Promise<string | undefined>>();
 
   constructor(db: Db, options: CachedLookupsOptions = {}) {
     this.direct = directLookups(db);
@@ -119,6 +128,11 @@ export class CachedRegistryLookups implements RegistryLookups {
     return this.remember(this.similar, `${query.threshold} ${scope.length}:${scope}${pattern}`, () => this.direct.similarResource(pattern, query));
   }
 
+  async institutionHomeUrl(rorId: string): Promise<string | undefined> {
+    await this.current();
+    return this.remember(this.institutionHomeUrls, rorId, () => this.direct.institutionHomeUrl(rorId));
+  }
+
   // Resolves at once (no version read) while the last check is recent enough.
   private current(): Promise<void> | void {
     if (performance.now() - this.checkedAt < this.versionCheckIntervalMs) return;
@@ -135,6 +149,7 @@ export class CachedRegistryLookups implements RegistryLookups {
       this.namespaces.clear();
       this.providerCodes.clear();
       this.similar.clear();
+      this.institutionHomeUrls.clear();
       this.version = version;
       this.clearedAt = now;
     }

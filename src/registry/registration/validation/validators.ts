@@ -7,7 +7,7 @@
 import isEmailModule from 'validator/lib/isEmail.js';
 import isURLModule from 'validator/lib/isURL.js';
 import { countries } from '../../../../migrations/data/iso-3166-1.js';
-import { rorIdProblem } from '../../../core/ror-id.js';
+import { bareRorId, rorIdProblem } from '../../../core/ror-id.js';
 import { hasText } from '../../model/registration-payload.js';
 import { writtenCompactId, type WrittenFormSource } from '../../../core/lui-prefix.js';
 import { CheckStillRunningError, type RegexVerdict } from '../../model/registration-checks.js';
@@ -128,6 +128,19 @@ async function liveUrlMessage(context: ValidationContext, url: string, isProtect
 
 /** Home URLs (provider, institution, authentication help): well-formed, then working, never "protected". */
 export const url: Validator = (value, context) => urlSyntaxMessage(value, context.label) ?? liveUrlMessage(context, value, false);
+
+/**
+ * The institution's home URL: as any home URL, except that the home page of the registry's own institution
+ * with the request's ROR id (what the form's ROR lookup fills in) is not fetched again. The registry knows
+ * that institution already, and a slow or unreachable site must not hold the request up (issue 23 item 6).
+ */
+export const institutionUrl: Validator = async (value, context) => {
+  const syntax = urlSyntaxMessage(value, context.label);
+  if (syntax !== null) return syntax;
+  const rorId = context.payload.institutionRorId;
+  if (hasText(rorId) && bareRorId(rorId) !== undefined && (await context.deps.lookups.institutionHomeUrl(rorId)) === value) return null;
+  return liveUrlMessage(context, value, false);
+};
 
 export const containsIdPlaceholder: Validator = (value, { label }) =>
   value.includes('{$id}') ? null : `${label} must include the placeholder {$id}`;
