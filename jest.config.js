@@ -11,10 +11,11 @@ export default {
   testEnvironment: '<rootDir>/test/support/process-cleanup-environment.js',
   // Files run in parallel workers, each with its own Redis database (global-setup.ts) and every file with
   // its own Postgres database, queue prefix and ports. Integration files spend much of their time waiting on
-  // the processes, servers and timers they start, so there is a worker per core and one more (jest's
-  // default, one fewer than the cores, runs a 2-core machine's files one at a time). On the 2-core machine:
-  // two workers 246 s (1.37 cores busy), three 202 s (1.55 cores busy), 2026-11-29.
-  maxWorkers: availableParallelism() + 1,
+  // the processes, servers and timers they start, so there are two workers more than cores (jest's default,
+  // one fewer than the cores, runs a 2-core machine's files one at a time). On the 2-core machine, the same
+  // 158 files (2026-11-29): three workers 259 s, four 229 s, five 225 s with ~1.6 cores busy; more workers
+  // gain little and stretch every file's own deadlines on a busy machine.
+  maxWorkers: availableParallelism() + 2,
   extensionsToTreatAsEsm: ['.ts', '.tsx'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
