@@ -17,7 +17,8 @@ import type { HttpMeter } from '../metrics/http-meter.js';
 import type { HeavyWork } from './heavy-work.js';
 import type { ResolutionCaching } from './resolution-caching.js';
 import { landingRequestOf } from './landing-request.js';
-import { renderResolutionFailed, type ResolutionFailure } from './resolution-failed.page.js';
+import { FailurePages } from './failure-pages.js';
+import type { ResolutionFailure } from './resolution-failed.page.js';
 import { resolutionJson, resolutionStatus } from './resolution.presenter.js';
 import { LONG_SIMILARITY_BODY, type ReverseLookupEndpoint, type ReverseLookups } from './reverse.routes.js';
 
@@ -114,6 +115,7 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
   const options = { publicRegistryUrl: deps.publicRegistryUrl };
   const { caching, clientAddress, heavy, koaPaths, limits, logger, reverse } = deps;
   const access = new AccessLog(logger, deps.logSampleRate);
+  const failurePages = new FailurePages(deps.site);
   const resolutionLimit = limits.families.resolution;
   const reverseLimit = limits.families.reverse;
   const meter = deps.meter;
@@ -170,7 +172,7 @@ export function createFrontHandler(deps: FrontDeps): FrontHandler {
   function answerRedirectFailed(req: IncomingMessage, res: ServerResponse, raw: string, failure: ResolutionFailure, snapshot: RegistrySnapshot): void {
     addCacheHeaders(req, res, caching.errorHeaders);
     for (const [name, value] of PAGE_SECURITY_HEADERS) addBareHeader(res, name, value);
-    sendBare(res, 404, 'text/html; charset=utf-8', renderResolutionFailed(deps.site, snapshot, raw, failure));
+    sendBare(res, 404, 'text/html; charset=utf-8', failurePages.render(snapshot, raw, failure));
   }
 
   /** Answers a request the front handler took: a single reverse lookup or a resolution. */

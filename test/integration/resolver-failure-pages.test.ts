@@ -10,6 +10,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { REGISTRY_URL, RESOLVER_URL, startResolver, type ResolverUnderTest } from '../support/areas.js';
 import { ROOT } from '../support/processes.js';
+import { waitFor } from '../support/wait.js';
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const PAGE_POLICY = "default-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'";
@@ -102,6 +103,19 @@ describe('an unknown prefix', () => {
     expect(text).toContain('such as taxonomy:9606.');
     expect(res.text).toContain(`<li><a href="${RESOLVER_URL}/taxonomy:9606"><code>taxonomy:9606</code></a> (<a href="${REGISTRY_URL}/registry/taxonomy">Taxonomy</a>)</li>`);
     expect(res.text).toMatch(new RegExp(`<form class="box" action="${REGISTRY_URL}/registry" method="get" role="search">.*<input type="search" id="failure-search" name="q" value="taxonmy"`));
+  });
+
+  it('says anew what a registry change makes of the same request (a page is kept only while its snapshot serves)', async () => {
+    const before = textOf((await page('/taxonomyx:9606')).text);
+    expect(before).toContain('No namespace of the registry has the prefix taxonomyx.');
+    await r.db('namespaces').insert({
+      prefix: 'taxonomyx', mirId: 'MIR:00000991', name: 'Taxonomy X', pattern: '^\\d+$', description: 'A namespace added while the resolver runs.', sampleId: '1',
+    });
+    await waitFor(async () => !textOf((await page('/taxonomyx:9606')).text).includes('No namespace of the registry has the prefix taxonomyx.'), {
+      timeoutMs: 10_000,
+      what: 'the failure page following the registry change',
+    });
+    expect(textOf((await page('/taxonomyx:9606')).text)).toContain('Taxonomy X');
   });
 
   it('keeps the reference\'s JSON for API clients', async () => {
