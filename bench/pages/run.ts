@@ -21,7 +21,8 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { databaseUrlFor, dropDatabase, recreateDatabase } from '../lib/database.js';
-import { redisUrlFor } from '../lib/redis.js';
+import { clearUsageCounters, redisUrlFor, removeQueueKeys } from '../lib/redis.js';
+import { utcDay } from '../../src/statistics/usage-keys.js';
 import { beginResults, describeMachine, markdownTable, textTable, writeResults } from '../lib/results.js';
 import { freePort } from '../lib/server-processes.js';
 import { say } from '../lib/settings.js';
@@ -32,6 +33,7 @@ const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const BASE_DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = redisUrlFor(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', Number(process.env.BENCH_REDIS_DB ?? 14));
 const DATABASE = 'curie_bench_pages';
+const QUEUE_PREFIX = `bench-pages-${process.pid}`;
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 type Category = (typeof CATEGORIES)[number];
@@ -88,7 +90,7 @@ async function startService(databaseUrl: string): Promise<{ child: ChildProcess;
       WORKER_METRICS_PORT: String(workerMetrics),
       PUBLIC_REGISTRY_URL: registry,
       PUBLIC_RESOLVER_URL: resolver,
-      QUEUE_PREFIX: `bench-pages-${process.pid}`,
+      QUEUE_PREFIX,
       LOG_LEVEL: 'warn',
       RATE_LIMITS: 'false',
       ROR_API_URL: 'off',
@@ -154,6 +156,7 @@ async function audit(port: number, page: string, url: string, form: 'mobile' | '
 
 async function main(): Promise<void> {
   const header = beginResults(ROOT);
+  const firstDay = utcDay(new Date());
   await recreateDatabase(BASE_DATABASE_URL, DATABASE);
   const site = await startStandInSite();
   let service: Awaited<ReturnType<typeof startService>> | undefined;
@@ -206,6 +209,9 @@ async function main(): Promise<void> {
     }
     site.server.close();
     await dropDatabase(BASE_DATABASE_URL, DATABASE);
+    // The Redis database is the benchmarks' (BENCH_REDIS_DB): what this run's service wrote there goes.
+    await removeQueueKeys(REDIS_URL, QUEUE_PREFIX);
+    await clearUsageCounters(REDIS_URL, [firstDay, utcDay(new Date())]);
   }
 }
 
