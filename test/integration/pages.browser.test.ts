@@ -131,4 +131,24 @@ describeRequiring([chromiumBrowser()], 'the registry pages in a browser', () => 
     await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe('quickgo/GO:0006915');
     await expect(page.getByRole('status').textContent()).resolves.toBe('Copied quickgo/GO:0006915');
   });
+
+  it('fits the home page, a search, browsing and both request forms on a phone, with nothing to scroll sideways', async () => {
+    await tab.context.close();
+    tab = await openLoopbackPage(browser, { viewport: { width: 390, height: 844 } });
+    page = tab.page;
+    const pages: [string, string][] = [
+      ['home-phone', '/'],
+      ['search-phone', '/registry?q=protein'],
+      ['browse-phone', '/registry?size=5'],
+      ['prefix-request-phone', '/prefixregistrationrequest'],
+      ['provider-request-phone', '/resourceregistrationrequest'],
+    ];
+    const tooWide: string[] = [];
+    for (const [name, path] of pages) {
+      await visit(name, () => page.goto(`${registry}${path}`));
+      const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (scrollWidth > 390) tooWide.push(`${path}: ${scrollWidth} px`);
+    }
+    expect(tooWide).toEqual([]);
+  });
 });
