@@ -178,12 +178,12 @@ describe('two worker processes', () => {
     const job = await waitFor(async () => {
       const found = await queue.getJob(active!.id as string);
       return (await found?.getState()) === 'completed' ? found : undefined;
-    }, { timeoutMs: 10_000, what: 'the stalled job completing' });
+    }, { timeoutMs: 60_000, what: 'the stalled job completing' });
     expect(job.returnvalue).toMatchObject({ buildId: rebuilt.id, status: 'built', namespaceCount: 15_022 });
     const manifest = (await readManifest(dir)) as DatasetManifest;
     expect(manifest.namespaceCount).toBe(15_022);
     expect(sha256(path.join(dir, manifest.variants.plain.file))).toBe(manifest.variants.plain.sha256);
-  }, LONG);
+  }, 3 * 60_000);
 });
 
 describe('the first request before any build', () => {
