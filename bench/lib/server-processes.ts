@@ -68,7 +68,7 @@ function exitPromise(child: ChildProcess): Promise<void> {
 }
 
 /** SIGTERM, then SIGKILL if the child has not exited within `graceMs`. */
-async function stopChild(child: ChildProcess, graceMs = 15_000): Promise<void> {
+export async function stopChild(child: ChildProcess, graceMs = 15_000): Promise<void> {
   const exited = exitPromise(child);
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
@@ -89,7 +89,7 @@ function failOnExit(child: ChildProcess, name: string, recentOutput: () => strin
   return failed;
 }
 
-async function pollReady(port: number, timeoutMs: number): Promise<void> {
+export async function pollReady(port: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
   while (Date.now() < deadline) {

@@ -24,7 +24,7 @@ import { databaseUrlFor, dropDatabase, recreateDatabase } from '../lib/database.
 import { clearUsageCounters, redisUrlFor, removeQueueKeys } from '../lib/redis.js';
 import { utcDay } from '../../src/statistics/usage-keys.js';
 import { beginResults, describeMachine, markdownTable, textTable, writeResults } from '../lib/results.js';
-import { freePort } from '../lib/server-processes.js';
+import { freePort, pollReady, stopChild } from '../lib/server-processes.js';
 import { say } from '../lib/settings.js';
 import { projectRoot } from '../../src/lib/project-root.js';
 
@@ -58,19 +58,6 @@ async function startStandInSite(): Promise<{ server: Server; url: string }> {
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-async function waitReady(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/health/ready`)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) throw new Error(`${url} not ready within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 /** `npm start`'s entry with ports and public addresses of its own. */
 async function startService(databaseUrl: string): Promise<{ child: ChildProcess; registry: string; resolver: string }> {
   const [registryPort, resolverPort, resolverMetrics, registryMetrics, workerMetrics] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
@@ -99,7 +86,7 @@ async function startService(databaseUrl: string): Promise<{ child: ChildProcess;
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the service exited (${code}) before it was ready`))));
-  await Promise.race([Promise.all([waitReady(registry, 180_000), waitReady(resolver, 180_000)]), exited]);
+  await Promise.race([Promise.all([pollReady(registryPort, 180_000), pollReady(resolverPort, 180_000)]), exited]);
   return { child, registry, resolver };
 }
 
@@ -202,11 +189,7 @@ async function main(): Promise<void> {
     if (process.env.PAGES_STRICT === '1' && missed.length > 0) process.exitCode = 1;
   } finally {
     await chrome?.kill();
-    if (service) {
-      const exited = new Promise((resolve) => service!.child.once('exit', resolve));
-      service.child.kill('SIGTERM');
-      await exited;
-    }
+    if (service) await stopChild(service.child);
     site.server.close();
     await dropDatabase(BASE_DATABASE_URL, DATABASE);
     // The Redis database is the benchmarks' (BENCH_REDIS_DB): what this run's service wrote there goes.
