@@ -58,6 +58,12 @@ describe('the queue board', () => {
   /** A board action as its page sends it: PUT, from the registry's own origin. */
   const act = (path: string, origin = REGISTRY_URL) => asCurator(request(app).put(`${API}/${path}`)).set('Origin', origin);
 
+  it('opens no queue for requests outside the board (no queue is registered in Redis until the board is asked for)', async () => {
+    expect((await request(app).get('/restApi/namespaces')).status).toBe(200);
+    expect((await request(app).get('/curation').set('Cookie', session).set('Accept', HTML_ACCEPT)).status).toBe(200);
+    expect(await t.redis.keys(`${t.config.QUEUE_PREFIX}:*`)).toEqual([]);
+  });
+
   describe('without a session or the curator token', () => {
     it('sends a browser to the desk sign-in, which brings the curator back to the board', async () => {
       const page = await request(app).get(`${BOARD}/queue/${QUEUE}?status=failed`).set('Accept', HTML_ACCEPT);

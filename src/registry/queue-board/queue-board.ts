@@ -11,7 +11,7 @@ import type { Redis } from 'ioredis';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../lib/logger.js';
 import { createQueue, queueNames, type QueueName } from '../../queue/queues.js';
-import { allowListedActions } from './queue-board-access.js';
+import { allowListedActions, pathInBoard } from './queue-board-access.js';
 
 /**
  * What each queue is for, as the board shows it under its name. A Record of every QueueName: a new queue
@@ -47,6 +47,8 @@ export interface QueueBoardDeps {
 export function createQueueBoard(deps: QueueBoardDeps): Middleware {
   let board: Middleware | undefined;
   return function queueBoard(ctx, next) {
+    // Only a request to the board builds it: the queues' meta writes would otherwise follow any first request.
+    if (pathInBoard(ctx.path, deps.basePath) === undefined) return next();
     board ??= buildBoard(deps);
     return board(ctx, next);
   };
