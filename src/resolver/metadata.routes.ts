@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { bestCandidate } from '../core/best-provider.js';
+import { parseCompactIdWithNamespace } from '../core/compact-id-parser.js';
 import type { RegistrySnapshot } from '../core/registry-snapshot.js';
 import { resolveCompactId } from '../core/resolve.js';
 import { errorEnvelopeJson } from '../http/envelope.js';
@@ -37,6 +38,19 @@ interface ResolvedFrom {
   namespacePrefix: string | null;
   providerCode: string;
   resourceId: number;
+}
+
+/**
+ * The prefix of `raw` when it has the form [provider/]prefix:accession but names no namespace of the
+ * registry (nor a synonym of one); null for any other request the resolver could not parse.
+ */
+function unknownPrefix(raw: string, snapshot: RegistrySnapshot): string | null {
+  const colon = raw.indexOf(':');
+  if (colon <= 0 || colon === raw.length - 1) return null;
+  const head = raw.slice(0, colon);
+  const prefix = head.slice(head.lastIndexOf('/') + 1);
+  if (prefix === '') return null;
+  return parseCompactIdWithNamespace(raw, snapshot).namespace === null ? prefix : null;
 }
 
 function send(ctx: Context, status: number, json: string, headers: Record<string, string> = {}): void {
@@ -94,12 +108,19 @@ export function metadataRoutes(deps: MetadataRoutesDeps): Middleware {
   const forCompactId = async (ctx: Context) => {
     const raw = decodeRawRequest(ctx.path, FOR_COMPACT_ID.length);
     if (raw === '') return refuse(ctx, 400, `Name a compact identifier: ${FOR_COMPACT_ID}{prefix:accession}, or {provider/prefix:accession}`);
-    const resolution = resolveCompactId(raw, deps.snapshot(), options);
+    const snapshot = deps.snapshot();
+    const resolution = resolveCompactId(raw, snapshot, options);
+    const failed = (status: number, because: string) => refuse(ctx, status, `FAILED to fetch metadata for Compact ID '${raw}', because ${because}`);
     if (resolution.kind !== 'resolved') {
-      return refuse(ctx, resolutionStatus(resolution), `FAILED to fetch metadata for Compact ID '${raw}', because '${resolution.message}'`);
+      // The resolver calls an unknown prefix an invalid request (400); here it is a namespace not found.
+      const unknown = resolution.reason === 'not-a-compact-id' ? unknownPrefix(raw, snapshot) : null;
+      if (unknown !== null) return failed(404, `the namespace '${unknown}' is not in the registry`);
+      return failed(resolutionStatus(resolution), resolution.message);
     }
+    // A bare prefix resolves to the namespace's registry page: that is the registry's, not a provider's.
+    if (!resolution.namespace) return failed(400, `'${raw}' names a namespace, not an entity: give prefix:accession`);
     const best = bestCandidate(resolution.resolvedResources, resolution.parsedCompactIdentifier, deps.failingProviders());
-    if (!best) return refuse(ctx, 404, `FAILED to fetch metadata for Compact ID '${raw}', because NO RESOURCES COULD BE FOUND`);
+    if (!best) return failed(404, 'NO RESOURCES COULD BE FOUND');
     const resolvedFrom: ResolvedFrom = {
       compactIdentifier: raw,
       namespacePrefix: best.namespacePrefix,
