@@ -257,7 +257,7 @@ export const RESOLVER_OPERATIONS: readonly OperationSpec[] = [
     path: '/metadataApi/getMetadataForUrl',
     tag: 'Provider metadata',
     summary: 'The metadata of any page',
-    description: `identifiers.org\'s getMetadataForUrl (a POST of {payload: {url}} there), as a GET with the URL in the query. ${METADATA_DESCRIPTION}`,
+    description: `identifiers.org's getMetadataForUrl (a POST of {payload: {url}} there), as a GET with the URL in the query. ${METADATA_DESCRIPTION}`,
     addition: 'identifiers.org\'s metadata service on the resolver, as a GET',
     parameters: [queryParam('url', 'The page\'s address: http or https, no credentials, at most 2048 characters', METADATA_PAGE_URL, { required: true })],
     responses: {
