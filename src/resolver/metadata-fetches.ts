@@ -92,7 +92,8 @@ export class MetadataFetches {
     if (existing) {
       const state = await step(existing.getState());
       if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return;
-      await step(existing.remove());
+      // Another lookup may have removed it first; the add below is then all that is needed.
+      await step(existing.remove()).catch((error: unknown) => this.options.logger?.debug({ err: error, jobId }, 'finished metadata job already gone'));
     }
     const queued = await step(queue.getJobCountByTypes('waiting', 'delayed', 'prioritized'));
     if (queued >= MAX_QUEUED_FETCHES) throw new QueueFullError();

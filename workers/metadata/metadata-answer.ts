@@ -68,7 +68,13 @@ export async function metadataAnswer(
   if (!isHtml(contentType)) {
     return failure(404, `No metadata found for URL ${url}: the page is ${String(contentType)}, not HTML`, base);
   }
-  const metadata = await extract(result.body, result.finalUrl);
+  let metadata: PageMetadata;
+  try {
+    metadata = await extract(result.body, result.finalUrl);
+  } catch (error) {
+    // Retrying would read the same HTML the same way: an answer, not a failed job.
+    return failure(502, `The page at ${url} could not be read: ${error instanceof Error ? error.message : String(error)}`, base);
+  }
   if (!hasMetadata(metadata)) return failure(404, `No metadata found for URL ${url}`, base);
   const payload: PagePayload = { ...base, metadata: metadata.jsonLd, page: metadata.page, jsonLdSkipped: metadata.jsonLdSkipped };
   return { status: 200, fetchedAtMs, errorMessage: null, payloadJson: JSON.stringify(payload) };
