@@ -126,13 +126,22 @@ export interface FormProblems {
   problems: string[];
 }
 
-/** Places a refused edit's messages: EditRefused names its fields; other messages quote the property. */
-export function placeEditRefusal(collection: EditableCollection, error: DomainError & { failures?: readonly EditFailure[] }): FormProblems {
+/**
+ * Places a refused edit's messages, as `word` puts them (the pages' plain words): EditRefused names its
+ * fields; other messages quote the property.
+ */
+export function placeEditRefusal(
+  collection: EditableCollection,
+  error: DomainError & { failures?: readonly EditFailure[] },
+  word: (message: string) => string = (message) => message,
+): FormProblems {
   const names = new Set(RECORD_FIELDS[collection].map((field) => field.name));
   const errors: Record<string, string> = {};
   const problems: string[] = [];
   const failures = error.failures ?? [{ field: quotedProperty(error.message) ?? '', message: error.message }];
-  for (const { field, message } of failures) {
+  for (const failure of failures) {
+    const { field } = failure;
+    const message = word(failure.message);
     const name = field === 'locationCountryCode' ? 'location' : field;
     if (names.has(name) && errors[name] === undefined) errors[name] = message;
     else problems.push(message);
