@@ -32,6 +32,7 @@ export const ITEM_EXAMPLES: Readonly<Record<CollectionName, Record<string, unkno
     sampleId: '9606',
     namespaceEmbeddedInLui: false,
     synonyms: ['NCBITaxon', 'taxon'],
+    suffixPassthrough: false,
     _links: {
       self: LINK('namespaces/28'),
       namespace: LINK('namespaces/28'),
