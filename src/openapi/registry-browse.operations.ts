@@ -31,8 +31,8 @@ export const ITEM_EXAMPLES: Readonly<Record<CollectionName, Record<string, unkno
     infoOnPostmortemAccess: null,
     sampleId: '9606',
     namespaceEmbeddedInLui: false,
-    synonyms: ['NCBITaxon', 'taxon'],
     suffixPassthrough: false,
+    synonyms: ['NCBITaxon', 'taxon'],
     _links: {
       self: LINK('namespaces/28'),
       namespace: LINK('namespaces/28'),

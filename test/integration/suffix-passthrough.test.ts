@@ -64,10 +64,10 @@ describe('with suffix passthrough off (the default)', () => {
     before.redirect = { status: 302, text: '', location: (await browser('/pdb:2gc4')).headers.location };
   });
 
-  it('shows the flag false in the HAL item, after the synonyms, and keeps it out of the reference dataset', async () => {
+  it("shows the flag false in the HAL item, after the reference's fields and before the synonyms, and keeps it out of the reference dataset", async () => {
     const item = await request(registry).get(`/restApi/namespaces/${pdbId}`);
     expect(item.body.suffixPassthrough).toBe(false);
-    expect(Object.keys(item.body).slice(-3)).toEqual(['synonyms', 'suffixPassthrough', '_links']);
+    expect(Object.keys(item.body).slice(-3)).toEqual(['suffixPassthrough', 'synonyms', '_links']);
     const dataset = await request(registry).get('/resolutionApi/getResolverDataset');
     const pdb = dataset.body.payload.namespaces.find((n: { prefix: string }) => n.prefix === 'pdb');
     expect(pdb).toBeDefined();
