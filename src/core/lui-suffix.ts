@@ -10,10 +10,11 @@
  * The rule, precisely:
  * - a split point is a position in the LUI holding one of SUFFIX_SEPARATORS (`/ . ; # ?`); the suffix starts
  *   with that separator and runs to the end; the head before it must be non-empty;
- * - only the first MAX_SPLIT_POINTS split points from the left are candidates, and of those the longest head
- *   that the namespace's pattern matches (with the engine the pattern is matched with everywhere else,
- *   lui-pattern.ts) wins; so a request costs at most MAX_SPLIT_POINTS more matches of at most
- *   MAX_TESTED_LUI_LENGTH characters, whatever it holds;
+ * - only the first MAX_SPLIT_POINTS split points from the left, with a head of at most MAX_HEAD_LENGTH
+ *   characters, are candidates, and of those the longest head that the namespace's pattern matches (with the
+ *   engine the pattern is matched with everywhere else, lui-pattern.ts) wins; so a request costs at most
+ *   MAX_SPLIT_POINTS more matches of at most MAX_HEAD_LENGTH characters (together about two matches of the
+ *   longest LUI the resolver tests), whatever it holds;
  * - a suffix longer than MAX_SUFFIX_LENGTH, or holding a `.` or `..` path segment (which a browser would
  *   resolve against the provider's path, leaving the record's URL), is refused: the request then fails with
  *   a 400 saying why.
@@ -24,6 +25,8 @@ import { matchesLuiPattern } from './lui-pattern.js';
 export const SUFFIX_SEPARATORS = '/.;#?';
 /** How many split points (from the left) are tried: a LUI rarely holds more than a few separators itself. */
 export const MAX_SPLIT_POINTS = 16;
+/** Longest leading part tried as the LUI: the registry's longest real identifiers are far shorter. */
+export const MAX_HEAD_LENGTH = 256;
 /** Longest suffix passed through; longer ones are refused (no provider path needs more). */
 export const MAX_SUFFIX_LENGTH = 1024;
 
@@ -38,7 +41,8 @@ const NO_SPLIT: LuiSplit = Object.freeze({ kind: 'none' });
 /** The longest leading part of `localId` that `pattern` matches and the suffix after it, as defined above. */
 export function splitLuiSuffix(pattern: string, localId: string): LuiSplit {
   const points: number[] = [];
-  for (let i = 1; i < localId.length && points.length < MAX_SPLIT_POINTS; i++) {
+  const last = Math.min(localId.length - 1, MAX_HEAD_LENGTH);
+  for (let i = 1; i <= last && points.length < MAX_SPLIT_POINTS; i++) {
     if (SUFFIX_SEPARATORS.includes(localId[i]!)) points.push(i);
   }
   for (let p = points.length - 1; p >= 0; p--) {

@@ -1,5 +1,5 @@
 import { recordLuiPatternVerdict } from '../../src/core/lui-pattern.js';
-import { encodeLuiSuffix, MAX_SPLIT_POINTS, MAX_SUFFIX_LENGTH, splitLuiSuffix } from '../../src/core/lui-suffix.js';
+import { encodeLuiSuffix, MAX_HEAD_LENGTH, MAX_SPLIT_POINTS, MAX_SUFFIX_LENGTH, splitLuiSuffix } from '../../src/core/lui-suffix.js';
 import { buildSnapshot, type NamespaceEntry } from '../../src/core/registry-snapshot.js';
 import { resolveCompactId } from '../../src/core/resolve.js';
 import { presentResolution, resolutionJson } from '../../src/resolver/resolution.presenter.js';
@@ -60,6 +60,11 @@ describe('splitLuiSuffix', () => {
     // The head itself holds MAX_SPLIT_POINTS - 1 dots; the separator after it is the last one tried.
     expect(splitLuiSuffix('^[\\d.]+$', `${head}/x`)).toMatchObject({ head, suffix: '/x' });
     expect(splitLuiSuffix('^[\\d.]+$', `${head}.1/x`)).toMatchObject({ head, suffix: '.1/x' });
+  });
+
+  it(`tries heads of at most ${MAX_HEAD_LENGTH} characters`, () => {
+    expect(splitLuiSuffix('^\\d+$', `${'9'.repeat(MAX_HEAD_LENGTH)}/x`)).toMatchObject({ kind: 'split', suffix: '/x' });
+    expect(splitLuiSuffix('^\\d+$', `${'9'.repeat(MAX_HEAD_LENGTH + 1)}/x`)).toEqual({ kind: 'none' });
   });
 
   it('refuses a suffix with a . or .. path segment, or longer than the limit', () => {
@@ -169,9 +174,12 @@ describe('resolving with suffix passthrough', () => {
 
   it('tries a bounded number of heads with the linear engine on a pattern that backtracks badly', () => {
     recordLuiPatternVerdict(VULNERABLE_PATTERN, 'vulnerable');
-    const hostile = 'a'.repeat(1500) + '.'.repeat(400) + '!';
+    // The longer heads are refused only at their end; the shortest matches.
+    const hostile = `${'0'.repeat(224)}${'.a'.repeat(16)}${'/b'.repeat(400)}`;
     const result = answer(`slow:${hostile}`);
-    expect(result.status).toBe(400);
+    expect(result.status).toBe(200);
+    expect(result.body.payload.parsedCompactIdentifier?.localId).toBe('0'.repeat(224));
+    expect(answer(`slow:${'a'.repeat(1500)}${'.'.repeat(400)}!`).status).toBe(400);
     expect(answer('slow:abc_12.5/v2').body.payload.luiSuffix).toBe('/v2');
   });
 
