@@ -89,6 +89,14 @@ describe('a curator turning it on', () => {
     expect(logged).toMatchObject({ action: 'namespace.update', changes: { suffixPassthrough: { from: false, to: true } } });
     expect((await request(registry).get(`/restApi/namespaces/${pdbId}`)).body.suffixPassthrough).toBe(true);
     await waitFor(async () => (await request(resolver).get(`/${VERSIONED}`)).status === 200, { timeoutMs: 10_000, what: 'the flag reaching the resolver' });
+    // The change feed tells its readers that the namespace changed, as for any namespace edit.
+    await waitFor(
+      async () => {
+        const feed = await request(registry).get('/changes?limit=1000');
+        return (feed.body.payload?.changes ?? []).some((c: { prefix: string; operation: string }) => c.prefix === 'pdb' && c.operation === 'updated');
+      },
+      { timeoutMs: 10_000, what: 'the change feed listing the edit' },
+    );
   });
 });
 
