@@ -145,6 +145,8 @@ describe('with suffix passthrough on', () => {
     expect((resolved.structuredContent as { urls: string[] }).urls).toContain('https://www.rcsb.org/structure/2gc4/assembly/1');
     const best = await callTool('resolveBest', { curie: VERSIONED });
     expect(best.structuredContent).toEqual({ url: `${before.redirect!.location}/assembly/1` });
+    const described = await callTool('describeNamespace', { prefix: 'pdb' });
+    expect(described.structuredContent).toMatchObject({ prefix: 'pdb', suffixPassthrough: true });
   });
 
   it('answers hostile suffixes safely', async () => {
