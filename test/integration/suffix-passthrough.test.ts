@@ -72,6 +72,7 @@ describe('with suffix passthrough off (the default)', () => {
     const pdb = dataset.body.payload.namespaces.find((n: { prefix: string }) => n.prefix === 'pdb');
     expect(pdb).toBeDefined();
     expect(pdb).not.toHaveProperty('suffixPassthrough');
+    expect((await request(registry).get('/registry/pdb').set('Accept', HTML_ACCEPT)).text).not.toContain('passed through to the providers');
   });
 });
 
@@ -88,6 +89,8 @@ describe('a curator turning it on', () => {
     const logged = await both.db('curationEvents').where({ entity: 'namespace', entityId: pdbId }).orderBy('id', 'desc').first();
     expect(logged).toMatchObject({ action: 'namespace.update', changes: { suffixPassthrough: { from: false, to: true } } });
     expect((await request(registry).get(`/restApi/namespaces/${pdbId}`)).body.suffixPassthrough).toBe(true);
+    const page = await request(registry).get('/registry/pdb').set('Accept', HTML_ACCEPT);
+    expect(page.text).toContain('is passed through to the providers');
     await waitFor(async () => (await request(resolver).get(`/${VERSIONED}`)).status === 200, { timeoutMs: 10_000, what: 'the flag reaching the resolver' });
     // The change feed tells its readers that the namespace changed, as for any namespace edit.
     await waitFor(
