@@ -23,6 +23,13 @@ const MCP_BATCH = 100;
 const BATCH_ITEMS = 1000;
 /** ncbiprotein identifiers of 2,061 characters that fit a batch's 1 MiB body. */
 const HOSTILE_LUIS_PER_BATCH = 480;
+/**
+ * Suffix passthrough's most costly request (run.ts turns it on for ncbiprotein and taxonomy): 16 split
+ * points (all that are tried) with heads of 224 to 254 characters (at most 256 are tried), each longer head
+ * refused only at its end by the linear-time engine, the shortest matching: 16 matches, then a 200 with a
+ * suffix of 832 characters (1,024 at most are passed through).
+ */
+const SPLIT_EVERYWHERE_LUI = `${'0'.repeat(224)}${'.a'.repeat(16)}${'/b'.repeat(400)}`;
 
 const rpc = (id: number, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
 const rpcBatch = (make: (id: number) => unknown, size = MCP_BATCH) => json(Array.from({ length: size }, (_, i) => make(i + 1)));
@@ -52,6 +59,9 @@ export const ROUTE_CASES: Readonly<Record<string, RouteExtras>> = {
       // ncbiprotein's `^\w+_?\d+(.\d+)?$` took 12.9 s to refuse this before the linear-time engine (issue 10);
       // test/integration/resolver-hostile-patterns.test.ts asserts the refusal, this measures how fast it is.
       { label: 'LUI a backtracking pattern chokes on (ncbiprotein)', path: `/ncbiprotein:${'0'.repeat(2047)}!` },
+      { label: 'suffix passthrough, 16 split points on heads of 224-254 chars (ncbiprotein)', path: `/ncbiprotein:${SPLIT_EVERYWHERE_LUI}` },
+      { label: 'suffix passthrough, 4,000-char suffix redirected', path: `/${ctx.curie}/${'a'.repeat(4000)}`, headers: { Accept: 'text/html' } },
+      { label: 'suffix passthrough, dot segments and CR LF', path: `/${ctx.curie}/${'..%2F'.repeat(400)}%0D%0Ax?redirect=true` },
       { label: 'provider code and redirect', path: `/ebi/${ctx.curie}?redirect=true` },
       { label: 'bare prefix', path: `/${ctx.prefix}` },
       { label: 'NUL in the accession', path: `/${ctx.prefix}:1%002` },
@@ -77,6 +87,10 @@ export const ROUTE_CASES: Readonly<Record<string, RouteExtras>> = {
         // 1 MiB batch body holds.
         label: `${HOSTILE_LUIS_PER_BATCH} LUIs a backtracking pattern chokes on (ncbiprotein)`,
         body: json({ apiVersion: '1.0', payload: { compactIdentifiers: Array.from({ length: HOSTILE_LUIS_PER_BATCH }, (_, i) => `ncbiprotein:${String(i).padStart(2047, '0')}!`) } }),
+      },
+      {
+        label: `${HOSTILE_LUIS_PER_BATCH} LUIs split 16 times each (suffix passthrough, ncbiprotein)`,
+        body: json({ apiVersion: '1.0', payload: { compactIdentifiers: Array.from({ length: HOSTILE_LUIS_PER_BATCH }, () => `ncbiprotein:${SPLIT_EVERYWHERE_LUI}`) } }),
       },
       {
         label: `${BATCH_ITEMS} identifiers of 1,000 chars`,

@@ -43,6 +43,13 @@ const NAMESPACE_FIELDS: readonly DeskField[] = [
     required: false,
     hint: 'Other prefixes the namespace answers to (ncbitaxon for taxonomy), one per line; the resolver takes each in place of the prefix.',
   },
+  {
+    name: 'suffixPassthrough',
+    label: 'Pass suffixes through to the providers',
+    input: 'checkbox',
+    required: false,
+    hint: 'For versioned or path-like identifiers (dandi:000027/0.210831.2033): what follows the part the pattern matches, from a / . ; # or ?, is appended to each provider URL.',
+  },
   { name: 'deprecationStatement', label: 'Deprecation statement', input: 'textarea', required: false, hint: 'Shown on the landing page of a deprecated namespace.' },
   { name: 'infoOnPostmortemAccess', label: 'How to reach the data after the end', input: 'textarea', required: false },
 ];
