@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Router } from '@koa/router';
+import type { Context } from 'koa';
 import { projectRoot } from '../lib/project-root.js';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -66,20 +67,23 @@ export class StaticAssets {
   /** GET {mount}/{name}: the file with its ETag; 304 when the browser's copy is current. */
   routes(): Router {
     const router = new Router();
-    router.get(`${this.mount}/:name`, (ctx) => {
-      const asset = this.assets.get(ctx.params.name ?? '');
-      if (!asset) return;
-      ctx.set('ETag', `"${asset.hash}"`);
-      ctx.set('Cache-Control', ctx.query.v === asset.hash ? VERSIONED_CACHE : UNVERSIONED_CACHE);
-      ctx.type = asset.type;
-      // ctx.fresh compares the validators only on a 2xx answer.
-      ctx.status = 200;
-      if (ctx.fresh) {
-        ctx.status = 304;
-        return;
-      }
-      ctx.body = asset.body;
-    });
+    router.get(`${this.mount}/:name`, (ctx) => this.answer(ctx, ctx.params.name ?? ''));
     return router;
+  }
+
+  /** Answers with the named asset (nothing, leaving a 404, for one it does not have) and its cache headers. */
+  answer(ctx: Context, name: string): void {
+    const asset = this.assets.get(name);
+    if (!asset) return;
+    ctx.set('ETag', `"${asset.hash}"`);
+    ctx.set('Cache-Control', ctx.query.v === asset.hash ? VERSIONED_CACHE : UNVERSIONED_CACHE);
+    ctx.type = asset.type;
+    // ctx.fresh compares the validators only on a 2xx answer.
+    ctx.status = 200;
+    if (ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.body = asset.body;
   }
 }
