@@ -27,6 +27,14 @@ export default tseslint.config(
     },
   },
   {
+    // The embeddable search box: a classic script (other sites load it with a plain <script src>) defining a custom element.
+    files: ['public/embed/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { customElements: 'readonly', CSSStyleSheet: 'readonly', CustomEvent: 'readonly' },
+    },
+  },
+  {
     // Config parsing, tests and benchmarks are where the environment is legitimately read (and the OpenAPI
     // lint, which hands it to Redocly with telemetry and the update check off).
     files: ['src/config.ts', 'test/**', 'bench/**', 'jest.config.js', 'scripts/lint-openapi.mjs'],

@@ -32,7 +32,7 @@ export function EmbedPage({ site, scriptUrl, size }: { site: Site; scriptUrl: st
         <p>
           The script ({(size / 1024).toFixed(1)} KB, no dependencies) defines the element; its styles stay in its
           shadow root, so the page's styles and the box's leave each other alone. The address above always serves
-          the current version (browsers check it every few minutes); <code>{scriptUrl}</code> is this version,
+          the current version (browsers check it every few minutes); <code>{`${site.publicRegistryUrl}${scriptUrl}`}</code> is this version,
           kept by browsers for a year.
         </p>
         <dl class="facts">
