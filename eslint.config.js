@@ -27,10 +27,9 @@ export default tseslint.config(
     },
   },
   {
-    // The embeddable search box: a classic script (other sites load it with a plain <script src>) defining a custom element.
+    // The embeddable search box: a custom element (served bundled as one classic script, src/registry/embed).
     files: ['public/embed/*.js'],
     languageOptions: {
-      sourceType: 'script',
       globals: { customElements: 'readonly', CSSStyleSheet: 'readonly', CustomEvent: 'readonly' },
     },
   },

@@ -16,6 +16,8 @@ export interface StaticAssetsOptions {
   dir?: string;
   /** Or these files only: served name -> file path (a package's files, say). */
   files?: Readonly<Record<string, string>>;
+  /** Or these contents: served name -> what is served (a file put together at start). */
+  contents?: Readonly<Record<string, string>>;
   /** Where they are served: `${mount}/{name}` (/static by default). */
   mount?: string;
 }
@@ -43,11 +45,16 @@ export class StaticAssets {
   constructor(options: StaticAssetsOptions = {}) {
     this.mount = options.mount ?? '/static';
     const dir = options.dir ?? path.join(projectRoot(), 'public');
-    const files = options.files ?? Object.fromEntries(readdirSync(dir).map((name) => [name, path.join(dir, name)]));
-    for (const [name, file] of Object.entries(files)) {
+    const bodies: [string, () => Buffer][] = options.contents
+      ? Object.entries(options.contents).map(([name, text]) => [name, () => Buffer.from(text, 'utf8')])
+      : Object.entries(options.files ?? Object.fromEntries(readdirSync(dir).map((name) => [name, path.join(dir, name)]))).map(([name, file]) => [
+          name,
+          () => readFileSync(file),
+        ]);
+    for (const [name, read] of bodies) {
       const type = CONTENT_TYPES[path.extname(name)];
       if (!type) continue;
-      const body = readFileSync(file);
+      const body = read();
       this.assets.set(name, { body, type, hash: createHash('sha256').update(body).digest('base64url').slice(0, 16) });
     }
   }
