@@ -10,10 +10,9 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { startBothAreas, type BothAreas } from '../support/areas.js';
 import { chromiumBrowser, launchChromium, openLoopbackPage, saveScreenshot, seriousAxeViolations, visitPage, type LoopbackPage } from '../support/browser.js';
-import { startSites, type Sites } from '../support/fixture-sites.js';
+import { resolveTaxonomyToSites, startSites, type Sites } from '../support/fixture-sites.js';
 import { startRawServer, type RawServer } from '../support/raw-http.js';
 import { describeRequiring } from '../support/requirements.js';
-import { waitFor } from '../support/wait.js';
 
 const SCRIPT_PATH = '/embed/curie-search.js';
 const TEN_KB = 10 * 1024;
@@ -50,13 +49,7 @@ describeRequiring([chromiumBrowser()], 'the embeddable search box on another ori
     areas = await startBothAreas('embed_browser', { listeningPublicUrls: true });
     registry = `http://127.0.0.1:${areas.registry.port}`;
     resolver = `http://127.0.0.1:${areas.resolver.port}`;
-    // Taxonomy's providers are on the internet; here they are one local stand-in, so a resolution ends on loopback.
-    const taxonomy = (await areas.db('namespaces').where({ prefix: 'taxonomy' }).first('id'))!.id;
-    await areas.db('resources').where({ namespaceId: taxonomy }).update({ urlPattern: sites.url('/taxonomy/items/{$id}') });
-    await waitFor(async () => (await areas.resolver.send({ method: 'GET', path: '/taxonomy:9606' })).text.includes('127.0.0.1'), {
-      timeoutMs: 10_000,
-      what: 'the resolver answering with the local provider',
-    });
+    await resolveTaxonomyToSites(areas, sites);
     const html = hostPage(registry, resolver);
     host = await startRawServer((req, res) => {
       res.writeHead(req.url === '/' ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
