@@ -13,6 +13,7 @@ import { chromiumBrowser, launchChromium, openLoopbackPage, saveScreenshot, seri
 import { resolveTaxonomyToSites, startSites, type Sites } from '../support/fixture-sites.js';
 import { startRawServer, type RawServer } from '../support/raw-http.js';
 import { describeRequiring } from '../support/requirements.js';
+import { waitFor } from '../support/wait.js';
 
 const SCRIPT_PATH = '/embed/curie-search.js';
 const TEN_KB = 10 * 1024;
@@ -175,6 +176,36 @@ describeRequiring([chromiumBrowser()], 'the embeddable search box on another ori
     await box().fill('taxon');
     await Promise.all([page.waitForURL((url) => url.origin === registry && url.pathname === '/registry'), box().press('Enter')]);
     expect(new URL(page.url()).searchParams.get('q')).toBe('taxon');
+  });
+
+  it('lets the host page take over with the curie-search-go event, and resolves through the registry without a resolver attribute', async () => {
+    await openHostPage();
+    await page.evaluate(() => {
+      const w = window as unknown as { taken: unknown[] };
+      w.taken = [];
+      document.addEventListener('curie-search-go', (event) => {
+        w.taken.push((event as CustomEvent).detail);
+        event.preventDefault();
+      });
+    });
+    await box().fill('GO:0006915');
+    await box().press('Enter');
+    await waitFor(() => page.evaluate(() => (window as unknown as { taken: unknown[] }).taken.length === 1), { timeoutMs: 10_000, what: 'the event' });
+    await expect(page.evaluate(() => (window as unknown as { taken: unknown[] }).taken)).resolves.toEqual([
+      { id: 'GO:0006915', query: null, url: `${resolver}/GO:0006915` },
+    ]);
+    expect(page.url()).toBe(hostUrl);
+
+    // Without `resolver` (and without the host's listener): the registry's /resolve, which sends the browser on.
+    await openHostPage();
+    await page.evaluate(() => document.querySelector('curie-search')!.removeAttribute('resolver'));
+    await box().fill('taxonomy:9606');
+    const [first] = await Promise.all([
+      page.waitForRequest((r) => r.isNavigationRequest() && r.url().startsWith(registry)),
+      page.waitForURL(sites.url('/taxonomy/items/9606')),
+      box().press('Enter'),
+    ]);
+    expect(first.url()).toBe(`${registry}/resolve?id=taxonomy%3A9606`);
   });
 
   it('serves one script under 10 KB to any origin, cached by ETag or for a year at its versioned address', async () => {
