@@ -18,6 +18,7 @@ import { mountCurationWarnings } from './curation-warnings/mount.js';
 import { mountCuration } from './curation/mount.js';
 import { mountCuratorDesk } from './curator-desk/mount.js';
 import { mountDataset } from './dataset/mount.js';
+import { mountEmbed } from './embed/mount.js';
 import { mountHealthApi } from './health-api/mount.js';
 import { mountMaintenance } from './maintenance/mount.js';
 import { isSignedInAtDesk } from './model/desk-auth.js';
@@ -50,6 +51,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   useRouters(app, [site.assets.routes()]);
   mountSearch(app, area);
   mountPages(app, area);
+  mountEmbed(app, area);
   mountDataset(app, area);
   mountSynonyms(app, area);
   mountChanges(app, area);
