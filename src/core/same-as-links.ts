@@ -25,7 +25,8 @@ export interface SameAsOptions {
 /** A link `subject owl:sameAs object`, both IRIs. */
 export type SameAsLink = readonly [subject: string, object: string];
 
-// IRIREF of the SPARQL grammar: `<` then anything but these, then `>`.
+// IRIREF of the SPARQL grammar: `<` then anything but these (control characters and space among them), then `>`.
+// eslint-disable-next-line no-control-regex
 const IRI_REF = /<([^<>"{}|^`\\\u0000-\u0020]*)>/g;
 
 /** The distinct http(s) IRIs written out in a query's text (`<...>`), at most `max`, in order of appearance. */
