@@ -10,7 +10,8 @@ import { resolveCompactId } from './resolve.js';
 import type { RegistrySnapshot } from './registry-snapshot.js';
 import type { ReverseIndex } from './reverse-index.js';
 import { reverseByPrefix } from './reverse-lookup.js';
-import { resolverUrlPath, reverseResolverUrl } from './resolver-url-lookup.js';
+import { resolverUrlPath } from './resolver-url-lookup.js';
+import { canonicalCompactId } from './lui-rules.js';
 
 /** The longest IRI looked up (the resolver's reverse lookup refuses longer URLs alike). */
 export const MAX_LINKED_IRI_LENGTH = 2048;
@@ -56,12 +57,13 @@ export function sameAsLinks(iris: readonly string[], snapshot: RegistrySnapshot,
     if (subject !== object) links.set(`${subject} ${object}`, [subject, object]);
   };
   for (const iri of iris) {
-    if (resolverUrlPath(iri, options.publicResolverUrl) !== null) {
-      const match = reverseResolverUrl(iri, snapshot, options.publicResolverUrl);
-      const curie = match?.possible_resolver_curie;
-      if (!curie) continue;
-      const resolution = resolveCompactId(curie, snapshot, { publicRegistryUrl: options.publicRegistryUrl });
+    const path = resolverUrlPath(iri, options.publicResolverUrl);
+    if (path !== null) {
+      // Resolved as the resolver resolves its path: synonyms, another case, a LUI to canonicalise, a provider code.
+      const resolution = resolveCompactId(path, snapshot, { publicRegistryUrl: options.publicRegistryUrl });
       if (resolution.kind !== 'resolved' || resolution.namespace === undefined) continue;
+      const { namespace, parsedCompactIdentifier } = resolution;
+      const curie = canonicalCompactId(namespace.prefix, parsedCompactIdentifier.localId!, namespace.namespaceEmbeddedInLui);
       const subjects = new Set([iri, ...resolverUris(curie, options.publicResolverUrl)]);
       for (const resource of resolution.resolvedResources) {
         for (const subject of subjects) add(subject, resource.compactIdentifierResolvedUrl);
@@ -73,4 +75,18 @@ export function sameAsLinks(iris: readonly string[], snapshot: RegistrySnapshot,
     for (const uri of resolverUris(match.possible_resolver_curie, options.publicResolverUrl)) add(iri, uri);
   }
   return [...links.values()];
+}
+
+// Characters a URL may carry in the wild (`?id[]=1`, `[IMGT:'M1']`) that an IRI may not hold as they are.
+const NOT_IN_IRI = /[\s<>"{}|\\^`[\]]/g;
+
+/**
+ * A URL as an IRI: the characters an IRI may not hold percent-encoded (`[` as `%5B`, a second `#` as `%23`),
+ * as a browser sends them, so that a provider URL with them is still linked. The rest is left as written.
+ */
+export function asIri(url: string): string {
+  const escaped = url.replace(NOT_IN_IRI, encodeURIComponent);
+  // One fragment only: a `#` within it (`/entry/x#x#table`) is part of the fragment's text.
+  const fragment = escaped.indexOf('#');
+  return fragment === -1 ? escaped : escaped.slice(0, fragment + 1) + escaped.slice(fragment + 1).replaceAll('#', '%23');
 }

@@ -1,6 +1,6 @@
 import { buildSnapshot } from '../../src/core/registry-snapshot.js';
 import { buildReverseIndex } from '../../src/core/reverse-index.js';
-import { irisInQuery, sameAsLinks } from '../../src/core/same-as-links.js';
+import { asIri, irisInQuery, sameAsLinks } from '../../src/core/same-as-links.js';
 import { queryFormOf } from '../../src/registry/sparql/query-form.js';
 import { sampleNamespaces } from '../factories/snapshot.factory.js';
 
@@ -54,5 +54,13 @@ describe('the owl:sameAs links of a query', () => {
 
   it('links nothing for an unknown prefix, a LUI the namespace refuses, or a URL of no provider', () => {
     expect(sameAsLinks(['https://identifiers.org/nonsense:1', 'https://identifiers.org/taxonomy:abc', 'https://example.org/page'], snapshot, index, options)).toEqual([]);
+  });
+});
+
+describe('a provider URL as an IRI', () => {
+  it('percent-encodes what an IRI may not hold, and every # after the first', () => {
+    expect(asIri('http://crispr.example.fr/db.cgi?Taxon_id[]=551115')).toBe('http://crispr.example.fr/db.cgi?Taxon_id%5B%5D=551115');
+    expect(asIri('https://dashr.example.org/entry/x#x#table')).toBe('https://dashr.example.org/entry/x#x%23table');
+    expect(asIri('https://www.ncbi.nlm.nih.gov/gene/100010')).toBe('https://www.ncbi.nlm.nih.gov/gene/100010');
   });
 });

@@ -8,7 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import { namedNode, quad, Store, type Quad } from 'oxigraph';
 import { buildReverseIndex, type ReverseIndex } from '../../core/reverse-index.js';
 import type { RegistrySnapshot } from '../../core/registry-snapshot.js';
-import { irisInQuery, sameAsLinks } from '../../core/same-as-links.js';
+import { asIri, irisInQuery, sameAsLinks } from '../../core/same-as-links.js';
 import { snapshotFromDataset } from '../../dataset/dataset-snapshot.js';
 import { RDF_VOCABULARIES } from '../../dataset/export-rdf.presenter.js';
 
@@ -99,10 +99,10 @@ function linkQuads(state: Loaded, query: string, maxLinkedIris: number): Quad[] 
   const quads: Quad[] = [];
   for (const [subject, object] of sameAsLinks(iris, state.snapshot, state.index, options)) {
     try {
-      const link = quad(namedNode(subject), SAME_AS, namedNode(object));
+      const link = quad(namedNode(asIri(subject)), SAME_AS, namedNode(asIri(object)));
       if (!state.store.has(link)) quads.push(link);
     } catch {
-      // A provider URL that is no valid IRI (a space in a pattern's fixed text) is not linked.
+      // A URL that is no IRI even so (a bad percent-escape, say) is not linked.
     }
   }
   return quads;
