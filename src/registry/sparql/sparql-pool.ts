@@ -331,8 +331,10 @@ export class SparqlPool {
     if (!job || !this.#remove(slot)) return;
     slot.job = null;
     this.#timeouts++;
-    // Terminating is the only way to stop a running query; the thread is replaced when a query waits.
+    // Terminating is the only way to stop a running query. The replacement starts loading at once, so that
+    // the next query does not wait for the load.
     this.#terminate(slot.worker);
+    if (!this.#closed) this.#spawn();
     job.reject(
       new DomainError(
         'unavailable',
