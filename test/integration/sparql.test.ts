@@ -254,6 +254,14 @@ describe('the SPARQL endpoint', () => {
       // A fresh thread answers the next query.
       const after = await request(app).get('/sparql').query({ query: 'ASK { ?s ?p ?o }' });
       expect(after.status).toBe(200);
+      // Counted for the operators (/metrics renders at most once a second: a later render's).
+      await waitFor(
+        async () => {
+          const metrics = await request(app).get('/metrics');
+          return Number(/^curie_sparql_timeouts_total (\d+)$/m.exec(metrics.text)?.[1] ?? 0) >= 1;
+        },
+        { timeoutMs: 10_000, what: 'the timeout counted in curie_sparql_timeouts_total' },
+      );
     });
 
     it('answers 429 to a client with as many queries under way as it may have', async () => {

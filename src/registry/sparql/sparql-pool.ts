@@ -53,6 +53,8 @@ export interface SparqlAnswer {
 }
 
 export interface SparqlPoolStats {
+  /** Queries handed to a thread since creation. */
+  started: number;
   threads: number;
   running: number;
   queued: number;
@@ -98,6 +100,7 @@ export class SparqlPool {
   readonly #running = new Map<string, number>();
   #nextId = 1;
   #closed = false;
+  #started = 0;
   #timeouts = 0;
   #loads = 0;
   readonly #terminating = new Set<Promise<unknown>>();
@@ -175,6 +178,7 @@ export class SparqlPool {
 
   stats(): SparqlPoolStats {
     return {
+      started: this.#started,
       threads: this.#slots.length,
       running: this.#slots.filter((slot) => slot.job).length,
       queued: this.#waiting.length,
@@ -311,6 +315,7 @@ export class SparqlPool {
   #start(slot: Slot, job: Job): void {
     slot.job = job;
     job.started = true;
+    this.#started++;
     add(this.#running, job.client, 1);
     if (job.waitTimer) clearTimeout(job.waitTimer);
     job.waitTimer = null;
