@@ -170,6 +170,15 @@ describe('the SPARQL endpoint', () => {
       expect(new Parser({ format: 'application/n-triples' }).parse(ntriples.text)).toHaveLength(1);
     });
 
+    it('answers DESCRIBE of a namespace as Turtle', async () => {
+      const query = `${PREFIXES} DESCRIBE ?ns WHERE { ?ns idot:preferredPrefix "go" }`;
+      const res = await request(app).get('/sparql').query({ query });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/turtle/);
+      const quads = new Parser({ format: 'text/turtle' }).parse(res.text);
+      expect(quads.some((q) => q.predicate.value === 'http://identifiers.org/idot/preferredPrefix' && q.object.value === 'go')).toBe(true);
+    });
+
     it('is open to pages on any origin', async () => {
       const res = await request(app).get('/sparql').query({ query: 'ASK {}' }).set('Origin', 'https://elsewhere.example');
       expect(res.headers['access-control-allow-origin']).toBe('*');
@@ -219,6 +228,12 @@ describe('the SPARQL endpoint', () => {
       const res = await request(app).get('/sparql').query({ query: 'SELECT * WHERE { ?s ?p ?o }' });
       expect(res.status).toBe(400);
       expect(res.body.errorMessage).toMatch(/more than the limit of 50000; narrow the query or add a LIMIT/);
+    });
+
+    it('fetches nothing for SERVICE: a federated part is refused, not sent anywhere', async () => {
+      const res = await request(app).get('/sparql').query({ query: 'SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }' });
+      expect(res.status).toBe(400);
+      expect(res.body.errorMessage).toMatch(/service .* is not supported/i);
     });
 
     it('refuses a request without a query', async () => {
