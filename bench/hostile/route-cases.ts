@@ -49,6 +49,18 @@ const statisticsRanges = (): HandCase[] => [
 /** The dataset family in mixed case (the derived cases add upper and lower case). */
 const mixedCase = (path: string): HandCase => ({ label: 'path in mixed case', path: path.replace(/[a-z]/g, (c, i: number) => (i % 2 ? c.toUpperCase() : c)) });
 
+/** The SPARQL endpoint's costliest queries: joins without end, a sort of all of them, every triple, many sameAs IRIs. */
+const sparqlCases = (): { label: string; query: string }[] => [
+  { label: 'cross join of three patterns, counted', query: 'SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }' },
+  { label: 'cross join of two patterns, sorted', query: 'SELECT * WHERE { ?a ?b ?c . ?d ?e ?f } ORDER BY ?c ?f LIMIT 5' },
+  { label: 'every triple', query: 'SELECT * WHERE { ?s ?p ?o }' },
+  { label: 'CONSTRUCT every triple', query: 'CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }' },
+  {
+    label: '400 identifiers.org URIs joined with their providers',
+    query: `SELECT ?id ?url WHERE { VALUES ?id { ${Array.from({ length: 400 }, (_, i) => `<https://identifiers.org/taxonomy:${i + 1}>`).join(' ')} } ?id <http://www.w3.org/2002/07/owl#sameAs> ?url }`,
+  },
+];
+
 const wholeFeed = (): HandCase[] => [{ label: 'whole feed, 1,000 a page', query: 'limit=1000' }];
 
 export const ROUTE_CASES: Readonly<Record<string, RouteExtras>> = {
@@ -143,6 +155,16 @@ export const ROUTE_CASES: Readonly<Record<string, RouteExtras>> = {
     cases: () => [
       { label: 'DIFF in upper case, 0001-01-01 to current', path: '/resolutionApi/DIFF?from=0001-01-01&to=current' },
       { label: 'from 0001-01-01 to 9999-12-31', query: 'from=0001-01-01&to=9999-12-31' },
+    ],
+  },
+  // Oxigraph evaluates in the SPARQL threads, never on the loop: a cross join runs into the time limit (503),
+  // the flood's further ones are the client's cap (429); the loop only hands queries over.
+  'GET /sparql': { cases: () => sparqlCases().map(({ label, query }) => ({ label, query: `query=${encodeURIComponent(query)}` })) },
+  'POST /sparql': {
+    cases: () => [
+      ...sparqlCases().map(({ label, query }) => ({ label, contentType: 'application/sparql-query', body: text(query) })),
+      { label: 'query of 20,001 characters', contentType: 'application/sparql-query', body: text(`ASK {} #${'x'.repeat(19_994)}`) },
+      { label: 'SPARQL Update', contentType: 'application/sparql-update', body: text('INSERT DATA { <http://e.org/a> <http://e.org/b> <http://e.org/c> }') },
     ],
   },
   'GET /changes': { cases: wholeFeed },

@@ -29,6 +29,7 @@ import { registryFamilyOf } from './registry-rate-limits.js';
 import { mountRestApi } from './rest-api/mount.js';
 import { mountSchemaOrg } from './schema-org/mount.js';
 import { mountSearch } from './search/mount.js';
+import { mountSparql } from './sparql/mount.js';
 import { createRegistryServices, registrySite, type RegistryAppDeps } from './services.js';
 import { mountStatistics } from './statistics/mount.js';
 import { mountSynonyms } from './synonyms/mount.js';
@@ -66,6 +67,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   mountStatistics(app, area);
   mountSchemaOrg(app, area);
   mountHealthApi(app, area);
+  if (deps.sparql) mountSparql(app, area, deps.sparql);
   useRouters(app, docsRoutes('registry', { serverUrl: config.PUBLIC_REGISTRY_URL, version: SERVICE_VERSION }));
   return app;
 }
