@@ -106,6 +106,13 @@ export const ROUTE_CASES: Readonly<Record<string, RouteExtras>> = {
       { label: 'no url', query: '' },
     ],
   },
+  'POST /metadataApi/getMetadataForUrl': {
+    cases: () => [
+      { label: 'cloud metadata address', body: json({ apiVersion: '1.0', payload: { url: 'http://169.254.169.254/latest/meta-data/' } }) },
+      { label: 'URL of 2,049 chars', body: json({ apiVersion: '1.0', payload: { url: `https://example.org/${'a'.repeat(2029)}` } }) },
+      { label: 'url not a string', body: json({ apiVersion: '1.0', payload: { url: { toString: 'x' } } }) },
+    ],
+  },
   'GET /': {
     cases: () => [{ label: 'page for a browser', path: '/', headers: { Accept: 'text/html' } }],
   },

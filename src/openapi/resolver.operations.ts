@@ -257,7 +257,7 @@ export const RESOLVER_OPERATIONS: readonly OperationSpec[] = [
     path: '/metadataApi/getMetadataForUrl',
     tag: 'Provider metadata',
     summary: 'The metadata of any page',
-    description: `identifiers.org's getMetadataForUrl (a POST of {payload: {url}} there), as a GET with the URL in the query. ${METADATA_DESCRIPTION}`,
+    description: `identifiers.org's getMetadataForUrl (a POST of {payload: {url}}, also served) as a GET with the URL in the query. ${METADATA_DESCRIPTION}`,
     addition: 'identifiers.org\'s metadata service on the resolver, as a GET',
     parameters: [queryParam('url', 'The page\'s address: http or https, no credentials, at most 2048 characters', METADATA_PAGE_URL, { required: true })],
     responses: {
@@ -265,6 +265,27 @@ export const RESOLVER_OPERATIONS: readonly OperationSpec[] = [
       ...METADATA_FETCH_ANSWERS,
       400: metadataAnswer('No url, several, or one that is not fetched (not http or https, credentials, too long)', metadataFailure('The URL ftp://example.org/x is not fetched: only http and https URLs are checked')),
       404: metadataAnswer('The page has no metadata at all, or is not HTML', metadataFailure(`No metadata found for URL ${METADATA_PAGE_URL}`, { url: METADATA_PAGE_URL, finalUrl: METADATA_PAGE_URL, fetchedAt: '2026-01-05T10:00:00.000Z', ageSeconds: 5 })),
+    },
+  },
+  {
+    methods: ['post'],
+    path: '/metadataApi/getMetadataForUrl',
+    tag: 'Provider metadata',
+    summary: 'The metadata of any page, asked as identifiers.org asks it',
+    description: `identifiers.org's getMetadataForUrl: the URL in the request envelope's payload (64 KiB of JSON at most); the same answers as the GET. ${METADATA_DESCRIPTION}`,
+    addition: 'identifiers.org\'s metadata service on the resolver',
+    requestBody: jsonBody('The page\'s address in the envelope', {
+      type: 'object',
+      properties: { apiVersion: { type: ['string', 'number'] }, payload: { type: 'object', properties: { url: { type: 'string', maxLength: 2048 } }, required: ['url'] } },
+      required: ['payload'],
+    }, { apiVersion: '1.0', payload: { url: METADATA_PAGE_URL } }),
+    responses: {
+      200: { ...metadataAnswer('The page\'s JSON-LD and its meta tags', { apiVersion: '1.0', errorMessage: null, payload: METADATA_PAYLOAD }), headers: AGE },
+      ...METADATA_FETCH_ANSWERS,
+      400: metadataAnswer('No payload.url, or one that is not fetched (not http or https, credentials, too long)', metadataFailure('Invalid payload: give the page\'s address as {"apiVersion": "1.0", "payload": {"url": "https://..."}}')),
+      404: metadataAnswer('The page has no metadata at all, or is not HTML', metadataFailure(`No metadata found for URL ${METADATA_PAGE_URL}`, { url: METADATA_PAGE_URL, finalUrl: METADATA_PAGE_URL, fetchedAt: '2026-01-05T10:00:00.000Z', ageSeconds: 5 })),
+      413: errorAnswer('The body is too large', 'Request body is too large'),
+      415: errorAnswer('Not JSON', 'Content-Type must be application/json'),
     },
   },
   {

@@ -84,20 +84,28 @@ export class MetadataFetches {
     return text === null ? undefined : decodeMetadataAnswer(text);
   }
 
-  /** Adds the job unless one with its id is waiting, delayed or running; a finished one is replaced. */
-  private async enqueue(url: string, jobId: string, deadline: number): Promise<void> {
+  /**
+   * Adds the job unless one with its id is waiting, delayed or running. A finished one is replaced, unless
+   * it finished since the cache was read: then its answer is there now, and is returned.
+   */
+  private async enqueue(url: string, jobId: string, key: string, deadline: number): Promise<StoredMetadataAnswer | undefined> {
     const queue = this.queueOf();
     const step = <T>(promise: Promise<T>) => withTimeout(promise, Math.max(1, deadline - Date.now()), 'Redis');
     const existing = await step(queue.getJob(jobId));
     if (existing) {
       const state = await step(existing.getState());
-      if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return;
+      if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return undefined;
+      if (state === 'completed') {
+        const answer = await this.readAnswer(key, deadline);
+        if (answer) return answer;
+      }
       // Another lookup may have removed it first; the add below is then all that is needed.
       await step(existing.remove()).catch((error: unknown) => this.options.logger?.debug({ err: error, jobId }, 'finished metadata job already gone'));
     }
     const queued = await step(queue.getJobCountByTypes('waiting', 'delayed', 'prioritized'));
     if (queued >= MAX_QUEUED_FETCHES) throw new QueueFullError();
     await step(queue.add(METADATA_JOB_NAME, { url }, metadataJobOptions(jobId, this.options.keepSeconds)));
+    return undefined;
   }
 
   /** The job's state, when it ended without an answer ('failed') or is gone ('missing'). */
@@ -117,7 +125,8 @@ export class MetadataFetches {
     try {
       const cached = await this.readAnswer(key, deadline);
       if (cached) return { kind: 'answer', answer: cached };
-      await this.enqueue(url, jobId, deadline);
+      const justFinished = await this.enqueue(url, jobId, key, deadline);
+      if (justFinished) return { kind: 'answer', answer: justFinished };
       for (let round = 1; Date.now() < deadline && !this.closed; round += 1) {
         await sleep(Math.min(this.pollMs, Math.max(0, deadline - Date.now())));
         const answer = await this.readAnswer(key, deadline);
@@ -126,7 +135,10 @@ export class MetadataFetches {
         const trouble = await this.jobTrouble(jobId, deadline);
         if (trouble === 'failed') return { kind: 'unavailable', reason: 'the fetch failed in the worker' };
         // Removed meanwhile (by an operator, or a late cleanup): ask again rather than wait for nothing.
-        if (trouble === 'missing') await this.enqueue(url, jobId, deadline);
+        if (trouble === 'missing') {
+          const answer = await this.enqueue(url, jobId, key, deadline);
+          if (answer) return { kind: 'answer', answer };
+        }
       }
     } catch (error) {
       if (error instanceof QueueFullError) return { kind: 'unavailable', reason: error.message };

@@ -4,6 +4,7 @@ import { parseCompactIdWithNamespace } from '../core/compact-id-parser.js';
 import type { RegistrySnapshot } from '../core/registry-snapshot.js';
 import { resolveCompactId } from '../core/resolve.js';
 import { errorEnvelopeJson } from '../http/envelope.js';
+import { jsonBody } from '../http/json-body.js';
 import type { KoaPath } from '../http/koa-paths.js';
 import { HEAD_AND_GET } from '../http/unserved-methods.js';
 import { urlRefusal } from '../lib/http-client.js';
@@ -16,8 +17,14 @@ export const METADATA_API = '/metadataApi/';
 const FOR_COMPACT_ID = '/metadataApi/getMetadataFor/';
 const FOR_URL = '/metadataApi/getMetadataForUrl';
 
-/** Koa's paths (koa-paths.ts): answered here by prefix match, on GET and HEAD (compact identifiers may hold '/'). */
-export const METADATA_PATHS: readonly KoaPath[] = [{ path: METADATA_API, under: true, methods: HEAD_AND_GET }];
+/**
+ * Koa's paths (koa-paths.ts): answered here by prefix match, on GET and HEAD (compact identifiers may hold
+ * '/'), and the URL form on POST too, as identifiers.org takes it.
+ */
+export const METADATA_PATHS: readonly KoaPath[] = [
+  { path: FOR_URL, methods: [...HEAD_AND_GET, 'POST'] },
+  { path: METADATA_API, under: true, methods: HEAD_AND_GET },
+];
 
 /** How soon a client told "being fetched" should ask again. */
 export const PENDING_RETRY_AFTER_SECONDS = 2;
@@ -134,6 +141,22 @@ export function metadataRoutes(deps: MetadataRoutesDeps): Middleware {
     const given = ctx.query.url;
     if (Array.isArray(given)) return refuse(ctx, 400, 'Give one url parameter, not several');
     if (given === undefined || given.trim() === '') return refuse(ctx, 400, `Give the page's address: ${FOR_URL}?url=https://...`);
+    await answerForUrl(ctx, given);
+  };
+
+  /** identifiers.org's form: POST {"apiVersion": "1.0", "payload": {"url": "..."}} (64 KiB of JSON at most). */
+  const readPostedUrl = jsonBody();
+  const forPostedUrl = (ctx: Context) =>
+    readPostedUrl(ctx, async () => {
+      const payload = (ctx.request.body as { payload?: unknown } | null | undefined)?.payload;
+      const url = typeof payload === 'object' && payload !== null ? (payload as { url?: unknown }).url : undefined;
+      if (typeof url !== 'string' || url.trim() === '') {
+        return refuse(ctx, 400, 'Invalid payload: give the page\'s address as {"apiVersion": "1.0", "payload": {"url": "https://..."}}');
+      }
+      await answerForUrl(ctx, url);
+    });
+
+  const answerForUrl = async (ctx: Context, given: string) => {
     const refusal = urlRefusal(given);
     if (refusal !== null) return refuse(ctx, 400, `The URL ${given.slice(0, 200)} is not fetched: ${refusal}`);
     await answerLookup(ctx, given, undefined);
@@ -141,6 +164,7 @@ export function metadataRoutes(deps: MetadataRoutesDeps): Middleware {
 
   return async function metadata(ctx, next) {
     if (!ctx.path.startsWith(METADATA_API)) return next();
+    if (ctx.method === 'POST' && ctx.path === FOR_URL) return forPostedUrl(ctx);
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path.startsWith(FOR_COMPACT_ID)) return forCompactId(ctx);
     if (ctx.path === FOR_URL) return forUrl(ctx);

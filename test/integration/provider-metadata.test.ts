@@ -179,6 +179,17 @@ describe('provider metadata through a worker process', () => {
     expect(bare.body.payload.page).toMatchObject({ title: 'Bare x', description: null, image: null });
   }, LONG);
 
+  it('takes the URL as identifiers.org posts it, in the envelope', async () => {
+    const url = pages.url('/og/posted');
+    const res = await request(resolver.callback()).post('/metadataApi/getMetadataForUrl').send({ apiVersion: '1.0', payload: { url } });
+    expect(res.status).toBe(200);
+    expect(res.body.payload).toMatchObject({ metadata: [], url, page: { title: 'Open Graph posted' } });
+
+    const refused = await request(resolver.callback()).post('/metadataApi/getMetadataForUrl').send({ apiVersion: '1.0', payload: {} });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errorMessage).toBe('Invalid payload: give the page\'s address as {"apiVersion": "1.0", "payload": {"url": "https://..."}}');
+  }, LONG);
+
   it('uses the provider the redirect would use, or the one named as provider/prefix:lui', async () => {
     const best = await get(resolver, '/metadataApi/getMetadataFor/mdpick:1');
     expect(best.status).toBe(200);
