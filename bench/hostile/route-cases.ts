@@ -85,6 +85,34 @@ export const ROUTE_CASES: Readonly<Record<string, RouteExtras>> = {
       { label: 'failure page, provider code of 4,000 chars', path: `/${'C'.repeat(4000)}/${ctx.curie}`, headers: { Accept: 'text/html' } },
     ],
   },
+  // No worker runs in the benchmark: a lookup enqueues (one job per page, whatever the repeats) and waits
+  // METADATA_WAIT_MS, so these measure the resolver's side, its refusals and the queue bound.
+  'GET /metadataApi/getMetadataFor/{compactId}': {
+    cases: (ctx) => [
+      { label: 'accession of 4,000 chars', path: `/metadataApi/getMetadataFor/${ctx.prefix}:${'9'.repeat(4000)}` },
+      { label: 'provider code of 4,000 chars', path: `/metadataApi/getMetadataFor/${'C'.repeat(4000)}/${ctx.curie}` },
+      { label: 'unknown prefix of 4,000 chars', path: `/metadataApi/getMetadataFor/${'a'.repeat(4000)}:1` },
+      { label: 'bare prefix', path: `/metadataApi/getMetadataFor/${ctx.prefix}` },
+      { label: 'LUI a backtracking pattern chokes on (ncbiprotein)', path: `/metadataApi/getMetadataFor/ncbiprotein:${'0'.repeat(2047)}!` },
+    ],
+  },
+  'GET /metadataApi/getMetadataForUrl': {
+    cases: () => [
+      { label: 'URL of 2,049 chars', query: `url=${encodeURIComponent(`https://example.org/${'a'.repeat(2029)}`)}` },
+      { label: 'cloud metadata address', query: `url=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}` },
+      { label: 'loopback address', query: `url=${encodeURIComponent('http://127.0.0.1:6379/')}` },
+      { label: 'file URL', query: `url=${encodeURIComponent('file:///etc/passwd')}` },
+      { label: 'credentials in the URL', query: `url=${encodeURIComponent('https://user:secret@example.org/')}` },
+      { label: 'no url', query: '' },
+    ],
+  },
+  'POST /metadataApi/getMetadataForUrl': {
+    cases: () => [
+      { label: 'cloud metadata address', body: json({ apiVersion: '1.0', payload: { url: 'http://169.254.169.254/latest/meta-data/' } }) },
+      { label: 'URL of 2,049 chars', body: json({ apiVersion: '1.0', payload: { url: `https://example.org/${'a'.repeat(2029)}` } }) },
+      { label: 'url not a string', body: json({ apiVersion: '1.0', payload: { url: { toString: 'x' } } }) },
+    ],
+  },
   'GET /': {
     cases: () => [{ label: 'page for a browser', path: '/', headers: { Accept: 'text/html' } }],
   },

@@ -170,6 +170,9 @@ async function measureHostile(run: SuiteRun): Promise<HostileResults> {
     ROR_API_URL: 'off',
     // No worker runs (it would fetch the URLs the cases name), so a URL check only waits: not work, just time.
     URL_CHECK_WAIT_MS: '1000',
+    // The same for provider metadata: a lookup waits 1 s for the absent worker, then answers 202 (or 503
+    // once MAX_QUEUED_FETCHES pages wait), which is the bound this measures.
+    METADATA_WAIT_MS: '1000',
   };
   const shown = { ...areaSettings, CURATOR_TOKEN: '(random)', DATASET_DIR: '(temporary)' };
   const monitor = loopMonitorFlags(settings.projectRoot);

@@ -252,6 +252,18 @@ export async function fetchForLinkCheck(url: string, method: 'GET' | 'HEAD', opt
   return { ok: true, status, finalUrl, headers, body, bodyTruncated, method, latencyMs };
 }
 
+/** What a fetch of a page for its metadata found: fetchForLinkCheck's GET answer. */
+export type PageFetchResult = LinkFetchResult;
+
+/**
+ * GETs a page to read its metadata (the metadata worker): the guard, the limits and the per-process host
+ * places of the other fetchers; keeps the answer's headers (its content type) and the first `maxBodyBytes`
+ * of its body as text, and ends a redirect loop at its first repeat.
+ */
+export function fetchPage(url: string, options: FetchForCheckOptions): Promise<PageFetchResult> {
+  return fetchForLinkCheck(url, 'GET', options);
+}
+
 async function guardedRequest(url: string, options: FetchForCheckOptions, request: CheckRequest): Promise<CheckOutcome> {
   const refusal = urlRefusal(url);
   if (refusal) return { ok: false, failure: { kind: 'refused', url, reason: refusal }, finalUrl: url };

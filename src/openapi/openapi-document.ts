@@ -13,6 +13,7 @@ import { CURATION_SCHEMAS } from './answers/curation.schemas.js';
 import { ENVELOPE_SCHEMAS } from './answers/envelope.schemas.js';
 import { HAL_SCHEMAS } from './answers/hal.schemas.js';
 import { REGISTRY_SCHEMAS } from './answers/registry.schemas.js';
+import { METADATA_SCHEMAS } from './answers/metadata.schemas.js';
 import { RESOLUTION_SCHEMAS } from './answers/resolution.schemas.js';
 import { REQUEST_SCHEMAS } from './request.schemas.js';
 import { errorAnswer, type OperationSpec, type ResponseSpec } from './operation.js';
@@ -31,7 +32,7 @@ export type OpenApiDocument = Record<string, unknown> & {
 /** Every named schema; a name given twice fails at import (one would silently replace the other). */
 const ALL_SCHEMAS: Readonly<Record<string, Schema>> = (() => {
   const all: Record<string, Schema> = {};
-  for (const group of [ENVELOPE_SCHEMAS, RESOLUTION_SCHEMAS, HAL_SCHEMAS, CURATION_SCHEMAS, REGISTRY_SCHEMAS, REQUEST_SCHEMAS]) {
+  for (const group of [ENVELOPE_SCHEMAS, RESOLUTION_SCHEMAS, METADATA_SCHEMAS, HAL_SCHEMAS, CURATION_SCHEMAS, REGISTRY_SCHEMAS, REQUEST_SCHEMAS]) {
     for (const [name, schema] of Object.entries(group)) {
       if (all[name]) throw new Error(`Schema ${name} is defined twice in src/openapi/`);
       all[name] = schema;
@@ -71,6 +72,7 @@ const TAGS: Readonly<Record<string, string>> = {
   Resolution: 'Resolving compact identifiers',
   'Reverse lookup': 'From a provider URL to a compact identifier',
   Insight: 'The reference\'s insight API, for link checkers',
+  'Provider metadata': 'Structured metadata (schema.org JSON-LD, Open Graph, title) of the page an identifier resolves to, as identifiers.org\'s metadata service',
   Browse: 'The reference\'s Spring Data REST browse and search API (HAL)',
   Dataset: 'The whole registry in one download',
   Changes: 'Every committed registry change, as JSON pages and as an Atom feed',

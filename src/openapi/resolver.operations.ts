@@ -21,6 +21,46 @@ const HEAVY_REFUSAL = errorAnswer(
   'Too many heavy requests under way from this client; retry when one has finished',
 );
 
+
+const METADATA_PAGE_URL = 'https://www.ncbi.nlm.nih.gov/Taxonomy/Browser/wwwtax.cgi?mode=Info&id=9606';
+const METADATA_PAYLOAD = {
+  metadata: [{ '@context': 'https://schema.org', '@type': 'Dataset', name: 'Homo sapiens', identifier: '9606' }],
+  url: METADATA_PAGE_URL,
+  finalUrl: METADATA_PAGE_URL,
+  fetchedAt: '2026-01-05T10:00:00.000Z',
+  page: { title: 'Homo sapiens', description: 'Taxonomy browser entry', image: null, url: null, siteName: 'NCBI', type: 'website', locale: 'en', favicon: null },
+  jsonLdSkipped: 0,
+  ageSeconds: 120,
+};
+const metadataFailure = (errorMessage: string, extra: Record<string, unknown> = {}) => ({
+  apiVersion: '1.0',
+  errorMessage,
+  payload: { metadata: null, ...extra },
+});
+const metadataAnswer = (description: string, example: unknown) => jsonAnswer(description, ref('MetadataAnswer'), example);
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before asking again', schema: { type: 'integer' } } };
+const AGE = { Age: { description: 'Seconds since the page was fetched (the answer may come from the cache)', schema: { type: 'integer' } } };
+/** The answers both metadata forms share: what the worker made of the page, and the waits. */
+const METADATA_FETCH_ANSWERS = {
+  202: {
+    ...metadataAnswer('The page is being fetched (longer than METADATA_WAIT_MS): ask again after Retry-After', metadataFailure(`The page at ${METADATA_PAGE_URL} is being fetched; ask again in a few seconds`, { url: METADATA_PAGE_URL })),
+    headers: RETRY_AFTER,
+  },
+  422: metadataAnswer('The page\'s address is private or loopback (the fetch guard refuses it)', metadataFailure('The URL http://10.0.0.1/ is not fetched: it points to a private or loopback address', { url: 'http://10.0.0.1/', finalUrl: 'http://10.0.0.1/', fetchedAt: '2026-01-05T10:00:00.000Z', ageSeconds: 0 })),
+  429: errorAnswer(
+    'Over RATE_LIMIT_BATCH, which counts each metadata request as one item (with Retry-After)',
+    'Too many batch items from your address: at most 60,000 a minute; the Retry-After header says when to send the next',
+  ),
+  502: metadataAnswer('The page cannot be reached, or answers an error', metadataFailure(`The page at ${METADATA_PAGE_URL} answered 404 NOT_FOUND`, { url: METADATA_PAGE_URL, finalUrl: METADATA_PAGE_URL, fetchedAt: '2026-01-05T10:00:00.000Z', ageSeconds: 3 })),
+  503: {
+    ...metadataAnswer('The job queue cannot be reached, or too many pages are waiting to be fetched', metadataFailure('Provider metadata is unavailable right now (the job queue cannot be reached); retry in a few seconds', { url: METADATA_PAGE_URL })),
+    headers: RETRY_AFTER,
+  },
+  504: metadataAnswer('The page did not answer within METADATA_TIMEOUT_MS', metadataFailure(`The page at ${METADATA_PAGE_URL} did not answer within 10 seconds`, { url: METADATA_PAGE_URL, finalUrl: METADATA_PAGE_URL, fetchedAt: '2026-01-05T10:00:00.000Z', ageSeconds: 0 })),
+};
+const METADATA_DESCRIPTION =
+  'The page is fetched by a worker process (never by the resolver), through the guarded HTTP client (no private or loopback address, at most 5 redirects, METADATA_MAX_BODY_BYTES, METADATA_TIMEOUT_MS), politely (METADATA_HOST_CONCURRENCY and METADATA_HOST_DELAY_MS per host across all workers). The answer is kept in Redis (METADATA_CACHE_SECONDS; failures METADATA_ERROR_CACHE_SECONDS) and says how old it is (Age, ageSeconds, fetchedAt). A request waits METADATA_WAIT_MS at most, then answers 202 with Retry-After while the fetch goes on. Counted against RATE_LIMIT_BATCH, one each.';
+
 export const RESOLVER_OPERATIONS: readonly OperationSpec[] = [
   {
     methods: ['get'],
@@ -190,6 +230,64 @@ export const RESOLVER_OPERATIONS: readonly OperationSpec[] = [
       },
     }),
   ),
+  {
+    methods: ['get'],
+    path: '/metadataApi/getMetadataFor/{compactId}',
+    tag: 'Provider metadata',
+    summary: 'The metadata of the page a compact identifier resolves to',
+    description: `The page is the provider a redirect would go to (or the provider named as provider/prefix:accession). ${METADATA_DESCRIPTION}`,
+    addition: 'identifiers.org\'s metadata service (metadata.api.identifiers.org/{compactId}) on the resolver',
+    parameters: [pathParam('compactId', '`prefix:accession` or `provider/prefix:accession`; it may hold `/`, and is percent-decoded once.', SAMPLE.compactId)],
+    responses: {
+      200: {
+        ...metadataAnswer('The page\'s JSON-LD and its meta tags', {
+          apiVersion: '1.0',
+          errorMessage: null,
+          payload: { ...METADATA_PAYLOAD, resolvedFrom: { compactIdentifier: SAMPLE.compactId, namespacePrefix: 'taxonomy', providerCode: 'ncbi', resourceId: 1 } },
+        }),
+        headers: AGE,
+      },
+      ...METADATA_FETCH_ANSWERS,
+      400: metadataAnswer('Not a compact identifier, a bare prefix, or a local id that does not match the namespace\'s pattern (as the resolver answers it)', metadataFailure("FAILED to fetch metadata for Compact ID 'taxonomy:abc', because For namespace 'taxonomy', provided local ID 'abc' DOES NOT MATCH local IDs definition pattern '^\\d+$'")),
+      404: metadataAnswer('Unknown namespace, no provider, or a page with no metadata at all', metadataFailure("FAILED to fetch metadata for Compact ID 'nosuchprefix:1', because the namespace 'nosuchprefix' is not in the registry")),
+    },
+  },
+  {
+    methods: ['get'],
+    path: '/metadataApi/getMetadataForUrl',
+    tag: 'Provider metadata',
+    summary: 'The metadata of any page',
+    description: `identifiers.org's getMetadataForUrl (a POST of {payload: {url}}, also served) as a GET with the URL in the query. ${METADATA_DESCRIPTION}`,
+    addition: 'identifiers.org\'s metadata service on the resolver, as a GET',
+    parameters: [queryParam('url', 'The page\'s address: http or https, no credentials, at most 2048 characters', METADATA_PAGE_URL, { required: true })],
+    responses: {
+      200: { ...metadataAnswer('The page\'s JSON-LD and its meta tags', { apiVersion: '1.0', errorMessage: null, payload: METADATA_PAYLOAD }), headers: AGE },
+      ...METADATA_FETCH_ANSWERS,
+      400: metadataAnswer('No url, several, or one that is not fetched (not http or https, credentials, too long)', metadataFailure('The URL ftp://example.org/x is not fetched: only http and https URLs are checked')),
+      404: metadataAnswer('The page has no metadata at all, or is not HTML', metadataFailure(`No metadata found for URL ${METADATA_PAGE_URL}`, { url: METADATA_PAGE_URL, finalUrl: METADATA_PAGE_URL, fetchedAt: '2026-01-05T10:00:00.000Z', ageSeconds: 5 })),
+    },
+  },
+  {
+    methods: ['post'],
+    path: '/metadataApi/getMetadataForUrl',
+    tag: 'Provider metadata',
+    summary: 'The metadata of any page, asked as identifiers.org asks it',
+    description: `identifiers.org's getMetadataForUrl: the URL in the request envelope's payload (64 KiB of JSON at most); the same answers as the GET. ${METADATA_DESCRIPTION}`,
+    addition: 'identifiers.org\'s metadata service on the resolver',
+    requestBody: jsonBody('The page\'s address in the envelope', {
+      type: 'object',
+      properties: { apiVersion: { type: ['string', 'number'] }, payload: { type: 'object', properties: { url: { type: 'string', maxLength: 2048 } }, required: ['url'] } },
+      required: ['payload'],
+    }, { apiVersion: '1.0', payload: { url: METADATA_PAGE_URL } }),
+    responses: {
+      200: { ...metadataAnswer('The page\'s JSON-LD and its meta tags', { apiVersion: '1.0', errorMessage: null, payload: METADATA_PAYLOAD }), headers: AGE },
+      ...METADATA_FETCH_ANSWERS,
+      400: metadataAnswer('No payload.url, or one that is not fetched (not http or https, credentials, too long)', metadataFailure('Invalid payload: give the page\'s address as {"apiVersion": "1.0", "payload": {"url": "https://..."}}')),
+      404: metadataAnswer('The page has no metadata at all, or is not HTML', metadataFailure(`No metadata found for URL ${METADATA_PAGE_URL}`, { url: METADATA_PAGE_URL, finalUrl: METADATA_PAGE_URL, fetchedAt: '2026-01-05T10:00:00.000Z', ageSeconds: 5 })),
+      413: errorAnswer('The body is too large', 'Request body is too large'),
+      415: errorAnswer('Not JSON', 'Content-Type must be application/json'),
+    },
+  },
   {
     methods: ['post'],
     path: '/mcp',

@@ -11,6 +11,7 @@ import {
   type LinkCheckPlanJob,
   type LinkCheckPlanResult,
 } from './link-check.queue.js';
+import { METADATA_QUEUE, type MetadataJob, type MetadataJobResult } from './metadata.queue.js';
 import { NOTIFICATIONS_POLL_SCHEDULER, NOTIFICATIONS_QUEUE, type NotificationsJob, type NotificationsOutcome } from './notifications.queue.js';
 import { URL_CHECK_QUEUE, type UrlCheckJob, type UrlVerdict } from './url-check.queue.js';
 import { NIGHTLY_USAGE_ROLLUP_SCHEDULER, USAGE_ROLLUP_QUEUE, type RollupResult, type UsageRollupJob } from './usage-rollup.queue.js';
@@ -29,6 +30,7 @@ export interface QueueContracts {
   [HOUSEKEEPING_QUEUE]: { data: HousekeepingJob; result: HousekeepingResult };
   [LINK_CHECK_PLAN_QUEUE]: { data: LinkCheckPlanJob; result: LinkCheckPlanResult };
   [LINK_CHECK_QUEUE]: { data: LinkCheckJob; result: LinkCheckJobResult };
+  [METADATA_QUEUE]: { data: MetadataJob; result: MetadataJobResult };
 }
 
 export type QueueName = keyof QueueContracts;
@@ -43,6 +45,7 @@ export const queueNames = {
   housekeeping: HOUSEKEEPING_QUEUE,
   linkCheckPlan: LINK_CHECK_PLAN_QUEUE,
   linkCheck: LINK_CHECK_QUEUE,
+  metadata: METADATA_QUEUE,
 } as const satisfies Record<string, QueueName>;
 
 /** Stable, versioned scheduler ids: upserting them again on every start changes nothing. */

@@ -22,6 +22,8 @@ import { createFrontHandler } from './front-handler.js';
 import { HeavyWork } from './heavy-work.js';
 import { INSIGHT_PATHS, insightRoutes } from './insight.routes.js';
 import { MCP_PATHS, mcpRoutes } from './mcp.routes.js';
+import { MetadataFetches } from './metadata-fetches.js';
+import { METADATA_PATHS, metadataRoutes } from './metadata.routes.js';
 import { createMcpTools } from './mcp-tools.js';
 import { readNamespaceDescription } from '../db/namespace-description.js';
 import { REGISTRY_LINK_PATHS, registryLinksRoutes } from './registry-links.routes.js';
@@ -46,6 +48,11 @@ export interface ResolverAppDeps {
    * observer); a registry of the app's own without.
    */
   metrics?: ResolverMetrics;
+  /**
+   * Provider metadata lookups (main.ts makes them, to close them at stop); the app makes its own on `redis`
+   * without.
+   */
+  metadataFetches?: MetadataFetches;
 }
 
 /**
@@ -77,6 +84,7 @@ const KOA_PATHS = new KoaPaths([
   ...INSIGHT_PATHS,
   ...DOCS_PATHS,
   ...MCP_PATHS,
+  ...METADATA_PATHS,
   ...RESOLVER_ASSET_PATHS,
 ]);
 
@@ -149,6 +157,24 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
   // the front handler's hot path.
   app.use(limitRequests(limits, resolverFamilyOf, { advertise: false }));
   app.use(registryLinksRoutes({ snapshot, publicRegistryUrl: config.PUBLIC_REGISTRY_URL, site }));
+  const metadataFetches =
+    deps.metadataFetches ??
+    new MetadataFetches({
+      connection: deps.redis,
+      prefix: config.QUEUE_PREFIX,
+      waitMs: config.METADATA_WAIT_MS,
+      keepSeconds: config.METADATA_ERROR_CACHE_SECONDS,
+      logger: deps.logger,
+    });
+  app.use(
+    metadataRoutes({
+      snapshot,
+      failingProviders: () => registry.failingProviders,
+      publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
+      lookup: (url) => metadataFetches.lookup(url),
+      cacheSeconds: config.METADATA_CACHE_SECONDS,
+    }),
+  );
   app.use(reverse.wrongMethod);
   useRouters(app, [
     resolverHomeRoutes({ site, snapshot }),

@@ -2,6 +2,7 @@ import { closeReads, connectPostgres, connectReads, connectRedis } from '../boot
 import { listen } from '../http/server.js';
 import { runPart } from '../bootstrap/process-runner.js';
 import { createResolverApp } from './app.js';
+import { MetadataFetches } from './metadata-fetches.js';
 import { SnapshotStore } from './snapshot-store.js';
 import { usageHashKey } from '../db/service-settings.js';
 import { UsageRecorder } from '../statistics/usage-recorder.js';
@@ -36,7 +37,14 @@ await runPart('resolver', USAGE, async (config, logger) => {
   );
   const usage = config.USAGE_COUNTING ? new UsageRecorder(redis, await usageHashKey(db), logger, config.USAGE_FLUSH_INTERVAL_MS) : undefined;
   usage?.start();
-  const app = createResolverApp({ config, db, redis, logger, registry, usage, metrics });
+  const metadataFetches = new MetadataFetches({
+    connection: redis,
+    prefix: config.QUEUE_PREFIX,
+    waitMs: config.METADATA_WAIT_MS,
+    keepSeconds: config.METADATA_ERROR_CACHE_SECONDS,
+    logger,
+  });
+  const app = createResolverApp({ config, db, redis, logger, registry, usage, metrics, metadataFetches });
   const server = await listen(app, config.RESOLVER_PORT, config);
   const metricsServer =
     config.RESOLVER_METRICS_PORT === 0
@@ -48,6 +56,7 @@ await runPart('resolver', USAGE, async (config, logger) => {
     stop: async () => {
       await server.close();
       await metricsServer?.close();
+      await metadataFetches.close();
       await usage?.stop();
       await registry.stop();
       await closeReads(reads);

@@ -8,7 +8,7 @@ import { isRouteUnder, routePath } from '../http/route-path.js';
  * The resolver's route families. The front handler counts the single resolutions and reverse lookups itself
  * (front-handler.ts); the Koa application counts the rest with this: batches (weighted by their items, see
  * batch.routes.ts), the insight API (the whole registry in one answer, as the dataset), the docs page as
- * browsing, and MIR ids, landing pages, MCP messages (POST /mcp, each message of a JSON-RPC batch, see
+ * browsing, provider metadata (/metadataApi, one item of the batch family each), and MIR ids, landing pages, MCP messages (POST /mcp, each message of a JSON-RPC batch, see
  * mcp.routes.ts) and whatever else as resolutions. Decided on the route that will answer (route-path.ts):
  * the requests the front handler leaves to Koa are matched by routers whatever their case.
  */
@@ -16,6 +16,8 @@ export function resolverFamilyOf(method: string, path: string): RateLimitFamily 
   if (isUnlimitedPath(path)) return null;
   const route = routePath(path);
   if (method === 'POST' && (route === '/resolve/batch' || route === '/reverse/batch')) return 'batch';
+  // A provider-metadata request may cost a page fetch: counted with the batches' items, one each.
+  if (isRouteUnder(route, '/metadataApi')) return 'batch';
   if (isRouteUnder(route, '/insightApi')) return 'dataset';
   // The docs page and its document are browsing, limited as the registry's pages are.
   if (isDocsPath(route)) return 'browse';

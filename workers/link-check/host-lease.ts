@@ -71,10 +71,12 @@ export class HostLeases {
     /** QUEUE_PREFIX: deployments and tests sharing a Redis keep their hosts apart. */
     private readonly prefix: string,
     private readonly settings: HostLeaseSettings,
+    /** Whose leases these are: each fetcher (link checks, page metadata) keeps its own per-host politeness. */
+    private readonly family = 'link-check',
   ) {}
 
   private keys(host: string): [string, string] {
-    const base = `${this.prefix}:link-check-host:${host.toLowerCase()}`;
+    const base = `${this.prefix}:${this.family}-host:${host.toLowerCase()}`;
     return [`${base}:leases`, `${base}:next`];
   }
 

@@ -25,6 +25,7 @@ export const QUEUE_DESCRIPTIONS: Readonly<Record<QueueName, string>> = {
   [queueNames.housekeeping]: 'Deletes what is kept only for a while: stored Idempotency-Key answers, link-check history (hourly)',
   [queueNames.linkCheckPlan]: 'Plans each run of the resource link checks',
   [queueNames.linkCheck]: 'Checks one URL of one resource per job, for a link-check run',
+  [queueNames.metadata]: 'Fetches a provider page and extracts its metadata (JSON-LD, Open Graph, title) for the resolver\'s /metadataApi',
 };
 
 export interface QueueBoardDeps {
