@@ -7,11 +7,13 @@ import { CURATION_OPERATIONS } from './registry-curation.operations.js';
 import { DATA_OPERATIONS } from './registry-data.operations.js';
 import { PAGE_OPERATIONS } from './registry-pages.operations.js';
 import { REGISTRATION_OPERATIONS } from './registry-registration.operations.js';
+import { SATELLITE_OPERATIONS } from './registry-satellite.operations.js';
 
 export const REGISTRY_OPERATIONS: readonly OperationSpec[] = [
   ...BROWSE_OPERATIONS,
   ...DATA_OPERATIONS,
   ...CHANGES_OPERATIONS,
+  ...SATELLITE_OPERATIONS,
   ...REGISTRATION_OPERATIONS,
   ...CURATION_OPERATIONS,
   ...PAGE_OPERATIONS,
