@@ -276,9 +276,9 @@ const configSchema = {
     CLUSTER_BACKEND_PORT: {
       type: 'integer',
       minimum: 1,
-      maximum: 65532,
+      maximum: 65531,
       default: 18080,
-      description: 'npm run start:cluster: the first of the four consecutive ports its instances listen on at 127.0.0.1 (resolver 1 and 2, registry 1 and 2), behind HAProxy on RESOLVER_PORT and REGISTRY_PORT.',
+      description: 'npm run start:cluster: the first of the five consecutive ports its instances listen on at 127.0.0.1 (resolver 1 and 2, registry 1 and 2, behind HAProxy on RESOLVER_PORT and REGISTRY_PORT; then its satellite resolver).',
     },
     SATELLITE_UPSTREAM_URL: {
       type: 'string',
