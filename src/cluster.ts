@@ -110,7 +110,7 @@ function satelliteOf(config: Readonly<Config>, satelliteToken: string): Omit<Ins
 }
 
 async function main(): Promise<void> {
-  const config = startupConfig(USAGE, partSettings(['resolver', 'registry', 'worker'], ['CLUSTER_BACKEND_PORT', 'SATELLITE_TOKEN', 'SATELLITE_SNAPSHOT_DIR']));
+  const config = startupConfig(USAGE, partSettings(['resolver', 'registry', 'worker'], ['CLUSTER_BACKEND_PORT', 'SATELLITE_TOKEN']));
   if (!config) return;
   const haproxy = findHaproxy(environmentWith({}).PATH);
   if (!haproxy) fail('HAProxy is not installed: `sudo apt-get install haproxy` (Debian, Ubuntu), or put haproxy on PATH.');

@@ -11,6 +11,8 @@ const NO_SYNONYMS: readonly string[] = Object.freeze([]);
 
 type DatasetLocation = { countryCode: string; countryName: string };
 type DatasetResource = Omit<WireResource, 'institution' | 'location'> & {
+  deprecationOfflineDate?: string | null;
+  deprecationStatement?: string | null;
   institution: { id: number; name: string; homeUrl: string; description: string; rorId: string | null; location: DatasetLocation };
   location: DatasetLocation;
 };
@@ -46,28 +48,9 @@ export function entriesOfDataset(namespaces: readonly unknown[], overrides: read
         const { location, ...fields } = r.institution;
         institutions.set(r.institution.id, (institution = { ...fields, location: locationOf(location) }));
       }
-      return {
-        id: r.id,
-        mirId: r.mirId,
-        urlPattern: r.urlPattern,
-        name: r.name,
-        description: r.description,
-        official: r.official,
-        providerCode: r.providerCode,
-        sampleId: r.sampleId,
-        resourceHomeUrl: r.resourceHomeUrl,
-        institution,
-        location: locationOf(r.location),
-        deprecated: r.deprecated,
-        deprecationDate: r.deprecationDate,
-        renderDeprecatedLanding: r.renderDeprecatedLanding,
-        protectedUrls: r.protectedUrls,
-        renderProtectedLanding: r.renderProtectedLanding,
-        authHelpUrl: r.authHelpUrl,
-        authHelpDescription: r.authHelpDescription,
-        recommendation: UNRANKED.recommendation,
-        recommendationIfEbiHosted: UNRANKED.recommendationIfEbiHosted,
-      };
+      // The dataset's resource fields are the snapshot's, but for the two resolution never answers.
+      const { institution: _institution, location, deprecationOfflineDate: _offline, deprecationStatement: _statement, ...fields } = r;
+      return { ...fields, institution, location: locationOf(location), recommendation: UNRANKED.recommendation, recommendationIfEbiHosted: UNRANKED.recommendationIfEbiHosted };
     });
     const override = overrideOf.get(value.id);
     const entry: NamespaceEntry = {

@@ -3,6 +3,7 @@ import { entryOfWire, type NamespaceOverride, type WireNamespace } from '../core
 import type { Logger } from '../lib/logger.js';
 import { checkSnapshotPatterns } from '../resolver/lui-pattern-checks.js';
 import { patchSnapshot } from '../resolver/snapshot-loader.js';
+import { rankingTagOf } from '../resolver/snapshot-store.js';
 import type { SnapshotSource } from '../resolver/snapshot-source.js';
 import { entriesOfDataset } from './satellite-entries.js';
 import { loadSnapshot, saveSnapshot } from './snapshot-file.js';
@@ -63,6 +64,9 @@ export class SatelliteSource implements SnapshotSource {
   get appliedAt(): number {
     return this.applied;
   }
+
+  /** No link-check measurements here: the answers' ETags are those of a resolver without any. */
+  readonly rankingTag = rankingTagOf(new Map());
 
   /** The upstream's state for /health/ready's checks: resolves while the last poll reached it. */
   upstreamCheck = async (): Promise<void> => {

@@ -5,6 +5,7 @@
  * show the satellite through an outage and its own restart.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import request from 'supertest';
 import os from 'node:os';
 import path from 'node:path';
 import { startStack, type AreaStack } from '../support/areas.js';
@@ -121,6 +122,20 @@ describe('a satellite resolver following an upstream registry area', () => {
     const { status, body } = await resolve('GO:0006915');
     expect(status).toBe(200);
     expect(body.payload.resolvedResources.length).toBeGreaterThan(0);
+    // The same bytes and entity tags as a resolver over the upstream's database: found, by synonym, by MIR id,
+    // deprecated, a LUI made canonical, failures.
+    const { koa } = await t.resolverApp();
+    const resolver = koa.callback();
+    for (const curie of ['GO:0006915', 'taxonomy:9606', 'ncbitaxon:9606', 'MIR:00000006', '3dmet:B00162', 'chebi:chebi:36927', 'ncbi/taxonomy:9606', 'nope:1', 'taxonomy:abc']) {
+      const fromSatellite = await fetch(`${satellite!.base}/${curie}`);
+      const fromResolver = await request(resolver).get(`/${curie}`);
+      expect({ curie, status: fromSatellite.status, etag: fromSatellite.headers.get('etag'), body: await fromSatellite.text() }).toEqual({
+        curie,
+        status: fromResolver.status,
+        etag: fromResolver.headers.etag ?? null,
+        body: fromResolver.text,
+      });
+    }
     const health = await ready();
     expect(health.status).toBe(200);
     expect(health.body.payload).toEqual({ status: 'ok', checks: { upstream: 'ok' } });
