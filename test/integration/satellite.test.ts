@@ -4,7 +4,7 @@
  * with no database of its own, following it. The upstream is stopped and started again on the same port to
  * show the satellite through an outage and its own restart.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import request from 'supertest';
 import os from 'node:os';
 import path from 'node:path';
@@ -203,6 +203,25 @@ describe('a satellite resolver following an upstream registry area', () => {
     await waitFor(async () => (await statistics()).nb_visits - before.nb_visits === 3, { timeoutMs: 15_000, what: 'the visits upstream' });
     const after = await statistics();
     expect(after.nb_uniq_visitors - before.nb_uniq_visitors).toBe(2);
+  }, LONG);
+
+  it('loads the dataset again when the feed does not know its cursor, and catches up from the dataset\'s own', async () => {
+    await stopProcess(satellite?.spawned);
+    const file = path.join(snapshotDir, 'snapshot.json');
+    const saved = JSON.parse(await readFile(file, 'utf8')) as { cursor: string };
+    // No namespaces either: what it serves next can only come from the dataset and the feed after it.
+    await writeFile(file, JSON.stringify({ ...saved, cursor: 'not-a-cursor-of-this-feed', namespaces: [] }));
+    satellite = await startSatellite();
+    // The dataset was built before every change of this file: the feed from its X-Registry-Change-Cursor brings them.
+    await waitFor(async () => (await descriptionsOf('orcid:0000-0002-5355-2576')).includes('ORCID described while the satellite could not see its upstream'), {
+      timeoutMs: 15_000,
+      what: 'the satellite caught up after loading the dataset again',
+    });
+    await waitFor(async () => (JSON.parse(await readFile(file, 'utf8')) as { cursor: string }).cursor !== 'not-a-cursor-of-this-feed', {
+      timeoutMs: 10_000,
+      what: 'a cursor of the feed saved again',
+    });
+    expect((await ready()).body.payload.status).toBe('ok');
   }, LONG);
 
   describe('the satellite API of the registry area', () => {
