@@ -27,6 +27,13 @@ export default tseslint.config(
     },
   },
   {
+    // The embeddable search box: a custom element (served bundled as one classic script, src/registry/embed).
+    files: ['public/embed/*.js'],
+    languageOptions: {
+      globals: { customElements: 'readonly', CSSStyleSheet: 'readonly', CustomEvent: 'readonly' },
+    },
+  },
+  {
     // Config parsing, tests and benchmarks are where the environment is legitimately read (and the OpenAPI
     // lint, which hands it to Redocly with telemetry and the update check off).
     files: ['src/config.ts', 'test/**', 'bench/**', 'jest.config.js', 'scripts/lint-openapi.mjs'],

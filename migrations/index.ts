@@ -19,6 +19,7 @@ import * as createReferencePrefixes from './20261127000200_create_reference_pref
 import * as addNamespaceLuiRules from './20261127000210_add_namespace_lui_rules.js';
 import * as addRegistryChangeDetails from './20261127000400_add_registry_change_details.js';
 import * as createNamespaceUsageTotals from './20261201000100_create_namespace_usage_totals.js';
+import * as addNamespaceSuffixPassthrough from './20261202000500_add_namespace_suffix_passthrough.js';
 
 /**
  * Every migration, in order. Knex records the names given here (no file extension), so the same history
@@ -46,6 +47,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261127000210_add_namespace_lui_rules': addNamespaceLuiRules,
   '20261127000400_add_registry_change_details': addRegistryChangeDetails,
   '20261201000100_create_namespace_usage_totals': createNamespaceUsageTotals,
+  '20261202000500_add_namespace_suffix_passthrough': addNamespaceSuffixPassthrough,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,10 +1,11 @@
 // An ARIA 1.2 combobox over /registry/search: as one types in `input`, a listbox of matching namespaces
 // (prefix, name, deprecated) opens under it; arrow keys move, Enter or a click chooses, Escape closes only
-// the list. Shared by the search boxes and the provider request's prefix field; what choosing does is
-// theirs (`onChoose` gets the search hit).
+// the list. Shared by the search boxes, the provider request's prefix field and the embeddable box
+// (public/embed/, on other sites: `registry` is then the registry's address, and `accepts` says which text it
+// suggests for); what choosing does is theirs (`onChoose` gets the search hit, and a way to announce).
 const DELAY_MS = 150;
 
-export function attachNamespaceSuggestions(input, { listId, onChoose, container }) {
+export function attachNamespaceSuggestions(input, { listId, onChoose, container, registry = '', accepts = () => true }) {
   const list = document.createElement('ul');
   list.id = listId;
   list.className = 'suggestions';
@@ -35,7 +36,9 @@ export function attachNamespaceSuggestions(input, { listId, onChoose, container 
   };
   const choose = (index) => {
     close();
-    onChoose(hits[index]);
+    onChoose(hits[index], (text) => {
+      status.textContent = text;
+    });
   };
   const highlight = (next) => {
     const items = [...list.children];
@@ -48,7 +51,7 @@ export function attachNamespaceSuggestions(input, { listId, onChoose, container 
   async function suggest() {
     const q = input.value.trim();
     if (pending) pending.abort();
-    if (q === '') {
+    if (q === '' || !accepts(q)) {
       close();
       status.textContent = '';
       return;
@@ -56,8 +59,9 @@ export function attachNamespaceSuggestions(input, { listId, onChoose, container 
     pending = new AbortController();
     let answer;
     try {
-      const response = await fetch(`/registry/search?${new URLSearchParams({ q, size: '8' })}`, {
+      const response = await fetch(`${registry}/registry/search?${new URLSearchParams({ q, size: '8' })}`, {
         headers: { accept: 'application/json' },
+        credentials: 'omit',
         signal: pending.signal,
       });
       if (!response.ok) return;

@@ -23,6 +23,13 @@ const MCP_BATCH = 100;
 const BATCH_ITEMS = 1000;
 /** ncbiprotein identifiers of 2,061 characters that fit a batch's 1 MiB body. */
 const HOSTILE_LUIS_PER_BATCH = 480;
+/**
+ * Suffix passthrough's most costly request (run.ts turns it on for ncbiprotein and taxonomy): 16 split
+ * points (all that are tried) with heads of 224 to 254 characters (at most 256 are tried), each longer head
+ * refused only at its end by the linear-time engine, the shortest matching: 16 matches, then a 200 with a
+ * suffix of 832 characters (1,024 at most are passed through).
+ */
+const SPLIT_EVERYWHERE_LUI = `${'0'.repeat(224)}${'.a'.repeat(16)}${'/b'.repeat(400)}`;
 
 const rpc = (id: number, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
 const rpcBatch = (make: (id: number) => unknown, size = MCP_BATCH) => json(Array.from({ length: size }, (_, i) => make(i + 1)));
@@ -42,6 +49,18 @@ const statisticsRanges = (): HandCase[] => [
 /** The dataset family in mixed case (the derived cases add upper and lower case). */
 const mixedCase = (path: string): HandCase => ({ label: 'path in mixed case', path: path.replace(/[a-z]/g, (c, i: number) => (i % 2 ? c.toUpperCase() : c)) });
 
+/** The SPARQL endpoint's costliest queries: joins without end, a sort of all of them, every triple, many sameAs IRIs. */
+const sparqlCases = (): { label: string; query: string }[] => [
+  { label: 'cross join of three patterns, counted', query: 'SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }' },
+  { label: 'cross join of two patterns, sorted', query: 'SELECT * WHERE { ?a ?b ?c . ?d ?e ?f } ORDER BY ?c ?f LIMIT 5' },
+  { label: 'every triple', query: 'SELECT * WHERE { ?s ?p ?o }' },
+  { label: 'CONSTRUCT every triple', query: 'CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }' },
+  {
+    label: '400 identifiers.org URIs joined with their providers',
+    query: `SELECT ?id ?url WHERE { VALUES ?id { ${Array.from({ length: 400 }, (_, i) => `<https://identifiers.org/taxonomy:${i + 1}>`).join(' ')} } ?id <http://www.w3.org/2002/07/owl#sameAs> ?url }`,
+  },
+];
+
 const wholeFeed = (): HandCase[] => [{ label: 'whole feed, 1,000 a page', query: 'limit=1000' }];
 
 export const ROUTE_CASES: Readonly<Record<string, RouteExtras>> = {
@@ -52,6 +71,9 @@ export const ROUTE_CASES: Readonly<Record<string, RouteExtras>> = {
       // ncbiprotein's `^\w+_?\d+(.\d+)?$` took 12.9 s to refuse this before the linear-time engine (issue 10);
       // test/integration/resolver-hostile-patterns.test.ts asserts the refusal, this measures how fast it is.
       { label: 'LUI a backtracking pattern chokes on (ncbiprotein)', path: `/ncbiprotein:${'0'.repeat(2047)}!` },
+      { label: 'suffix passthrough, 16 split points on heads of 224-254 chars (ncbiprotein)', path: `/ncbiprotein:${SPLIT_EVERYWHERE_LUI}` },
+      { label: 'suffix passthrough, 4,000-char suffix redirected', path: `/${ctx.curie}/${'a'.repeat(4000)}`, headers: { Accept: 'text/html' } },
+      { label: 'suffix passthrough, dot segments and CR LF', path: `/${ctx.curie}/${'..%2F'.repeat(400)}%0D%0Ax?redirect=true` },
       { label: 'provider code and redirect', path: `/ebi/${ctx.curie}?redirect=true` },
       { label: 'bare prefix', path: `/${ctx.prefix}` },
       { label: 'NUL in the accession', path: `/${ctx.prefix}:1%002` },
@@ -77,6 +99,10 @@ export const ROUTE_CASES: Readonly<Record<string, RouteExtras>> = {
         // 1 MiB batch body holds.
         label: `${HOSTILE_LUIS_PER_BATCH} LUIs a backtracking pattern chokes on (ncbiprotein)`,
         body: json({ apiVersion: '1.0', payload: { compactIdentifiers: Array.from({ length: HOSTILE_LUIS_PER_BATCH }, (_, i) => `ncbiprotein:${String(i).padStart(2047, '0')}!`) } }),
+      },
+      {
+        label: `${HOSTILE_LUIS_PER_BATCH} LUIs split 16 times each (suffix passthrough, ncbiprotein)`,
+        body: json({ apiVersion: '1.0', payload: { compactIdentifiers: Array.from({ length: HOSTILE_LUIS_PER_BATCH }, () => `ncbiprotein:${SPLIT_EVERYWHERE_LUI}`) } }),
       },
       {
         label: `${BATCH_ITEMS} identifiers of 1,000 chars`,
@@ -129,6 +155,16 @@ export const ROUTE_CASES: Readonly<Record<string, RouteExtras>> = {
     cases: () => [
       { label: 'DIFF in upper case, 0001-01-01 to current', path: '/resolutionApi/DIFF?from=0001-01-01&to=current' },
       { label: 'from 0001-01-01 to 9999-12-31', query: 'from=0001-01-01&to=9999-12-31' },
+    ],
+  },
+  // Oxigraph evaluates in the SPARQL threads, never on the loop: a cross join runs into the time limit (503),
+  // the flood's further ones are the client's cap (429); the loop only hands queries over.
+  'GET /sparql': { cases: () => sparqlCases().map(({ label, query }) => ({ label, query: `query=${encodeURIComponent(query)}` })) },
+  'POST /sparql': {
+    cases: () => [
+      ...sparqlCases().map(({ label, query }) => ({ label, contentType: 'application/sparql-query', body: text(query) })),
+      { label: 'query of 20,001 characters', contentType: 'application/sparql-query', body: text(`ASK {} #${'x'.repeat(19_994)}`) },
+      { label: 'SPARQL Update', contentType: 'application/sparql-update', body: text('INSERT DATA { <http://e.org/a> <http://e.org/b> <http://e.org/c> }') },
     ],
   },
   'GET /changes': { cases: wholeFeed },

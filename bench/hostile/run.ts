@@ -68,6 +68,22 @@ async function loadRegistry(settings: HostileSettings, databaseUrl: string): Pro
   }
 }
 
+/**
+ * The namespaces whose refused LUIs the suffix-passthrough cases send (route-cases.ts) get the flag a curator
+ * would set (off by default, the path would not run otherwise): ncbiprotein, whose pattern runs on the
+ * linear-time engine, and the one the cases' resolving identifier names.
+ */
+const SUFFIX_PASSTHROUGH_PREFIXES = ['ncbiprotein', 'taxonomy'];
+
+async function enableSuffixPassthrough(databaseUrl: string): Promise<void> {
+  const db = createDb(databaseUrl, { max: 1 });
+  try {
+    await db('namespaces').whereIn('prefix', SUFFIX_PASSTHROUGH_PREFIXES).update({ suffixPassthrough: true });
+  } finally {
+    await db.destroy();
+  }
+}
+
 /** The resolver dataset, built once as the worker would, so that the dataset routes serve real files. */
 async function buildResolverDataset(databaseUrl: string, dir: string): Promise<number> {
   const db = createDb(databaseUrl, { max: 4 });
@@ -141,6 +157,7 @@ async function measureHostile(run: SuiteRun): Promise<HostileResults> {
 
   await recreateDatabase(settings.baseDatabaseUrl, settings.databaseName);
   const { namespaces, described, importMs } = await loadRegistry(settings, databaseUrl);
+  await enableSuffixPassthrough(databaseUrl);
   const datasetBuildMs = await buildResolverDataset(databaseUrl, datasetDir);
   say(`imported in ${importMs} ms, dataset built in ${datasetBuildMs} ms`);
 

@@ -49,6 +49,11 @@ export interface NamespaceEntry extends Pick<NamespaceRecord<string>, NamespaceE
   luiRules?: LuiRules | null;
   /** Other names the namespace answers to (sorted; absent or empty: none). See core/prefix-synonyms.ts. */
   synonyms?: readonly string[];
+  /**
+   * Whether a LUI its pattern refuses may resolve as its longest matching leading part, the rest passed
+   * through to the provider URLs (core/lui-suffix.ts); absent or false: off, the default.
+   */
+  suffixPassthrough?: boolean;
 }
 
 export interface RegistrySnapshot {

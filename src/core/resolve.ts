@@ -10,6 +10,7 @@
 import { parseCompactIdWithNamespace, type ParsedCompactId } from './compact-id-parser.js';
 import { matchesLuiPattern } from './lui-pattern.js';
 import { canonicalCompactId, canonicalLocalId } from './lui-rules.js';
+import { encodeLuiSuffix, splitLuiSuffix } from './lui-suffix.js';
 import { isEbiHostedUrl, ONLY_RESOURCE_RECOMMENDATION, type Recommendation } from './recommendation.js';
 import type { InstitutionView, LocationView, NamespaceEntry, RegistrySnapshot } from './registry-snapshot.js';
 import { buildProviderUrl } from './url-pattern.js';
@@ -57,6 +58,12 @@ export interface Resolved {
    * prefix); null when the request used the prefix. Answered as the payload's trailing `prefixSynonym`.
    */
   prefixSynonym: string | null;
+  /**
+   * The part of the LUI passed through to the providers (lui-suffix.ts), as typed: `/0.210831.2033` for
+   * `dandi:000027/0.210831.2033` on a namespace with suffix passthrough on; parsedCompactIdentifier's LUI is
+   * the part before it. Absent otherwise. Answered as the payload's trailing `luiSuffix`.
+   */
+  luiSuffix?: string;
 }
 
 /**
@@ -94,18 +101,27 @@ export function resolveCompactId(raw: string, snapshot: RegistrySnapshot, option
     return notResolved(raw, 'not-a-compact-id', `INVALID Compact Identifier resolution request for '${raw}'`);
   }
   let canonicalCompactIdentifier: string | undefined;
+  let luiSuffix: string | undefined;
+  let urlSuffix: string | undefined;
   if (!matchesLuiPattern(namespace.pattern, localId)) {
     // Only a refused LUI is canonicalised, so a request valid as typed costs nothing more and answers as before.
     const canonical = canonicalLocalId(namespace, localId);
-    if (canonical === null) {
-      return notResolved(
-        raw,
-        'lui-mismatch',
-        `For namespace '${parsed.namespace}', provided local ID '${localId}' DOES NOT MATCH local IDs definition pattern '${namespace.pattern}'`,
-      );
+    if (canonical !== null) {
+      localId = parsed.localId = canonical;
+      canonicalCompactIdentifier = canonicalCompactId(namespace.prefix, canonical, namespace.namespaceEmbeddedInLui);
+    } else {
+      const mismatch = `For namespace '${parsed.namespace}', provided local ID '${localId}' DOES NOT MATCH local IDs definition pattern '${namespace.pattern}'`;
+      // Off by default: a namespace without passthrough fails here exactly as before, with no more work.
+      if (namespace.suffixPassthrough !== true) return notResolved(raw, 'lui-mismatch', mismatch);
+      const split = splitLuiSuffix(namespace.pattern, localId);
+      if (split.kind === 'none') return notResolved(raw, 'lui-mismatch', mismatch);
+      if (split.kind === 'refused') {
+        return notResolved(raw, 'lui-mismatch', `${mismatch}, and what follows its part that does (the suffix) cannot be passed through: it ${split.problem}`);
+      }
+      localId = parsed.localId = split.head;
+      luiSuffix = split.suffix;
+      urlSuffix = encodeLuiSuffix(split.suffix);
     }
-    localId = parsed.localId = canonical;
-    canonicalCompactIdentifier = canonicalCompactId(namespace.prefix, canonical, namespace.namespaceEmbeddedInLui);
   }
   const resources = namespace.resources;
   if (resources.length === 0) return resolvedWithoutResources('no-providers', `No providers found for Compact ID '${raw}'`);
@@ -127,7 +143,8 @@ export function resolveCompactId(raw: string, snapshot: RegistrySnapshot, option
   const embedded = parsed.namespaceEmbeddedInLui;
   for (const r of resources) {
     if (filterByProvider && r.providerCode !== providerCode) continue;
-    const url = buildProviderUrl(r.urlPattern, localId, embedded);
+    let url = buildProviderUrl(r.urlPattern, localId, embedded);
+    if (urlSuffix !== undefined) url += urlSuffix;
     // Precomputed from the link checks (registry-snapshot.ts rankNamespace). With a single resource the
     // reference never calls its recommender, so even a deprecated one gets 100; the URL is looked at only
     // when the pattern leaves its EBI hosting to the identifier.
@@ -159,6 +176,7 @@ export function resolveCompactId(raw: string, snapshot: RegistrySnapshot, option
   }
   const resolution = found(resolved, parsed, namespace, synonym);
   if (canonicalCompactIdentifier !== undefined) resolution.canonicalCompactIdentifier = canonicalCompactIdentifier;
+  if (luiSuffix !== undefined) resolution.luiSuffix = luiSuffix;
   return resolution;
 }
 

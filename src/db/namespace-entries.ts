@@ -19,7 +19,7 @@ import { selectResourcesWithInstitution, type ResourceWithInstitutionRow } from 
 import type { NamespaceRow } from './tables.js';
 
 /** The columns of a namespace the snapshot holds. */
-type NamespaceColumns = Pick<NamespaceRow, NamespaceEntryField | 'luiRules'>;
+type NamespaceColumns = Pick<NamespaceRow, NamespaceEntryField | 'luiRules' | 'suffixPassthrough'>;
 
 /** Rows per query when the whole registry is read. */
 const CHUNK_ROWS = 5000;
@@ -52,7 +52,7 @@ export async function readNamespaceEntries(trx: Knex, ids?: number[]): Promise<N
   const nsQuery = () =>
     trx('namespaces').select(
       'id', 'prefix', 'mirId', 'name', 'pattern', 'sampleId', 'namespaceEmbeddedInLui', 'deprecated',
-      'deprecationDate', 'renderDeprecatedLanding', 'luiRules',
+      'deprecationDate', 'renderDeprecatedLanding', 'luiRules', 'suffixPassthrough',
     );
   const resQuery = () => selectResourcesWithInstitution(trx);
 
@@ -152,5 +152,6 @@ function namespaceEntry(row: NamespaceColumns, resources: ResourceEntry[]): Name
     luiRules: snapshotLuiRules(row.luiRules, row),
     // Set on every entry (shared when empty), so that all entries have one shape for the hot path's lookups.
     synonyms: NO_SYNONYMS,
+    suffixPassthrough: row.suffixPassthrough,
   };
 }

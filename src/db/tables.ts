@@ -35,6 +35,8 @@ export interface NamespaceRow extends NamespaceRecord<Date> {
   contactPersonId: number | null;
   /** Canonical-LUI rules (core/lui-rules.ts); null: derived from the pattern when the resolver loads it. */
   luiRules: LuiRules | null;
+  /** Suffix passthrough (core/lui-suffix.ts); false by default. */
+  suffixPassthrough: boolean;
 }
 
 export interface ResourceRow extends ResourceRecord<Date> {
@@ -343,6 +345,7 @@ declare module 'knex/types/tables.js' {
       | 'successorId'
       | 'contactPersonId'
       | 'luiRules'
+      | 'suffixPassthrough'
     >;
     resources: Table<
       ResourceRow,

@@ -81,6 +81,7 @@ const TAGS: Readonly<Record<string, string>> = {
   Statistics: 'Usage of each namespace',
   'Schema.org': 'schema.org metadata (JSON-LD)',
   Search: 'Searching the registry',
+  SPARQL: 'The registry as RDF through a read-only SPARQL endpoint, with owl:sameAs links for federated queries',
   'Link health': 'The link checks\' findings',
   Pages: 'Pages for people (HTML)',
   'Curator desk': 'The curators\' pages (HTML, sign-in)',

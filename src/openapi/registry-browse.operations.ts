@@ -31,6 +31,7 @@ export const ITEM_EXAMPLES: Readonly<Record<CollectionName, Record<string, unkno
     infoOnPostmortemAccess: null,
     sampleId: '9606',
     namespaceEmbeddedInLui: false,
+    suffixPassthrough: false,
     synonyms: ['NCBITaxon', 'taxon'],
     _links: {
       self: LINK('namespaces/28'),

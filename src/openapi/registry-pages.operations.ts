@@ -12,6 +12,7 @@ import { ADMIN_QUEUES_PATH } from '../registry/queue-board/queue-board.routes.js
 import { formFields, REQUEST_FORMS } from '../registry/model/registration-fields.js';
 import { SEARCH_PAGE_SIZE, SEARCH_PAGE_SIZES } from '../registry/pages/search.page.js';
 import { CSRF_FIELD } from '../web/csrf.js';
+import { EMBED_PATH, EMBED_SCRIPT_PATH } from '../registry/embed/embed-script.js';
 import { PUBLIC_REGISTRY, PUBLIC_RESOLVER, SAMPLE } from './examples.js';
 import { PREFIX_VALIDATION_ENDPOINTS, RESOURCE_VALIDATION_ENDPOINTS } from '../registry/registration/validation/endpoints.js';
 import {
@@ -214,6 +215,28 @@ export const PAGE_OPERATIONS: readonly OperationSpec[] = [
       200: { description: 'The file', content: [{ type: 'text/css', schema: { type: 'string' } }, { type: 'text/javascript', schema: { type: 'string' } }] },
       304: { description: 'The copy the client has is current' },
       404: pageErrorAnswer('No such file', 'No such endpoint: GET /static/nothing.css'),
+    },
+  },
+  {
+    methods: ['get'],
+    path: EMBED_PATH,
+    tag: PAGES,
+    summary: 'How to embed the search box on another site, with the box at work',
+    addition: 'the embeddable search box',
+    responses: { 200: pageAnswer('The page') },
+  },
+  {
+    methods: ['get'],
+    path: EMBED_SCRIPT_PATH,
+    tag: PAGES,
+    summary: 'The embeddable search box: the script defining the <curie-search> element',
+    description:
+      'One script without dependencies, for any origin (CORS and Cross-Origin-Resource-Policy allow it). This address always serves the current version and is revalidated by its ETag; with `?v=<content hash>` (the address /embed shows) it never changes and is cached for a year.',
+    addition: 'the embeddable search box',
+    parameters: [queryParam('v', 'The content hash of the version wanted (any other value: the current version, cached briefly)', 'AbCdEf0123456789')],
+    responses: {
+      200: { description: 'The script', content: [{ type: 'text/javascript', schema: { type: 'string' } }] },
+      304: { description: 'The copy the client has is current' },
     },
   },
   ...requestFormOperations,

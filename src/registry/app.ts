@@ -18,6 +18,7 @@ import { mountCurationWarnings } from './curation-warnings/mount.js';
 import { mountCuration } from './curation/mount.js';
 import { mountCuratorDesk } from './curator-desk/mount.js';
 import { mountDataset } from './dataset/mount.js';
+import { mountEmbed } from './embed/mount.js';
 import { mountHealthApi } from './health-api/mount.js';
 import { mountMaintenance } from './maintenance/mount.js';
 import { isSignedInAtDesk } from './model/desk-auth.js';
@@ -29,6 +30,7 @@ import { mountRestApi } from './rest-api/mount.js';
 import { mountSatellite } from './satellite/mount.js';
 import { mountSchemaOrg } from './schema-org/mount.js';
 import { mountSearch } from './search/mount.js';
+import { mountSparql } from './sparql/mount.js';
 import { createRegistryServices, registrySite, type RegistryAppDeps } from './services.js';
 import { mountStatistics } from './statistics/mount.js';
 import { mountSynonyms } from './synonyms/mount.js';
@@ -51,6 +53,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   useRouters(app, [site.assets.routes()]);
   mountSearch(app, area);
   mountPages(app, area);
+  mountEmbed(app, area);
   mountDataset(app, area);
   mountSynonyms(app, area);
   mountChanges(app, area);
@@ -66,6 +69,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   mountStatistics(app, area);
   mountSchemaOrg(app, area);
   mountHealthApi(app, area);
+  if (deps.sparql) mountSparql(app, area, deps.sparql);
   useRouters(app, docsRoutes('registry', { serverUrl: config.PUBLIC_REGISTRY_URL, version: SERVICE_VERSION }));
   return app;
 }

@@ -3,6 +3,7 @@ import { listen } from '../http/server.js';
 import { runPart } from '../bootstrap/process-runner.js';
 import { createRegistryApp } from './app.js';
 import { createRegexTester } from './registration/regex/regex-tester.js';
+import { SparqlPool } from './sparql/sparql-pool.js';
 import { createQueuedUrlCheck } from './registration/url-check/queued-url-check.js';
 import { RegistryVersionSource } from './model/registry-version.js';
 import { serveMetrics } from '../metrics/metrics-server.js';
@@ -33,6 +34,16 @@ await runPart('registry', USAGE, async (config, logger) => {
     maxPerClient: config.REGEX_CHECKS_PER_CLIENT,
     maxQueueWaitMs: config.REGEX_CHECK_QUEUE_WAIT_MS,
   });
+  // SPARQL queries run in worker threads of their own, each within a time limit.
+  const sparql = new SparqlPool({
+    threads: config.SPARQL_THREADS,
+    timeoutMs: config.SPARQL_TIMEOUT_MS,
+    perClient: config.SPARQL_QUERIES_PER_CLIENT,
+    maxResultBytes: config.SPARQL_MAX_RESULT_BYTES,
+    publicResolverUrl: config.PUBLIC_RESOLVER_URL,
+    publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
+    logger,
+  });
   // Browse answers stay cached until a registry change is announced (NOTIFY at commit).
   const registryVersions = new RegistryVersionSource(reads.db, { databaseUrl: config.DATABASE_URL, logger, reads });
   await registryVersions.start();
@@ -46,6 +57,7 @@ await runPart('registry', USAGE, async (config, logger) => {
     logger,
     registration: { urlCheck: urlChecks.urlCheck, regexTest: regex.regexTest },
     registryVersions,
+    sparql,
   });
   const server = await listen(app, config.REGISTRY_PORT, config);
   const metricsServer =
@@ -60,6 +72,7 @@ await runPart('registry', USAGE, async (config, logger) => {
       await metricsServer?.close();
       await urlChecks.close();
       await regex.close();
+      await sparql.close();
       await registryVersions.stop();
       await closeReads(reads);
       await db.destroy();

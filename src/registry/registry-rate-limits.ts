@@ -17,6 +17,8 @@ const DATASET_PATHS = ['/resolutionApi', '/registryInsightApi'];
 export function registryFamilyOf(method: string, path: string): RateLimitFamily | null {
   if (isUnlimitedPath(path)) return null;
   const route = routePath(path);
+  // A SPARQL query is a read whichever method carries it (long ones come by POST).
+  if (isRouteUnder(route, '/sparql')) return 'browse';
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') {
     return DATASET_PATHS.some((prefix) => isRouteUnder(route, prefix)) ? 'dataset' : 'browse';
   }

@@ -31,6 +31,7 @@ import { WrongTokenThrottle } from './model/wrong-token-throttle.js';
 import { RegistrationValidator } from './registration/registration-validator.js';
 import { REGISTRY_LIMITED_FAMILIES, registryRateLimits } from './registry-rate-limits.js';
 import { createStatisticsService } from './statistics/statistics.service.js';
+import type { SparqlPool } from './sparql/sparql-pool.js';
 
 export interface RegistryAppDeps {
   config: Readonly<Config>;
@@ -51,6 +52,8 @@ export interface RegistryAppDeps {
   registryVersions?: RegistryVersionSource;
   /** The process's metrics registry (main.ts, with the process metrics); one of the app's own without. */
   metrics?: Registry;
+  /** The SPARQL endpoint's query threads; /sparql is mounted only when they are given (main.ts makes and closes them). */
+  sparql?: SparqlPool;
 }
 
 export function registrySite(config: Readonly<Config>): Site {

@@ -10,6 +10,9 @@ export function landingRequestOf(raw: string, resolution: Resolved): string {
   if (resolution.prefixSynonym === null) return raw;
   const { providerCode, namespace, localId, namespaceEmbeddedInLui } = resolution.parsedCompactIdentifier;
   if (namespace === null || localId === null) return raw;
-  const curie = namespaceEmbeddedInLui ? localId : `${namespace}:${localId}`;
+  // A passed-through suffix (core/lui-suffix.ts) follows the LUI it was split from, so the landing page's
+  // link resolves to the same URLs.
+  const lui = resolution.luiSuffix === undefined ? localId : localId + resolution.luiSuffix;
+  const curie = namespaceEmbeddedInLui ? lui : `${namespace}:${lui}`;
   return providerCode === null ? curie : `${providerCode}/${curie}`;
 }

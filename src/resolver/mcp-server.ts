@@ -143,6 +143,7 @@ export function createMcpServer(tools: McpTools, clientOf: () => McpClient): Mcp
         synonyms: z.array(z.string()),
         description: z.string().nullable(),
         namespaceEmbeddedInLui: z.boolean(),
+        suffixPassthrough: z.boolean().describe('Whether a versioned or path-like identifier (dandi:000027/0.210831.2033) resolves: the part after what the pattern matches is appended to each provider URL'),
         deprecationDate: z.string().nullable(),
         sampleCompactIdentifierUrl: z.string(),
         registryPage: z.string(),

@@ -108,6 +108,8 @@ export interface NamespaceDescription extends NamespaceSummary {
   synonyms: string[];
   description: string | null;
   namespaceEmbeddedInLui: boolean;
+  /** Whether what follows the part of a LUI the pattern matches is passed through to the providers (core/lui-suffix.ts). */
+  suffixPassthrough: boolean;
   deprecationDate: string | null;
   /** `{resolver}/{prefix}:{sampleId}`. */
   sampleCompactIdentifierUrl: string;
@@ -210,6 +212,7 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
         synonyms: [...(ns.synonyms ?? [])],
         description: await deps.readDescription(ns),
         namespaceEmbeddedInLui: ns.namespaceEmbeddedInLui,
+        suffixPassthrough: ns.suffixPassthrough === true,
         deprecationDate: ns.deprecationDate,
         sampleCompactIdentifierUrl: `${deps.publicResolverUrl}/${sampleCurie}`,
         registryPage: `${registryUrl}/registry/${ns.prefix}`,

@@ -18,6 +18,8 @@ export const PAYLOAD_EXTENSIONS: readonly PayloadExtension[] = [
   { name: 'canonicalCompactIdentifier', valueOf: (resolution) => resolution.canonicalCompactIdentifier ?? null },
   // Issue 15 item 1: the synonym the request named its namespace by, as written.
   { name: 'prefixSynonym', valueOf: (resolution) => resolution.prefixSynonym },
+  // Issue 25 item 5: the part of the LUI passed through to the providers (core/lui-suffix.ts), as typed.
+  { name: 'luiSuffix', valueOf: (resolution) => resolution.luiSuffix ?? null },
 ];
 
 // Precomputed keys: `,"name":` per extension.

@@ -5,7 +5,7 @@ import { resolvedResourcesJson } from './resolve-json.js';
 
 /**
  * The reference's `ResponseResolvePayload`, then the fields this resolver adds when they apply
- * (payload-extensions.ts: `canonicalCompactIdentifier`, `prefixSynonym`).
+ * (payload-extensions.ts: `canonicalCompactIdentifier`, `prefixSynonym`, `luiSuffix`).
  */
 export interface ResolvePayload {
   resolvedResources: ResolvedResource[] | null;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Router } from '@koa/router';
+import type { Context } from 'koa';
 import { projectRoot } from '../lib/project-root.js';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -15,6 +16,8 @@ export interface StaticAssetsOptions {
   dir?: string;
   /** Or these files only: served name -> file path (a package's files, say). */
   files?: Readonly<Record<string, string>>;
+  /** Or these contents: served name -> what is served (a file put together at start). */
+  contents?: Readonly<Record<string, string>>;
   /** Where they are served: `${mount}/{name}` (/static by default). */
   mount?: string;
 }
@@ -42,11 +45,16 @@ export class StaticAssets {
   constructor(options: StaticAssetsOptions = {}) {
     this.mount = options.mount ?? '/static';
     const dir = options.dir ?? path.join(projectRoot(), 'public');
-    const files = options.files ?? Object.fromEntries(readdirSync(dir).map((name) => [name, path.join(dir, name)]));
-    for (const [name, file] of Object.entries(files)) {
+    const bodies: [string, () => Buffer][] = options.contents
+      ? Object.entries(options.contents).map(([name, text]) => [name, () => Buffer.from(text, 'utf8')])
+      : Object.entries(options.files ?? Object.fromEntries(readdirSync(dir).map((name) => [name, path.join(dir, name)]))).map(([name, file]) => [
+          name,
+          () => readFileSync(file),
+        ]);
+    for (const [name, read] of bodies) {
       const type = CONTENT_TYPES[path.extname(name)];
       if (!type) continue;
-      const body = readFileSync(file);
+      const body = read();
       this.assets.set(name, { body, type, hash: createHash('sha256').update(body).digest('base64url').slice(0, 16) });
     }
   }
@@ -66,20 +74,23 @@ export class StaticAssets {
   /** GET {mount}/{name}: the file with its ETag; 304 when the browser's copy is current. */
   routes(): Router {
     const router = new Router();
-    router.get(`${this.mount}/:name`, (ctx) => {
-      const asset = this.assets.get(ctx.params.name ?? '');
-      if (!asset) return;
-      ctx.set('ETag', `"${asset.hash}"`);
-      ctx.set('Cache-Control', ctx.query.v === asset.hash ? VERSIONED_CACHE : UNVERSIONED_CACHE);
-      ctx.type = asset.type;
-      // ctx.fresh compares the validators only on a 2xx answer.
-      ctx.status = 200;
-      if (ctx.fresh) {
-        ctx.status = 304;
-        return;
-      }
-      ctx.body = asset.body;
-    });
+    router.get(`${this.mount}/:name`, (ctx) => this.answer(ctx, ctx.params.name ?? ''));
     return router;
+  }
+
+  /** Answers with the named asset (nothing, leaving a 404, for one it does not have) and its cache headers. */
+  answer(ctx: Context, name: string): void {
+    const asset = this.assets.get(name);
+    if (!asset) return;
+    ctx.set('ETag', `"${asset.hash}"`);
+    ctx.set('Cache-Control', ctx.query.v === asset.hash ? VERSIONED_CACHE : UNVERSIONED_CACHE);
+    ctx.type = asset.type;
+    // ctx.fresh compares the validators only on a 2xx answer.
+    ctx.status = 200;
+    if (ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.body = asset.body;
   }
 }

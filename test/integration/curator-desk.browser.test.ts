@@ -162,7 +162,7 @@ describeRequiring([chromiumBrowser()], 'the curator desk in a browser', () => {
     // A field that breaks a rule gets the message next to it; fixed, the change is saved and logged.
     await field(page, 'Description (required)').fill('Too short');
     await visit(page, 'desk-namespace-refused', () => page.getByRole('button', { name: 'Save the namespace' }).click(), 422);
-    await expect(page.locator('#edit-description-msg').textContent()).resolves.toBe('Description MUST be longer than 50 characters');
+    await expect(page.locator('#edit-description-msg').textContent()).resolves.toBe('Description needs more than 50 characters');
     await expect(field(page, 'Description (required)').getAttribute('aria-invalid')).resolves.toBe('true');
     await field(page, 'Description (required)').fill(DESCRIPTION);
     await field(page, 'Name (required)').fill(`Renamed records ${prefix}`);

@@ -345,8 +345,8 @@ describe('the curator desk', () => {
 
       const bad = await postDesk(desk, `/curation/requests/prefix/${id}/amend`, { ...fields, description: 'Too short', note: 'shorter' });
       expect(bad.status).toBe(422);
-      expect(bad.text).toMatch(/id="amend-description-msg" aria-live="polite">Description MUST be longer than 50 characters<\/p>/);
-      expect(bad.text).toContain('<a href="#amend-description">Description MUST be longer than 50 characters</a>');
+      expect(bad.text).toMatch(/id="amend-description-msg" aria-live="polite">Description needs more than 50 characters<\/p>/);
+      expect(bad.text).toContain('<a href="#amend-description">Description needs more than 50 characters</a>');
       expect(bad.text).toContain('<details open>');
 
       const good = await postDesk(desk, `/curation/requests/prefix/${id}/amend`, { ...fields, name: `Amended ${prefix}`, note: 'Better name' });
@@ -536,7 +536,8 @@ describe('the curator desk', () => {
       const fields = await editForm(path);
       const badRor = await postDesk(desk, `${path}/edit`, { ...fields, rorId: 'not-a-ror-id' });
       expect(badRor.status).toBe(422);
-      expect(badRor.text).toMatch(/id="edit-rorId-msg" aria-live="polite">Institution ROR ID [^<]+<\/p>/);
+      // In the form's plain words, not the API's ("Institution ROR ID ...").
+      expect(badRor.text).toContain('id="edit-rorId-msg" aria-live="polite">“not-a-ror-id” is not a ROR id; a ROR id is written like https://ror.org/02catss52 or 02catss52</p>');
       const res = await postDesk(desk, `${path}/edit`, { ...fields, description: `${fields.description} Now longer still.` });
       expect(res.status).toBe(303);
       const logged = await t.db('curationEvents').where({ entity: 'institution', entityId: resource.institutionId }).orderBy('id', 'desc').first();

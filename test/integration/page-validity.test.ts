@@ -55,6 +55,7 @@ describe('page validity', () => {
     ['unknown namespace', () => '/registry/taxonmy', 404],
     ['unknown address', () => '/no/such/page', 404],
     ['reverse lookup', () => '/reverse-lookup?url=https%3A%2F%2Fwww.ncbi.nlm.nih.gov%2FTaxonomy%2FBrowser%2Fwwwtax.cgi%3Fmode%3DInfo%26id%3D9606', 200],
+    ['embedding the search box', () => '/embed', 200],
     ['prefix request form', () => '/prefixregistrationrequest', 200],
     ['resource request form', () => '/resourceregistrationrequest', 200],
     ['requester status page', () => `/requests/${token}`, 200],

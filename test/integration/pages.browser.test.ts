@@ -7,9 +7,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { startBothAreas, type BothAreas } from '../support/areas.js';
 import { chromiumBrowser, launchChromium, openLoopbackPage, saveScreenshot, visitPage, type LoopbackPage } from '../support/browser.js';
-import { startSites, type Sites } from '../support/fixture-sites.js';
+import { resolveTaxonomyToSites, startSites, type Sites } from '../support/fixture-sites.js';
 import { describeRequiring } from '../support/requirements.js';
-import { waitFor } from '../support/wait.js';
 
 
 describeRequiring([chromiumBrowser()], 'the registry pages in a browser', () => {
@@ -24,13 +23,7 @@ describeRequiring([chromiumBrowser()], 'the registry pages in a browser', () => 
     sites = await startSites();
     areas = await startBothAreas('pages_browser', { listeningPublicUrls: true });
     registry = `http://127.0.0.1:${areas.registry.port}`;
-    // Taxonomy's providers are on the internet; here they are one local stand-in, so the sample link ends on loopback.
-    const taxonomy = (await areas.db('namespaces').where({ prefix: 'taxonomy' }).first('id'))!.id;
-    await areas.db('resources').where({ namespaceId: taxonomy }).update({ urlPattern: sites.url('/taxonomy/items/{$id}') });
-    await waitFor(async () => {
-      const answer = await areas.resolver.send({ method: 'GET', path: '/taxonomy:9606' });
-      return answer.text.includes('127.0.0.1');
-    }, { timeoutMs: 10_000, what: 'the resolver answering with the local provider' });
+    await resolveTaxonomyToSites(areas, sites);
     browser = await launchChromium();
   }, 60_000);
 

@@ -217,18 +217,20 @@ describe('sorting', () => {
 });
 
 describe('items', () => {
-  it('renders a namespace with the reference fields in order, its synonyms, and its association links', async () => {
+  it('renders a namespace with the reference fields in order, its suffix passthrough and synonyms, and its association links', async () => {
     const res = await get('/restApi/namespaces/230');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/hal\+json/);
     expect(res.headers['last-modified']).toBe(new Date('2024-02-12T09:37:02.753Z').toUTCString());
-    // The reference's fields in its order; `synonyms` (issue 15 item 1) is the one addition, after them.
+    // The reference's fields in its order; the additions after them: `suffixPassthrough` (issue 25 item 5)
+    // and `synonyms` (issue 15 item 1).
     expect(Object.keys(res.body)).toEqual([
       'prefix', 'mirId', 'name', 'pattern', 'description', 'created', 'modified', 'deprecated', 'deprecationDate',
       'deprecationOfflineDate', 'renderDeprecatedLanding', 'deprecationStatement', 'infoOnPostmortemAccess', 'sampleId',
-      'namespaceEmbeddedInLui', 'synonyms', '_links',
+      'namespaceEmbeddedInLui', 'suffixPassthrough', 'synonyms', '_links',
     ]);
     expect(res.body.synonyms).toEqual([]);
+    expect(res.body.suffixPassthrough).toBe(false);
     expect(res.body).toMatchObject({
       prefix: '3dmet',
       mirId: 'MIR:00000066',

@@ -20,6 +20,7 @@ import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { createProducerRedis } from '../../src/queue/connections.js';
 import { deleteQueueKeys } from '../../src/queue/queue-keys.js';
 import { createRegistryApp, type RegistryAppDeps } from '../../src/registry/app.js';
+import { SparqlPool } from '../../src/registry/sparql/sparql-pool.js';
 import { createResolverApp } from '../../src/resolver/app.js';
 import type { SnapshotSource } from '../../src/resolver/snapshot-source.js';
 import { SnapshotStore } from '../../src/resolver/snapshot-store.js';
@@ -49,6 +50,8 @@ export interface RegistryAppOptions {
   registryVersions?: RegistryAppDeps['registryVersions'];
   /** Another Redis connection than the stack's (one that cannot connect, say). */
   redis?: Redis;
+  /** The SPARQL endpoint's threads: /sparql is mounted with them (the caller closes them). */
+  sparql?: RegistryAppDeps['sparql'];
 }
 
 export interface ResolverAppOptions {
@@ -129,6 +132,7 @@ export async function startStack(label: string, options: StartOptions = {}): Pro
         logger,
         registration: app.registration,
         registryVersions: app.registryVersions,
+        sparql: app.sparql,
       }),
     resolverApp: async (app = {}) => {
       let store: SnapshotStore | undefined;
@@ -201,7 +205,16 @@ export async function startBothAreas(label: string, options: BothAreasOptions = 
   const env = options.listeningPublicUrls
     ? { PUBLIC_REGISTRY_URL: `http://127.0.0.1:${registry.port}`, PUBLIC_RESOLVER_URL: `http://127.0.0.1:${resolver.port}` }
     : undefined;
-  const registryKoa = stack.registryApp({ registration: acceptingChecks, env });
+  // Threads start on the first query only; closed with the areas.
+  const sparql = new SparqlPool({
+    threads: 1,
+    timeoutMs: 10_000,
+    perClient: 4,
+    maxResultBytes: stack.config.SPARQL_MAX_RESULT_BYTES,
+    publicResolverUrl: env?.PUBLIC_RESOLVER_URL ?? stack.config.PUBLIC_RESOLVER_URL,
+    publicRegistryUrl: env?.PUBLIC_REGISTRY_URL ?? stack.config.PUBLIC_REGISTRY_URL,
+  });
+  const registryKoa = stack.registryApp({ registration: acceptingChecks, env, sparql });
   const { koa: resolverKoa } = await stack.resolverApp({ env });
   listeners.registry = registryKoa.callback();
   listeners.resolver = resolverKoa.callback();
@@ -214,6 +227,7 @@ export async function startBothAreas(label: string, options: BothAreasOptions = 
     close: async () => {
       await registry.close();
       await resolver.close();
+      await sparql.close();
       await stack.close();
     },
   };

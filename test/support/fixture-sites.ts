@@ -6,6 +6,8 @@
  */
 import http from 'node:http';
 import type net from 'node:net';
+import type { BothAreas } from './areas.js';
+import { waitFor } from './wait.js';
 
 export async function startSites() {
   const sockets = new Set<net.Socket>();
@@ -43,3 +45,16 @@ export async function startSites() {
   };
 }
 export type Sites = Awaited<ReturnType<typeof startSites>>;
+
+/**
+ * Taxonomy's providers are on the internet; this makes them all the local stand-in, and waits until the
+ * resolver answers with it, so that a browser following taxonomy:9606 ends on loopback (/taxonomy/items/9606).
+ */
+export async function resolveTaxonomyToSites(areas: Pick<BothAreas, 'db' | 'resolver'>, sites: Sites): Promise<void> {
+  const taxonomy = (await areas.db('namespaces').where({ prefix: 'taxonomy' }).first('id'))!.id;
+  await areas.db('resources').where({ namespaceId: taxonomy }).update({ urlPattern: sites.url('/taxonomy/items/{$id}') });
+  await waitFor(async () => (await areas.resolver.send({ method: 'GET', path: '/taxonomy:9606' })).text.includes('127.0.0.1'), {
+    timeoutMs: 10_000,
+    what: 'the resolver answering with the local provider',
+  });
+}

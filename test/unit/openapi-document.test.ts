@@ -95,10 +95,11 @@ describe('the field order of the reference', () => {
     expect(resolver.components.schemas.ResolvedResource).toMatchObject({ 'x-field-order': 'reference' });
   });
 
-  it('lists a HAL namespace\'s fields in the reference\'s Java field order, then its synonyms (an addition), then its links (registry-behaviour.md §1.3)', () => {
+  it('lists a HAL namespace\'s fields in the reference\'s Java field order, then its suffix passthrough and synonyms (additions), then its links (registry-behaviour.md §1.3)', () => {
     expect(properties(registry, 'Namespace')).toEqual([
       'prefix', 'mirId', 'name', 'pattern', 'description', 'created', 'modified', 'deprecated', 'deprecationDate', 'deprecationOfflineDate',
-      'renderDeprecatedLanding', 'deprecationStatement', 'infoOnPostmortemAccess', 'sampleId', 'namespaceEmbeddedInLui', 'synonyms', '_links',
+      'renderDeprecatedLanding', 'deprecationStatement', 'infoOnPostmortemAccess', 'sampleId', 'namespaceEmbeddedInLui', 'suffixPassthrough', 'synonyms',
+      '_links',
     ]);
   });
 

@@ -38,6 +38,9 @@ describe('the route families of the rate limits', () => {
     expect(registryFamilyOf('GET', '/registryInsightApi/getEbiSearchDataset')).toBe('dataset');
     expect(registryFamilyOf('GET', '/restApi/namespaces')).toBe('browse');
     expect(registryFamilyOf('GET', '/registry/taxonomy')).toBe('browse');
+    // A SPARQL query is a read, whether in the URL or in a POST body.
+    expect(registryFamilyOf('GET', '/sparql')).toBe('browse');
+    expect(registryFamilyOf('POST', '/sparql')).toBe('browse');
     expect(registryFamilyOf('HEAD', '/')).toBe('browse');
     expect(registryFamilyOf('GET', '/health/ready')).toBeNull();
     expect(registryFamilyOf('GET', '/metrics')).toBeNull();

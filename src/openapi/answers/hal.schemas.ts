@@ -37,6 +37,10 @@ const FIELD_TYPES: Readonly<Record<string, Schema>> = {
   countryCode: addition(text('ISO 3166-1 alpha-2'), 'the reference leaves it out of the item (it is the id, in the self link)'),
   countryName: text(),
   synonyms: addition(arrayOf(text()), "a namespace's prefix synonyms (each resolves in place of the prefix), sorted; [] when it has none"),
+  suffixPassthrough: addition(
+    flag(),
+    "whether a LUI the namespace's pattern refuses resolves as its longest matching leading part, the rest (from a / . ; # or ?) appended to each provider URL; false by default",
+  ),
 };
 
 const LINK = ref('HalLink');

@@ -10,6 +10,8 @@ import { envelopeOf, envelopeWithMessage } from './envelope.schemas.js';
 const EXTENSION_WHY: Readonly<Record<string, string>> = {
   canonicalCompactIdentifier: 'the compact identifier a non-canonical local id (case, padding, prefix spelling) was resolved as; present only then',
   prefixSynonym: 'the prefix synonym the request named its namespace by, as written (parsedCompactIdentifier names the canonical prefix); present only then',
+  luiSuffix:
+    "the part of the local id passed through to the providers, as typed (`/0.210831.2033` for dandi:000027/0.210831.2033), on a namespace with suffix passthrough on whose pattern refused the whole local id: parsedCompactIdentifier's localId is the part before it, and each provider URL ends with it, percent-encoded; present only then",
 };
 
 /** The payload's fields the reference does not have (payload-extensions.ts), after parsedCompactIdentifier, present only when they apply. */

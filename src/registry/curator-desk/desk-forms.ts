@@ -43,6 +43,13 @@ const NAMESPACE_FIELDS: readonly DeskField[] = [
     required: false,
     hint: 'Other prefixes the namespace answers to (ncbitaxon for taxonomy), one per line; the resolver takes each in place of the prefix.',
   },
+  {
+    name: 'suffixPassthrough',
+    label: 'Pass suffixes through to the providers',
+    input: 'checkbox',
+    required: false,
+    hint: 'For versioned or path-like identifiers (dandi:000027/0.210831.2033): what follows the part the pattern matches, from a / . ; # or ?, is appended to each provider URL.',
+  },
   { name: 'deprecationStatement', label: 'Deprecation statement', input: 'textarea', required: false, hint: 'Shown on the landing page of a deprecated namespace.' },
   { name: 'infoOnPostmortemAccess', label: 'How to reach the data after the end', input: 'textarea', required: false },
 ];
@@ -126,13 +133,22 @@ export interface FormProblems {
   problems: string[];
 }
 
-/** Places a refused edit's messages: EditRefused names its fields; other messages quote the property. */
-export function placeEditRefusal(collection: EditableCollection, error: DomainError & { failures?: readonly EditFailure[] }): FormProblems {
+/**
+ * Places a refused edit's messages, as `word` puts them (the pages' plain words): EditRefused names its
+ * fields; other messages quote the property.
+ */
+export function placeEditRefusal(
+  collection: EditableCollection,
+  error: DomainError & { failures?: readonly EditFailure[] },
+  word: (message: string) => string = (message) => message,
+): FormProblems {
   const names = new Set(RECORD_FIELDS[collection].map((field) => field.name));
   const errors: Record<string, string> = {};
   const problems: string[] = [];
   const failures = error.failures ?? [{ field: quotedProperty(error.message) ?? '', message: error.message }];
-  for (const { field, message } of failures) {
+  for (const failure of failures) {
+    const { field } = failure;
+    const message = word(failure.message);
     const name = field === 'locationCountryCode' ? 'location' : field;
     if (names.has(name) && errors[name] === undefined) errors[name] = message;
     else problems.push(message);

@@ -236,9 +236,10 @@ export class DeskService {
     try {
       const failures = await validator.validateRequestByField(kind, normaliseRegistrationPayload(raw as Record<string, unknown>));
       if (failures.length > 0) {
-        const errors = messagesByField(form, failures);
+        const plain = failures.map((f) => ({ ...f, message: validator.plainMessage(kind, f.message) }));
+        const errors = messagesByField(form, plain);
         const placed = new Set(Object.values(errors));
-        return { ok: false, status: 422, errors, problems: failures.map((f) => f.message).filter((m) => !placed.has(m)) };
+        return { ok: false, status: 422, errors, problems: plain.map((f) => f.message).filter((m) => !placed.has(m)) };
       }
       await this.deps.curation.run(kind, 'amend', sessionId, readSessionEventPayload({ [AMENDED_FIELD[kind]]: raw, additionalInformation: note }, curator));
       return { ok: true };
@@ -342,6 +343,12 @@ export class DeskService {
     return this.refusalsAsForm('namespaces', () => this.deps.maintenance.setSuccessor(curator, String(id), [href], client, expected));
   }
 
+  /** A refused edit's messages in the plain words of the request form that has the record's fields. */
+  private plainly(collection: EditableCollection): (message: string) => string {
+    const kind: RequestKind = collection === 'resources' ? 'resource' : 'prefix';
+    return (message) => this.deps.validator?.plainMessage(kind, message) ?? message;
+  }
+
   private async refusalsAsForm(collection: EditableCollection, change: () => Promise<unknown>): Promise<FormOutcome> {
     try {
       await change();
@@ -349,7 +356,7 @@ export class DeskService {
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       if (error.kind === 'not-found') throw error;
-      if (error.kind === 'invalid') return { ok: false, status: 422, ...placeEditRefusal(collection, error) };
+      if (error.kind === 'invalid') return { ok: false, status: 422, ...placeEditRefusal(collection, error, this.plainly(collection)) };
       if (error.kind === 'conflict') return { ok: false, status: 409, errors: {}, problems: [error.message] };
       throw error;
     }
@@ -401,7 +408,7 @@ export class DeskService {
     } catch (error) {
       if (!(error instanceof DomainError) || error.kind === 'not-found') throw error;
       if (error.kind === 'invalid') {
-        const placed = placeEditRefusal('resources', error);
+        const placed = placeEditRefusal('resources', error, this.plainly('resources'));
         // The reactivation form's one field is the URL pattern.
         return { ok: false, status: 422, errors: placed.errors.urlPattern ? { reactivateUrlPattern: placed.errors.urlPattern } : {}, problems: placed.problems };
       }

@@ -50,6 +50,8 @@ export const EDITABLE: Readonly<Record<EditableCollection, { fields: Record<stri
       namespaceEmbeddedInLui: FLAG,
       // Canonical-LUI rules (core/lui-rules.ts): an object of rules, or null for those the pattern calls for.
       luiRules: { type: 'rules' },
+      // Issue 25 item 5: pass what follows the matching part of a LUI through to the providers (core/lui-suffix.ts).
+      suffixPassthrough: FLAG,
     },
     associations: {
       successor: { column: 'successorId', target: 'namespaces', nullable: true },

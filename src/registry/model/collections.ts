@@ -103,8 +103,10 @@ const namespaces = collectionOf<Columns<NamespaceRow>>('namespace', {
     'deprecationOfflineDate', 'renderDeprecatedLanding', 'deprecationStatement', 'infoOnPostmortemAccess',
     'sampleId', 'namespaceEmbeddedInLui',
   ],
-  // Issue 15 item 1: the other names the namespace answers to, sorted (namespace-synonyms.ts).
-  extraItemFields: ['synonyms'],
+  // Issue 25 item 5: whether suffix passthrough is on (a column, shown after the reference's fields rather
+  // than among them, so that the reference's part of the item and the profile's descriptors stay as they
+  // were). Issue 15 item 1: the other names the namespace answers to, sorted (namespace-synonyms.ts), last.
+  extraItemFields: ['suffixPassthrough', 'synonyms'],
   associations: ['successor', 'contactPerson', 'resources', 'curationWarnings'],
   // prefix is unique because lower(prefix) is (a unique index).
   uniqueColumns: ['prefix', 'mirId'],

@@ -109,4 +109,9 @@ export interface RequestValidation {
   reviewRequest(kind: RequestKind, payload: RegistrationPayload): Promise<RequestReview>;
   /** validateRequest with the field of each message. */
   validateRequestByField(kind: RequestKind, payload: RegistrationPayload, client?: string): Promise<RequestFailure[]>;
+  /**
+   * A failure message in the plain words of the pages' labels (the API keeps the reference's words): what
+   * the request forms and the curator desk's forms show.
+   */
+  plainMessage(kind: RequestKind, message: string): string;
 }

@@ -43,6 +43,9 @@ export function HomePage({ site, home }: { site: Site; home: HomeData }) {
       <section aria-labelledby="search-heading">
         <h2 id="search-heading">Search</h2>
         <SearchBox id="home-search" />
+        <p>
+          <a href="/embed">Put a search box on your own site</a>
+        </p>
       </section>
       <section aria-labelledby="size-heading">
         <h2 id="size-heading">The registry</h2>

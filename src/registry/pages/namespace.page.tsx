@@ -230,6 +230,13 @@ export function NamespacePage({ site, data }: { site: Site; data: NamespacePageD
               (its local identifiers start with the prefix, so the compact identifier is the local identifier itself)
             </>
           ) : null}
+          {ns.suffixPassthrough ? (
+            <>
+              {' '}
+              — versions and parts of a record resolve too: what follows the identifier from a <code>/</code>, <code>.</code>,{' '}
+              <code>;</code>, <code>#</code> or <code>?</code> is passed through to the providers (<code>{curie}/…</code>)
+            </>
+          ) : null}
         </dd>
         <dt>Identifier pattern</dt>
         <dd>

@@ -11,6 +11,7 @@ import {
   type RequestValidation,
   type UrlCheckReview,
 } from '../model/request-validation.js';
+import { plainMessage } from './pages/plain-messages.js';
 import { validateRequest, validateRequestByField } from './submission/checked-validation.js';
 import type { ValidationEndpoint } from './validation/endpoints.js';
 import { checkFailure, validateField, type FieldVerdict } from './validation/field-validation.js';
@@ -103,6 +104,10 @@ export class RegistrationValidator implements RequestValidation {
   /** validateRequest with the field of each message (the request forms show each next to its field). */
   validateRequestByField(kind: RequestKind, payload: RegistrationPayload, client?: string): Promise<RequestFailure[]> {
     return validateRequestByField(kind, payload, client === undefined ? this.current : { ...this.current, client });
+  }
+
+  plainMessage(kind: RequestKind, message: string): string {
+    return plainMessage(kind, message);
   }
 
   /** A field validator endpoint's verdict on a request body (see field-validation.ts). */
