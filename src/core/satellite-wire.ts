@@ -12,12 +12,17 @@ export type WireResource = Omit<ResourceEntry, 'recommendation' | 'recommendatio
 /** A namespace of /satelliteApi/namespaces and of the snapshot file. */
 export type WireNamespace = Omit<NamespaceEntry, 'resources'> & { resources: WireResource[] };
 
-/** What the dataset file lacks of a namespace: its synonyms, and its canonical-LUI rules where a curator stored some. */
+/**
+ * What the dataset file lacks of a namespace: its synonyms, its canonical-LUI rules where a curator stored
+ * some, and its suffix passthrough where a curator turned it on.
+ */
 export interface NamespaceOverride {
   id: number;
   synonyms: readonly string[];
   /** The rules the snapshot applies (null: none); present only where rules are stored. */
   luiRules?: LuiRules | null;
+  /** Present (true) only where it is on. */
+  suffixPassthrough?: boolean;
 }
 
 const NO_SYNONYMS: readonly string[] = Object.freeze([]);

@@ -46,12 +46,13 @@ const namespace = object({
   resources: arrayOf(resource),
   luiRules,
   synonyms: arrayOf(text()),
-});
+  suffixPassthrough: flag('Whether a LUI its pattern refuses may resolve as its longest matching leading part'),
+}, { optional: ['suffixPassthrough'] });
 
 const NAMESPACES = envelopeOf(
   object({ registryVersion: integer('The registry version the namespaces were read at'), namespaces: arrayOf(namespace), missing: arrayOf(integer(), 'Ids no namespace has (deleted)') }),
 );
-const OVERRIDES = envelopeOf(object({ namespaces: arrayOf(object({ id: integer(), synonyms: arrayOf(text()), luiRules }, { optional: ['luiRules'] })) }));
+const OVERRIDES = envelopeOf(object({ namespaces: arrayOf(object({ id: integer(), synonyms: arrayOf(text()), luiRules, suffixPassthrough: flag() }, { optional: ['luiRules', 'suffixPassthrough'] })) }));
 
 const USAGE_ENTRY = object({
   day: text('The UTC day counted, YYYY-MM-DD, within the last 30 days'),
@@ -93,8 +94,8 @@ export const SATELLITE_OPERATIONS: readonly OperationSpec[] = [
     methods: ['get'],
     path: '/satelliteApi/overrides',
     tag: 'Satellites',
-    summary: 'What the dataset file lacks: synonyms and stored canonical-LUI rules',
-    description: 'The namespaces that have synonyms or curator-stored canonical-LUI rules, with them: a satellite loading the dataset file adds these.',
+    summary: 'What the dataset file lacks: synonyms, stored canonical-LUI rules, suffix passthrough',
+    description: 'The namespaces that have synonyms, curator-stored canonical-LUI rules or suffix passthrough on, with them: a satellite loading the dataset file adds these.',
     addition: WHY,
     access: 'satellite',
     responses: {

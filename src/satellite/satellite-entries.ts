@@ -16,7 +16,7 @@ type DatasetResource = Omit<WireResource, 'institution' | 'location'> & {
   institution: { id: number; name: string; homeUrl: string; description: string; rorId: string | null; location: DatasetLocation };
   location: DatasetLocation;
 };
-type DatasetNamespace = Omit<WireNamespace, 'resources' | 'luiRules' | 'synonyms'> & { resources: DatasetResource[] };
+type DatasetNamespace = Omit<WireNamespace, 'resources' | 'luiRules' | 'synonyms' | 'suffixPassthrough'> & { resources: DatasetResource[] };
 
 function isDatasetNamespace(value: unknown): value is DatasetNamespace {
   const ns = value as Partial<DatasetNamespace> | null;
@@ -68,6 +68,7 @@ export function entriesOfDataset(namespaces: readonly unknown[], overrides: read
       // As the resolver's loader: the stored rules where a curator set them, else those the pattern calls for.
       luiRules: override?.luiRules !== undefined ? override.luiRules : snapshotLuiRules(null, value),
       synonyms: override?.synonyms.length ? override.synonyms : NO_SYNONYMS,
+      suffixPassthrough: override?.suffixPassthrough ?? false,
     };
     return entry;
   });

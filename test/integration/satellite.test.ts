@@ -206,6 +206,8 @@ describe('a satellite resolver following an upstream registry area', () => {
   }, LONG);
 
   it('loads the dataset again when the feed does not know its cursor, and catches up from the dataset\'s own', async () => {
+    // A curator setting the dataset file does not carry: it comes with the overrides (and the feed).
+    await t.db('namespaces').where({ prefix: 'pdb' }).update({ suffixPassthrough: true });
     await stopProcess(satellite?.spawned);
     const file = path.join(snapshotDir, 'snapshot.json');
     const saved = JSON.parse(await readFile(file, 'utf8')) as { cursor: string };
@@ -222,6 +224,13 @@ describe('a satellite resolver following an upstream registry area', () => {
       what: 'a cursor of the feed saved again',
     });
     expect((await ready()).body.payload.status).toBe('ok');
+    const { koa } = await t.resolverApp();
+    for (const curie of ['pdb:2gc4/assembly/1', 'pdb:2gc4', 'orcid:0000-0002-5355-2576']) {
+      const fromSatellite = await fetch(`${satellite!.base}/${curie}`);
+      const fromResolver = await request(koa.callback()).get(`/${curie}`);
+      expect({ curie, status: fromSatellite.status, body: await fromSatellite.text() }).toEqual({ curie, status: fromResolver.status, body: fromResolver.text });
+    }
+    expect((await fetch(`${satellite!.base}/pdb:2gc4/assembly/1`)).status).toBe(200);
   }, LONG);
 
   describe('the satellite API of the registry area', () => {

@@ -17,7 +17,7 @@ export interface SatelliteNamespaces {
 
 export interface SatelliteService {
   namespaces(ids: readonly number[]): Promise<SatelliteNamespaces>;
-  /** The synonyms and stored canonical-LUI rules of the namespaces having any: what the dataset file lacks. */
+  /** What the dataset file lacks: the synonyms, stored canonical-LUI rules and suffix passthrough of the namespaces having any. */
   overrides(): Promise<NamespaceOverride[]>;
   /** Counts a batch; `counted` is false for a batch id counted before, `ignored` the entries of unknown prefixes. */
   recordUsage(batchId: string, entries: readonly SatelliteUsageEntry[]): Promise<{ counted: boolean; ignored: number }>;
@@ -39,13 +39,16 @@ export function createSatelliteService(db: Db, redis: Redis): SatelliteService {
     async overrides() {
       const synonyms = await readSynonymsOf(db, undefined);
       const stored = await db('namespaces')
-        .select('id', 'prefix', 'pattern', 'namespaceEmbeddedInLui', 'luiRules')
-        .whereNotNull('luiRules');
+        .select('id', 'prefix', 'pattern', 'namespaceEmbeddedInLui', 'luiRules', 'suffixPassthrough')
+        .whereNotNull('luiRules')
+        .orWhere('suffixPassthrough', true);
       const byId = new Map<number, NamespaceOverride>();
       for (const [id, list] of synonyms) byId.set(id, { id, synonyms: list });
       for (const row of stored) {
-        const rules = snapshotLuiRules(row.luiRules, row);
-        byId.set(row.id, { id: row.id, synonyms: byId.get(row.id)?.synonyms ?? [], luiRules: rules });
+        const override: NamespaceOverride = { id: row.id, synonyms: byId.get(row.id)?.synonyms ?? [] };
+        if (row.luiRules !== null) override.luiRules = snapshotLuiRules(row.luiRules, row);
+        if (row.suffixPassthrough) override.suffixPassthrough = true;
+        byId.set(row.id, override);
       }
       return [...byId.values()].sort((a, b) => a.id - b.id);
     },
