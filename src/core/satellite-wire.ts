@@ -9,8 +9,11 @@ import { UNRANKED, type NamespaceEntry, type ResourceEntry } from './registry-sn
 /** A resource of the wire forms: a snapshot resource without its ranking. */
 export type WireResource = Omit<ResourceEntry, 'recommendation' | 'recommendationIfEbiHosted'>;
 
-/** A namespace of /satelliteApi/namespaces and of the snapshot file. */
-export type WireNamespace = Omit<NamespaceEntry, 'resources'> & { resources: WireResource[] };
+/**
+ * A namespace of /satelliteApi/namespaces (with its description, which the snapshot leaves out and the
+ * MCP tools read one namespace at a time) and of the snapshot file (without it).
+ */
+export type WireNamespace = Omit<NamespaceEntry, 'resources'> & { resources: WireResource[]; description?: string | null };
 
 /**
  * What the dataset file lacks of a namespace: its synonyms, its canonical-LUI rules where a curator stored
@@ -28,7 +31,7 @@ export interface NamespaceOverride {
 const NO_SYNONYMS: readonly string[] = Object.freeze([]);
 
 /** A snapshot entry of a wire namespace, its resources unranked (buildSnapshot and rankNamespace rank them). */
-export function entryOfWire(namespace: WireNamespace): NamespaceEntry {
+export function entryOfWire({ description: _description, ...namespace }: WireNamespace): NamespaceEntry {
   return {
     ...namespace,
     synonyms: namespace.synonyms?.length ? namespace.synonyms : NO_SYNONYMS,

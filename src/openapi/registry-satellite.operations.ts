@@ -47,6 +47,7 @@ const namespace = object({
   luiRules,
   synonyms: arrayOf(text()),
   suffixPassthrough: flag('Whether a LUI its pattern refuses may resolve as its longest matching leading part'),
+  description: orNull(text('The namespace\'s description (the resolvers\' snapshot leaves it out; their MCP tools read it)')),
 }, { optional: ['suffixPassthrough'] });
 
 const NAMESPACES = envelopeOf(

@@ -31,6 +31,7 @@ import { REVERSE_PATHS, reverseLookups } from './reverse.routes.js';
 import { resolverHomeRoutes } from './resolver-home.routes.js';
 import { RESOLVER_ASSET_PATHS, resolverAssetRoutes, resolverSite } from './resolver-site.js';
 import type { SnapshotSource } from './snapshot-source.js';
+import type { NamespaceEntry } from '../core/registry-snapshot.js';
 
 /** What counts resolutions: the usage recorder (Redis), or a satellite's batches to its upstream. */
 export interface UsageCounter extends UsageFlushReading {
@@ -49,6 +50,8 @@ export interface ResolverAppDeps {
   usage?: UsageCounter;
   /** Dependencies /health/ready checks besides Postgres and Redis (a satellite's upstream). */
   checks?: DependencyCheck[];
+  /** Where the MCP tools read a namespace's description when there is no Postgres (a satellite asks its upstream). */
+  readDescription?: (namespace: NamespaceEntry) => Promise<string | null>;
   /**
    * The process's metrics (main.ts: its registry with the process metrics, and the snapshot store's lag
    * observer); a registry of the app's own without.
@@ -176,7 +179,7 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
       count,
       // The one read of the MCP tools outside the snapshot; without Postgres a namespace is described without it.
       readDescription: (namespace) =>
-        !deps.db ? Promise.resolve(null) : readNamespaceDescription(deps.db, namespace.id).catch((error: unknown) => {
+        !deps.db ? (deps.readDescription?.(namespace) ?? Promise.resolve(null)) : readNamespaceDescription(deps.db, namespace.id).catch((error: unknown) => {
           deps.logger.warn({ err: error }, 'namespace description unreadable; described without it');
           return null;
         }),

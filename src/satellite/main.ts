@@ -25,7 +25,15 @@ await runPart('satellite', USAGE, async (config, logger) => {
   logger.info({ namespaces: registry.snapshot.namespacesByPrefix.size, version: registry.snapshot.version }, 'registry snapshot in place');
   const usage = config.USAGE_COUNTING ? new SatelliteUsage(upstream, config.SATELLITE_TOKEN, logger, config.USAGE_FLUSH_INTERVAL_MS) : undefined;
   usage?.start();
-  const app = createResolverApp({ config, logger, registry, usage, metrics, checks: [{ name: 'upstream', check: registry.upstreamCheck }] });
+  const app = createResolverApp({
+    config,
+    logger,
+    registry,
+    usage,
+    metrics,
+    checks: [{ name: 'upstream', check: registry.upstreamCheck }],
+    readDescription: registry.readDescription,
+  });
   const server = await listen(app, config.RESOLVER_PORT, config);
   const metricsServer =
     config.RESOLVER_METRICS_PORT === 0

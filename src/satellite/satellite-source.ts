@@ -68,6 +68,20 @@ export class SatelliteSource implements SnapshotSource {
   /** No link-check measurements here: the answers' ETags are those of a resolver without any. */
   readonly rankingTag = rankingTagOf(new Map());
 
+  /**
+   * A namespace's description for the MCP tools, read from the upstream when asked (as a resolver reads it
+   * from Postgres); null when the upstream cannot say, and the namespace is described without it.
+   */
+  readDescription = async (namespace: NamespaceEntry): Promise<string | null> => {
+    try {
+      const answer = await this.options.upstream.namespaces<WireNamespace>([namespace.id]);
+      return answer.namespaces[0]?.description ?? null;
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'namespace description unreadable upstream; described without it');
+      return null;
+    }
+  };
+
   /** The upstream's state for /health/ready's checks: resolves while the last poll reached it. */
   upstreamCheck = async (): Promise<void> => {
     if (this.upstreamError !== null) throw new Error(this.upstreamError);

@@ -136,6 +136,15 @@ describe('a satellite resolver following an upstream registry area', () => {
         body: fromResolver.text,
       });
     }
+    // The MCP tool that reads past the snapshot (the description) answers as the resolver's does.
+    const describe = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'describeNamespace', arguments: { prefix: 'taxonomy' } } });
+    const mcpHeaders = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const fromSatellite = await fetch(`${satellite!.base}/mcp`, { method: 'POST', headers: mcpHeaders, body: describe });
+    const fromResolver = await request(resolver).post('/mcp').set(mcpHeaders).send(describe);
+    const satelliteText = await fromSatellite.text();
+    expect(satelliteText).toContain('The taxonomy contains the relationships between all living forms');
+    expect({ status: fromSatellite.status, text: satelliteText }).toEqual({ status: fromResolver.status, text: fromResolver.text });
+
     const health = await ready();
     expect(health.status).toBe(200);
     expect(health.body.payload).toEqual({ status: 'ok', checks: { upstream: 'ok' } });

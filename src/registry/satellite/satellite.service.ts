@@ -32,8 +32,12 @@ export function createSatelliteService(db: Db, redis: Redis): SatelliteService {
       return db.transaction(async (trx) => {
         const registryVersion = await readRegistryVersion(trx);
         const entries = await readNamespaceEntries(trx, [...ids]);
+        const descriptions = new Map<number, string>(
+          (await trx('namespaces').select('id', 'description').whereIn('id', [...ids])).map((row: { id: number; description: string }) => [row.id, row.description]),
+        );
         const found = new Set(entries.map((e) => e.id));
-        return { registryVersion, namespaces: entries.map(wireOfEntry), missing: ids.filter((id) => !found.has(id)) };
+        const namespaces = entries.map((e) => ({ ...wireOfEntry(e), description: descriptions.get(e.id) ?? null }));
+        return { registryVersion, namespaces, missing: ids.filter((id) => !found.has(id)) };
       }, readOptions);
     },
     async overrides() {
