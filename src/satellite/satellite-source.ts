@@ -22,6 +22,8 @@ export interface SatelliteSourceOptions {
 const IDS_PER_REQUEST = 200;
 /** Above this many namespaces to read again, loading the dataset again is cheaper. */
 const INCREMENTAL_LIMIT = 5000;
+/** How often the upstream's database is compared with the snapshot's (a HEAD request of the dataset). */
+const DATABASE_CHECK_MS = 60_000;
 
 /**
  * The satellite's snapshot holder (a SnapshotSource, so the resolver app serves from it unchanged): loads the
@@ -34,13 +36,18 @@ const INCREMENTAL_LIMIT = 5000;
  * The dataset's X-Registry-Change-Cursor is where the feed resumes after it: every change of a transaction
  * older than the build's snapshot is in the file, and the feed gives every later one (some perhaps already in
  * the file: a change is applied by reading its namespace again, so that is harmless). The dataset is loaded
- * again when the feed does not know the cursor (another database behind the same address), when a change
- * touches a location (which nearly every namespace shows), or when too many namespaces changed at once.
+ * again when the feed does not know the cursor, when the upstream's dataset comes from another database than
+ * the snapshot's (X-Registry-Database, compared every DATABASE_CHECK_MS: a re-created or restored database
+ * has other transaction ids, which a cursor cannot tell), when a change touches a location (which nearly every
+ * namespace shows), or when too many namespaces changed at once.
  */
 export class SatelliteSource implements SnapshotSource {
   private current: RegistrySnapshot | null = null;
   private byId = new Map<number, NamespaceEntry>();
   private cursor: string | null = null;
+  private databaseId: string | null = null;
+  /** performance.now() of the last comparison of the upstream's database; null: compare at the next poll. */
+  private databaseCheckedAt: number | null = null;
   private upstreamError: string | null = null;
   private unreachableSince: string | null = null;
   private applied = 0;
@@ -97,6 +104,7 @@ export class SatelliteSource implements SnapshotSource {
     if (saved) {
       this.install(saved.registryVersion, saved.namespaces.map(entryOfWire));
       this.cursor = saved.cursor;
+      this.databaseId = saved.databaseId ?? null;
       this.options.logger.info({ namespaces: this.byId.size, version: saved.registryVersion, savedAt: saved.savedAt }, 'serving the snapshot saved on disk');
     }
     await this.poll();
@@ -131,6 +139,7 @@ export class SatelliteSource implements SnapshotSource {
 
   private async pollOnce(): Promise<void> {
     try {
+      if (this.cursor !== null) await this.checkDatabase();
       if (this.cursor === null) await this.loadDataset();
       await this.followFeed();
       if (this.upstreamError !== null) this.options.logger.info('upstream registry reachable again');
@@ -146,12 +155,25 @@ export class SatelliteSource implements SnapshotSource {
     }
   }
 
+  /** Forgets the cursor when the upstream's dataset names another database than the snapshot's. */
+  private async checkDatabase(): Promise<void> {
+    const now = performance.now();
+    if (this.databaseCheckedAt !== null && now - this.databaseCheckedAt < DATABASE_CHECK_MS) return;
+    const databaseId = await this.options.upstream.datasetDatabase();
+    this.databaseCheckedAt = now;
+    if (databaseId === null || databaseId === this.databaseId) return;
+    this.options.logger.warn({ was: this.databaseId, now: databaseId }, 'the upstream registry has another database; loading its dataset again');
+    this.cursor = null;
+  }
+
   private async loadDataset(): Promise<void> {
     const started = performance.now();
     const dataset = await this.options.upstream.dataset();
     const overrides = await this.options.upstream.overrides<NamespaceOverride>();
     this.install(dataset.registryVersion, entriesOfDataset(dataset.namespaces, overrides));
     this.cursor = dataset.cursor;
+    this.databaseId = dataset.databaseId;
+    this.databaseCheckedAt = performance.now();
     this.options.logger.info(
       { namespaces: this.byId.size, version: dataset.registryVersion, ms: Math.round(performance.now() - started) },
       'registry loaded from the upstream dataset',
@@ -233,7 +255,12 @@ export class SatelliteSource implements SnapshotSource {
   private async writeWhileDirty(): Promise<void> {
     while (this.dirty) {
       this.dirty = false;
-      const state = { upstream: this.options.upstream.baseUrl, cursor: this.cursor!, registryVersion: this.current!.version };
+      const state = {
+        upstream: this.options.upstream.baseUrl,
+        cursor: this.cursor!,
+        registryVersion: this.current!.version,
+        databaseId: this.databaseId,
+      };
       try {
         await saveSnapshot(this.options.dir, state, this.byId.values());
       } catch (error) {

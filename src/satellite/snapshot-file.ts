@@ -18,6 +18,8 @@ export interface SavedSnapshot {
   /** Where the change feed resumes. */
   cursor: string;
   registryVersion: number;
+  /** The upstream database the snapshot came from (X-Registry-Database); null when it did not say. */
+  databaseId: string | null;
   savedAt: string;
   namespaces: WireNamespace[];
 }
@@ -29,7 +31,14 @@ export async function saveSnapshot(dir: string, state: Omit<SavedSnapshot, 'name
   await mkdir(dir, { recursive: true });
   // A slice of namespaces per turn of the event loop: a large registry's file must not stall resolution.
   const namespaces = await joinJsonInSlices([...entries], wireOfEntry, NAMESPACES_PER_SLICE);
-  const head = JSON.stringify({ format: FORMAT, upstream: state.upstream, cursor: state.cursor, registryVersion: state.registryVersion, savedAt: new Date().toISOString() });
+  const head = JSON.stringify({
+    format: FORMAT,
+    upstream: state.upstream,
+    cursor: state.cursor,
+    registryVersion: state.registryVersion,
+    databaseId: state.databaseId,
+    savedAt: new Date().toISOString(),
+  });
   const text = `${head.slice(0, -1)},"namespaces":[${namespaces}]}\n`;
   // One satellite per directory: a temporary a killed write left is simply written over.
   const temp = path.join(dir, `.${SNAPSHOT_FILE}.tmp`);

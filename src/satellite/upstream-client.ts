@@ -35,6 +35,8 @@ export interface DatasetDownload {
   registryVersion: number;
   /** Where the change feed resumes after this dataset (X-Registry-Change-Cursor). */
   cursor: string;
+  /** The database it was built from (X-Registry-Database). */
+  databaseId: string | null;
 }
 
 /** Feed pages the satellite reads at a time (the feed's largest). */
@@ -48,9 +50,10 @@ export class UpstreamClient {
     private readonly token: string,
   ) {}
 
-  private async get(path: string, timeoutMs = API_TIMEOUT_MS, headers: Record<string, string> = {}): Promise<Response> {
+  private async get(path: string, timeoutMs = API_TIMEOUT_MS, headers: Record<string, string> = {}, method = 'GET'): Promise<Response> {
     try {
       return await fetch(`${this.baseUrl}${path}`, {
+        method,
         headers: { Authorization: `Bearer ${this.token}`, Accept: 'application/json', ...headers },
         signal: AbortSignal.timeout(timeoutMs),
       });
@@ -86,7 +89,16 @@ export class UpstreamClient {
       etag: response.headers.get('ETag'),
       registryVersion: Number(response.headers.get('X-Registry-Version') ?? 0) || 0,
       cursor,
+      databaseId: response.headers.get('X-Registry-Database'),
     };
+  }
+
+  /** The database the upstream's current dataset was built from (a HEAD request: no body); null when it does not say. */
+  async datasetDatabase(): Promise<string | null> {
+    const response = await this.get('/resolutionApi/getResolverDataset', API_TIMEOUT_MS, {}, 'HEAD');
+    await response.body?.cancel();
+    if (response.status !== 200 && response.status !== 304) throw new UpstreamError(`the dataset: the upstream answered ${response.status}`, response.status);
+    return response.headers.get('X-Registry-Database');
   }
 
   /** The changes after `since`; null when the upstream does not know the cursor (the satellite loads the dataset again). */

@@ -224,7 +224,7 @@ describe('a satellite resolver following an upstream registry area', () => {
     await writeFile(file, JSON.stringify({ ...saved, cursor: 'not-a-cursor-of-this-feed', namespaces: [] }));
     satellite = await startSatellite();
     // The dataset was built before every change of this file: the feed from its X-Registry-Change-Cursor brings them.
-    await waitFor(async () => (await descriptionsOf('orcid:0000-0002-5355-2576')).includes('ORCID described while the satellite could not see its upstream'), {
+    await waitFor(async () => ((await resolve('orcid:0000-0002-5355-2576')).body.payload?.resolvedResources ?? []).some((r) => r.description === 'ORCID described while the satellite could not see its upstream'), {
       timeoutMs: 15_000,
       what: 'the satellite caught up after loading the dataset again',
     });
@@ -240,6 +240,27 @@ describe('a satellite resolver following an upstream registry area', () => {
       expect({ curie, status: fromSatellite.status, body: await fromSatellite.text() }).toEqual({ curie, status: fromResolver.status, body: fromResolver.text });
     }
     expect((await fetch(`${satellite!.base}/pdb:2gc4/assembly/1`)).status).toBe(200);
+  }, LONG);
+
+  it('loads the dataset again when the upstream has another database than its snapshot came from', async () => {
+    await stopProcess(satellite?.spawned);
+    const file = path.join(snapshotDir, 'snapshot.json');
+    const saved = JSON.parse(await readFile(file, 'utf8')) as { databaseId: string };
+    expect(saved.databaseId).toMatch(/^\d+$/);
+    // A valid cursor, but of another registry (a restored database): only X-Registry-Database tells.
+    await writeFile(file, JSON.stringify({ ...saved, databaseId: 'another-database', namespaces: [] }));
+    satellite = await startSatellite();
+    await waitFor(
+      async () => {
+        const { status, body } = await resolve('orcid:0000-0002-5355-2576');
+        return status === 200 && body.payload.resolvedResources.some((r) => r.description === 'ORCID described while the satellite could not see its upstream');
+      },
+      { timeoutMs: 15_000, what: 'the dataset loaded again, and the feed after it' },
+    );
+    await waitFor(async () => (JSON.parse(await readFile(file, 'utf8')) as { databaseId: string }).databaseId === saved.databaseId, {
+      timeoutMs: 10_000,
+      what: 'the database saved again',
+    });
   }, LONG);
 
   describe('the satellite API of the registry area', () => {

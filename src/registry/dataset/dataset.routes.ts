@@ -18,6 +18,8 @@ import { cursorBeforeTransaction } from '../model/change-cursor.js';
 /** Headers of the current dataset (additions): its registry version, and where its reader resumes the change feed. */
 export const REGISTRY_VERSION_HEADER = 'X-Registry-Version';
 export const CHANGE_CURSOR_HEADER = 'X-Registry-Change-Cursor';
+/** Which database the dataset was built from: a re-created database is another registry, whatever its versions. */
+export const DATABASE_HEADER = 'X-Registry-Database';
 
 export interface DatasetRouteDeps {
   config: Pick<Readonly<Config>, 'DATASET_DIR' | 'DATASET_FIRST_BUILD_WAIT_MS' | 'DATASET_RETENTION_DAYS' | 'QUEUE_PREFIX' | 'PUBLIC_REGISTRY_URL'>;
@@ -75,6 +77,7 @@ export function datasetRoutes(deps: DatasetRouteDeps): Router {
     if (current) {
       // What a satellite resolver needs to follow the registry from this dataset on (satellite/).
       ctx.set(REGISTRY_VERSION_HEADER, String(opened.manifest.registryVersion));
+      ctx.set(DATABASE_HEADER, opened.manifest.databaseId);
       if (opened.manifest.changeXmin) ctx.set(CHANGE_CURSOR_HEADER, cursorBeforeTransaction(opened.manifest.changeXmin));
     }
     sendPrebuilt(ctx, opened, { gzip, contentType: 'application/json', lastModified: new Date(opened.manifest.lastModified) });
