@@ -1,6 +1,6 @@
 # One image for every part. The entrypoint takes a command: `start` (the default: prepare the database and
 # run all three parts), `resolver`, `registry`, `worker` to scale parts apart, `cluster` (2 of each behind
-# HAProxy, where it is installed), and the one-shot `migrate`, `rollback`, `status`,
+# HAProxy, where it is installed), `satellite` (a resolver without a database, following a registry area), and the one-shot `migrate`, `rollback`, `status`,
 # `import <file-or-URL> [--prune] [--synonyms <file>]`, `reference-prefixes --source <name> <file>`,
 # `linkcheck [--prefix P] [--wait] [--spread D] [--timeout D]`, `settings`, `openapi --area resolver|registry`,
 # and `healthcheck [command]` (the HEALTHCHECK below). `docker run IMAGE --help` lists them.

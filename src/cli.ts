@@ -24,6 +24,11 @@ const commands: Record<string, Command> = {
   resolver: { entry: new URL('./resolver/main.js', import.meta.url), about: 'the resolver area alone', nodeFlags: RESOLVER_NODE_FLAGS },
   registry: { entry: new URL('./registry/main.js', import.meta.url), about: 'the registry area alone' },
   worker: { entry: new URL('../workers/main.js', import.meta.url), about: 'one worker process' },
+  satellite: {
+    entry: new URL('./satellite/main.js', import.meta.url),
+    about: 'a satellite resolver: no database, follows SATELLITE_UPSTREAM_URL',
+    nodeFlags: RESOLVER_NODE_FLAGS,
+  },
   migrate: { entry: new URL('./db/cli.js', import.meta.url), args: ['migrate'], about: 'create and migrate the database' },
   rollback: { entry: new URL('./db/cli.js', import.meta.url), args: ['rollback'], about: 'undo the last batch of migrations (--all: every one)' },
   status: { entry: new URL('./db/cli.js', import.meta.url), args: ['status'], about: 'list applied and pending migrations' },

@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { environmentWith, type Config } from './config.js';
@@ -12,14 +13,17 @@ import { projectRoot } from './lib/project-root.js';
  * runs two resolver areas, two registry areas and two workers on the one Postgres and Redis, behind HAProxy
  * (deploy/haproxy/haproxy.cfg, the configuration docker compose uses too) listening on RESOLVER_PORT and
  * REGISTRY_PORT. The instances listen on 127.0.0.1 only, at CLUSTER_BACKEND_PORT and the three ports after
- * it, and trust the balancer's X-Forwarded-For. An instance that dies is started again after a second (the
+ * it, and trust the balancer's X-Forwarded-For. Once the balancer runs, a satellite resolver (satellite/)
+ * follows the registry through it, listening on 127.0.0.1 at the fifth port (not behind the balancer: it
+ * stands for a resolver in another region). An instance that dies is started again after a second (the
  * balancer's health checks keep traffic away meanwhile); Ctrl-C or SIGTERM stops everything.
  */
 const USAGE = [
   'Usage: npm run start:cluster   (node dist/src/cli.js cluster)',
   'Prepares the database (as npm start), then runs 2 resolver areas, 2 registry areas and 2 workers behind',
   'HAProxy (deploy/haproxy/haproxy.cfg; Debian package haproxy) on RESOLVER_PORT and REGISTRY_PORT, the',
-  'instances on 127.0.0.1 at CLUSTER_BACKEND_PORT..+3, until Ctrl-C or SIGTERM.',
+  'instances on 127.0.0.1 at CLUSTER_BACKEND_PORT..+3, and a satellite resolver following the registry on',
+  'CLUSTER_BACKEND_PORT+4 (SATELLITE_TOKEN: a random one when empty), until Ctrl-C or SIGTERM.',
 ].join('\n');
 
 const RESTART_DELAY_MS = 1000;
@@ -63,7 +67,7 @@ function balancerVariables(config: Readonly<Config>): Record<string, string> {
 /** The n-th instance's metrics port (0, 1): the setting's port and the one after it, so that two instances never share one; 0 stays 0. */
 const metricsPortOf = (port: number, n: number): string => String(port === 0 ? 0 : port + n);
 
-function instancesOf(config: Readonly<Config>): Omit<Instance, 'current'>[] {
+function instancesOf(config: Readonly<Config>, satelliteToken: string): Omit<Instance, 'current'>[] {
   const base = config.CLUSTER_BACKEND_PORT;
   // Behind the balancer, on loopback only: the balancer appends the one X-Forwarded-For entry to believe
   // (the right-most; what a client wrote before it is not). Each resolver allows its share of the
@@ -76,7 +80,7 @@ function instancesOf(config: Readonly<Config>): Omit<Instance, 'current'>[] {
       TRUST_PROXY: '1',
       ...(portSetting === 'RESOLVER_PORT'
         ? { RESOLVER_INSTANCES: '2', RESOLVER_METRICS_PORT: metricsPortOf(config.RESOLVER_METRICS_PORT, n) }
-        : { REGISTRY_METRICS_PORT: metricsPortOf(config.REGISTRY_METRICS_PORT, n) }),
+        : { REGISTRY_METRICS_PORT: metricsPortOf(config.REGISTRY_METRICS_PORT, n), SATELLITE_TOKEN: satelliteToken }),
     }),
   });
   const worker = (n: number) => ({ env: environmentWith({ WORKER_METRICS_PORT: metricsPortOf(config.WORKER_METRICS_PORT, n) }) });
@@ -90,8 +94,23 @@ function instancesOf(config: Readonly<Config>): Omit<Instance, 'current'>[] {
   ];
 }
 
+/** The satellite resolver: on the fifth backend port, following the registry area through the balancer. */
+function satelliteOf(config: Readonly<Config>, satelliteToken: string): Omit<Instance, 'current'> {
+  return {
+    kind: 'satellite',
+    name: 'satellite',
+    env: environmentWith({
+      HOST: '127.0.0.1',
+      RESOLVER_PORT: String(config.CLUSTER_BACKEND_PORT + 4),
+      RESOLVER_METRICS_PORT: metricsPortOf(config.RESOLVER_METRICS_PORT, 2),
+      SATELLITE_UPSTREAM_URL: `http://127.0.0.1:${config.REGISTRY_PORT}`,
+      SATELLITE_TOKEN: satelliteToken,
+    }),
+  };
+}
+
 async function main(): Promise<void> {
-  const config = startupConfig(USAGE, partSettings(['resolver', 'registry', 'worker'], ['CLUSTER_BACKEND_PORT']));
+  const config = startupConfig(USAGE, partSettings(['resolver', 'registry', 'worker'], ['CLUSTER_BACKEND_PORT', 'SATELLITE_TOKEN']));
   if (!config) return;
   const haproxy = findHaproxy(environmentWith({}).PATH);
   if (!haproxy) fail('HAProxy is not installed: `sudo apt-get install haproxy` (Debian, Ubuntu), or put haproxy on PATH.');
@@ -104,7 +123,9 @@ async function main(): Promise<void> {
   let stopping = false;
   // Started once the instances are ready; stopAll may run before that.
   const balancer: { child?: ChildProcess } = {};
-  const instances: Instance[] = instancesOf(config).map((i) => ({ ...i, current: forkPart(i.kind, i.name, i.env) }));
+  // The registry areas and the satellite share it; a random one serves when the setting is empty.
+  const satelliteToken = config.SATELLITE_TOKEN || randomBytes(24).toString('hex');
+  const instances: Instance[] = instancesOf(config, satelliteToken).map((i) => ({ ...i, current: forkPart(i.kind, i.name, i.env) }));
 
   const stopAll = async (exitCode: number) => {
     if (stopping) return;
@@ -152,6 +173,17 @@ async function main(): Promise<void> {
     process.stderr.write(`HAProxy stopped (code ${String(code)}, signal ${String(signal)}); stopping the cluster\n`);
     void stopAll(1);
   });
+  // After the balancer: a satellite without a snapshot on disk waits for its upstream before it is ready.
+  const satelliteSpec = satelliteOf(config, satelliteToken);
+  const satellite: Instance = { ...satelliteSpec, current: forkPart(satelliteSpec.kind, satelliteSpec.name, satelliteSpec.env) };
+  instances.push(satellite);
+  try {
+    descriptions.push(await satellite.current.ready);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return stopAll(1);
+  }
+  supervise(satellite);
   const vars = balancerVariables(config);
   process.stdout.write(
     [

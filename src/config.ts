@@ -276,9 +276,38 @@ const configSchema = {
     CLUSTER_BACKEND_PORT: {
       type: 'integer',
       minimum: 1,
-      maximum: 65532,
+      maximum: 65531,
       default: 18080,
-      description: 'npm run start:cluster: the first of the four consecutive ports its instances listen on at 127.0.0.1 (resolver 1 and 2, registry 1 and 2), behind HAProxy on RESOLVER_PORT and REGISTRY_PORT.',
+      description: 'npm run start:cluster: the first of the five consecutive ports its instances listen on at 127.0.0.1 (resolver 1 and 2, registry 1 and 2, behind HAProxy on RESOLVER_PORT and REGISTRY_PORT; then its satellite resolver).',
+    },
+    SATELLITE_UPSTREAM_URL: {
+      type: 'string',
+      pattern: '^(https?://[^/?#\\s]+(/[^?#\\s]*)?)?$',
+      maxLength: 2000,
+      default: '',
+      description: 'Satellite resolver (node dist/src/cli.js satellite): base URL of the upstream registry area it loads the registry from (GET /resolutionApi/getResolverDataset) and whose change feed (GET /changes) it follows, e.g. https://registry.example.org. Required by the satellite; unused by the other parts.',
+    },
+    SATELLITE_TOKEN: {
+      type: 'string',
+      // A space could never be matched by `Authorization: Bearer <token>`.
+      pattern: '^(\\S{32,})?$',
+      maxLength: 1000,
+      default: '',
+      description: 'Shared bearer token of the satellite resolvers and their upstream registry area: the registry area serves its satellite API (/satelliteApi: changed namespaces, usage batches) only to requests carrying it, and does not rate-limit them; a satellite sends it with every upstream request. At least 32 characters without whitespace. Empty: the registry area answers /satelliteApi 404, and a satellite will not start.',
+    },
+    SATELLITE_POLL_INTERVAL_MS: {
+      type: 'integer',
+      minimum: 200,
+      maximum: 600000,
+      default: 1000,
+      description: 'Satellite resolver: how often it asks the upstream change feed for new changes (and, while the upstream is unreachable, tries it again).',
+    },
+    SATELLITE_SNAPSHOT_DIR: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 4000,
+      default: 'var/satellite',
+      description: 'Satellite resolver: the directory (relative to the project) where it keeps its last registry snapshot, so that it serves after a restart while the upstream is unreachable.',
     },
     DATASET_DIR: {
       type: 'string',
@@ -754,6 +783,7 @@ function describeProblem(error: ErrorObject, env: Record<string, unknown>): stri
     // A secret: never echoed into logs, whatever is wrong with it.
     return 'CURATOR_TOKEN must be at least 32 characters without whitespace (or empty to turn curation off)';
   }
+  if (name === 'SATELLITE_TOKEN') return 'SATELLITE_TOKEN must be at least 32 characters without whitespace (or empty to turn the satellite API off)';
   if (name === 'METRICS_TOKEN') return 'METRICS_TOKEN must be at least 16 characters without whitespace (or empty to leave /metrics open)';
   if (error.keyword === 'pattern' && name === 'CURATOR_NAME') return `CURATOR_NAME=${shown} must be a name (not blank, no leading or trailing space)`;
   if (name === 'OIDC_CLIENT_SECRET') return 'OIDC_CLIENT_SECRET is too long';
@@ -865,6 +895,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   config.PUBLIC_REGISTRY_URL = config.PUBLIC_REGISTRY_URL.replace(/\/+$/, '');
   config.ROR_API_URL = config.ROR_API_URL.replace(/\/+$/, '');
   config.DATASET_DIR = path.resolve(projectRoot(), config.DATASET_DIR);
+  config.SATELLITE_SNAPSHOT_DIR = path.resolve(projectRoot(), config.SATELLITE_SNAPSHOT_DIR);
+  config.SATELLITE_UPSTREAM_URL = config.SATELLITE_UPSTREAM_URL.replace(/\/+$/, '');
   return Object.freeze(config);
 }
 

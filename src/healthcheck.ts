@@ -12,13 +12,14 @@ const AREAS_BY_COMMAND: Record<string, ('RESOLVER_PORT' | 'REGISTRY_PORT')[]> = 
   start: ['RESOLVER_PORT', 'REGISTRY_PORT'],
   cluster: ['RESOLVER_PORT', 'REGISTRY_PORT'],
   resolver: ['RESOLVER_PORT'],
+  satellite: ['RESOLVER_PORT'],
   registry: ['REGISTRY_PORT'],
 };
 
 export const HEALTHCHECK_USAGE = [
   "Usage: node dist/src/cli.js healthcheck [command]   (the image's HEALTHCHECK)",
   'Exits 0 when the HTTP areas that <command> runs answer /health/live on 127.0.0.1 (start and cluster:',
-  'RESOLVER_PORT and REGISTRY_PORT; resolver; registry), 1 naming the one that does not. The worker and the',
+  'RESOLVER_PORT and REGISTRY_PORT; resolver and satellite; registry), 1 naming the one that does not. The worker and the',
   'one-shot commands listen on nothing: a running process is healthy. Without a command, the one the',
   "container runs (PID 1's command line; start when it names none).",
 ].join('\n');

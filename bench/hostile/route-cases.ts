@@ -196,6 +196,23 @@ export const ROUTE_CASES: Readonly<Record<string, RouteExtras>> = {
     ],
   },
   'GET /changes': { cases: wholeFeed },
+  // Behind SATELLITE_TOKEN, which the attacker lacks: each must be refused before any work, a body unread.
+  'GET /satelliteApi/namespaces': {
+    cases: () => [
+      { label: '200 ids', query: `ids=${Array.from({ length: 200 }, (_, i) => i + 1).join(',')}` },
+      { label: '1,000 ids', query: `ids=${Array.from({ length: 1000 }, (_, i) => i + 1).join(',')}` },
+    ],
+  },
+  'POST /satelliteApi/usage': {
+    cases: () => {
+      const today = new Date().toISOString().slice(0, 10);
+      const visitors = Array.from({ length: 1000 }, (_, i) => `visitor${String(i).padStart(15, '0')}`);
+      return [
+        { label: 'body of 4 MiB', body: text(`{"batchId":"${'b'.repeat(20)}","entries":[],"x":"${'x'.repeat(4 * 1024 * 1024)}"}`) },
+        { label: '2,000 entries of 1,000 visitors', body: json({ batchId: 'hostile-batch-0123456789', entries: Array.from({ length: 2000 }, () => ({ day: today, prefix: 'go', visits: 1, visitors })) }) },
+      ];
+    },
+  },
   'GET /changes.atom': { cases: wholeFeed },
   'GET /ebisearch/ws/rest/identifiers_registry': {
     cases: () => [

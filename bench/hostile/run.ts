@@ -166,6 +166,8 @@ async function measureHostile(run: SuiteRun): Promise<HostileResults> {
     DATASET_DIR: datasetDir,
     // A curator token exists, as in production, so that the curator routes check credentials; nobody sends it.
     CURATOR_TOKEN: randomBytes(24).toString('hex'),
+    // The satellite API too is on, behind a token nobody sends.
+    SATELLITE_TOKEN: randomBytes(24).toString('hex'),
     // Never the real ROR API: traffic stays on loopback.
     ROR_API_URL: 'off',
     // No worker runs (it would fetch the URLs the cases name), so a URL check only waits: not work, just time.
@@ -174,7 +176,7 @@ async function measureHostile(run: SuiteRun): Promise<HostileResults> {
     // once MAX_QUEUED_FETCHES pages wait), which is the bound this measures.
     METADATA_WAIT_MS: '1000',
   };
-  const shown = { ...areaSettings, CURATOR_TOKEN: '(random)', DATASET_DIR: '(temporary)' };
+  const shown = { ...areaSettings, CURATOR_TOKEN: '(random)', SATELLITE_TOKEN: '(random)', DATASET_DIR: '(temporary)' };
   const monitor = loopMonitorFlags(settings.projectRoot);
   const common = { projectRoot: settings.projectRoot, databaseUrl, redisUrl: settings.redisUrl, extraEnv: areaSettings };
   const registry = await startNodeService({ ...common, entry: 'dist/src/registry/main.js', portSetting: 'REGISTRY_PORT', name: 'registry', nodeFlags: monitor });

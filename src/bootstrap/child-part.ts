@@ -2,11 +2,13 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { RESOLVER_NODE_FLAGS } from '../resolver/node-flags.js';
 
-/** The three parts, by the entries operators start separately (cli.ts runs the same ones). */
+/** The parts, by the entries operators start separately (cli.ts runs the same ones). */
 export const partEntries = {
   resolver: { entry: new URL('../resolver/main.js', import.meta.url), flags: RESOLVER_NODE_FLAGS },
   registry: { entry: new URL('../registry/main.js', import.meta.url), flags: [] as readonly string[] },
   worker: { entry: new URL('../../workers/main.js', import.meta.url), flags: [] as readonly string[] },
+  // Not one of npm start's three: a satellite resolver, which start:cluster runs beside them.
+  satellite: { entry: new URL('../satellite/main.js', import.meta.url), flags: RESOLVER_NODE_FLAGS },
 } as const;
 
 export type PartKind = keyof typeof partEntries;

@@ -14,6 +14,10 @@ const PART_SETTINGS: Record<PartKind, readonly ConfigKey[]> = {
     'QUEUE_PREFIX', 'DATASET_DIR', 'CURATOR_TOKEN', 'LOG_LEVEL',
   ],
   worker: ['DATABASE_URL', 'REDIS_URL', 'QUEUE_PREFIX', 'DATASET_DIR', 'LINKCHECK_ENABLED', 'SMTP_URL', 'LOG_LEVEL'],
+  satellite: [
+    'HOST', 'RESOLVER_PORT', 'PUBLIC_RESOLVER_URL', 'PUBLIC_REGISTRY_URL', 'TRUST_PROXY', 'SATELLITE_UPSTREAM_URL', 'SATELLITE_TOKEN',
+    'SATELLITE_POLL_INTERVAL_MS', 'SATELLITE_SNAPSHOT_DIR', 'LOG_LEVEL',
+  ],
 };
 
 /** The settings `--help` lists for a command that runs `parts`, and `more` of its own; in the schema's order. */

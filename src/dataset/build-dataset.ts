@@ -65,6 +65,8 @@ interface RegistryState {
   registryVersion: number;
   changeCount: number;
   databaseId: string;
+  /** pg_snapshot_xmin of the build's snapshot: where a satellite resumes the change feed from. */
+  changeXmin: string;
 }
 
 const DEFAULT_PAGE_SIZE = 1000;
@@ -80,12 +82,13 @@ const readOptions: Knex.TransactionConfig = { isolationLevel: 'repeatable read',
 async function readState(trx: Knex.Transaction): Promise<RegistryState> {
   // Versions are taken before commit, so a lower one can become visible after a higher one: the count of the
   // log tells such a late commit apart from "nothing changed".
-  const { rows } = await trx.raw<{ rows: { version: string; count: string; databaseId: string }[] }>(`
+  const { rows } = await trx.raw<{ rows: { version: string; count: string; databaseId: string; xmin: string }[] }>(`
     SELECT coalesce(max(version), 0)::text AS version, count(*)::text AS count,
-           (SELECT oid::text FROM pg_database WHERE datname = current_database()) AS "databaseId"
+           (SELECT oid::text FROM pg_database WHERE datname = current_database()) AS "databaseId",
+           pg_snapshot_xmin(pg_current_snapshot())::text AS xmin
     FROM registry_changes`);
   const row = rows[0]!;
-  return { registryVersion: Number(row.version), changeCount: Number(row.count), databaseId: row.databaseId };
+  return { registryVersion: Number(row.version), changeCount: Number(row.count), databaseId: row.databaseId, changeXmin: row.xmin };
 }
 
 const NAMESPACE_COLUMNS = [...NAMESPACE_FIELDS_BEFORE_RESOURCES, ...NAMESPACE_FIELDS_AFTER_RESOURCES].map((column) => `n.${column}`);
@@ -265,6 +268,7 @@ export async function buildDataset(options: BuildDatasetOptions): Promise<BuildD
       registryVersion: built.state.registryVersion,
       changeCount: built.state.changeCount,
       databaseId: built.state.databaseId,
+      changeXmin: built.state.changeXmin,
       builtAt,
       lastModified: unchanged && previous ? previous.lastModified : builtAt,
       namespaceCount: built.namespaceCount,

@@ -19,7 +19,7 @@ import type { ExportFormat } from './export-formats.js';
 export const MANIFEST_FILE = 'manifest.json';
 
 /** Bumped when the written format changes, so that the next build rewrites an unchanged registry. */
-export const DATASET_FORMAT_VERSION = 2;
+export const DATASET_FORMAT_VERSION = 3;
 
 export type DatasetVariant = 'plain' | 'rewritten';
 
@@ -42,6 +42,11 @@ export interface DatasetManifest {
   changeCount: number;
   /** pg_database oid: the same version numbers in a re-created database are another registry. */
   databaseId: string;
+  /**
+   * pg_snapshot_xmin of the snapshot the build read: every registry change of an older transaction is in
+   * the build. Absent in a manifest written before satellites (their feed then starts after the build).
+   */
+  changeXmin?: string;
   builtAt: string;
   /** builtAt of the first build that produced these exact bytes (Last-Modified). */
   lastModified: string;

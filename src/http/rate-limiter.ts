@@ -11,7 +11,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import type { Config } from '../config.js';
 import { DomainError, type QuotaState } from '../core/domain-error.js';
 import { addBareHeader, prepareErrorAnswer, sendErrorAnswer, type PreparedErrorAnswer } from './bare-request.js';
-import { carriesCuratorToken } from './bearer-token.js';
+import { carriesBearerToken, carriesCuratorToken } from './bearer-token.js';
 import { withTimeout } from '../lib/with-timeout.js';
 import { quotaHeaders, ratelimitPolicyField } from './error-translator.js';
 
@@ -182,7 +182,7 @@ export interface RateLimits {
 }
 
 interface LimitsOptions {
-  config: Pick<Config, 'RATE_LIMITS' | 'CURATOR_TOKEN' | RateLimitSetting>;
+  config: Pick<Config, 'RATE_LIMITS' | 'CURATOR_TOKEN' | RateLimitSetting> & Partial<Pick<Config, 'SATELLITE_TOKEN'>>;
   families: readonly RateLimitFamily[];
   onError: (error: unknown) => void;
 }
@@ -203,7 +203,13 @@ function buildLimits(options: LimitsOptions, make: (family: RateLimitFamily, lim
     }
   }
   const token = options.config.CURATOR_TOKEN;
-  return { families, exempt: (authorization) => carriesCuratorToken(authorization, token) };
+  // A satellite resolver polls the change feed every second and sends usage batches: it is a part of the
+  // deployment, not a client to share the limits with.
+  const satelliteToken = options.config.SATELLITE_TOKEN ?? '';
+  return {
+    families,
+    exempt: (authorization) => carriesCuratorToken(authorization, token) || carriesBearerToken(authorization, satelliteToken),
+  };
 }
 
 /**

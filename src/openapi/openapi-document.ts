@@ -76,6 +76,7 @@ const TAGS: Readonly<Record<string, string>> = {
   Browse: 'The reference\'s Spring Data REST browse and search API (HAL)',
   Dataset: 'The whole registry in one download',
   Changes: 'Every committed registry change, as JSON pages and as an Atom feed',
+  Satellites: 'What satellite resolvers (resolvers following this registry without its database) read and send, with SATELLITE_TOKEN',
   Registration: 'Requests for new prefixes and resources, and their field validators',
   Curation: 'Curators\' work on registration requests and on the registry (the curator token)',
   'Curation warnings': 'Problems found in the registry by its validator and link checks',
@@ -104,6 +105,7 @@ const SECURITY_SCHEMES = {
   },
   deskSession: { type: 'apiKey', in: 'cookie', name: 'registry_curator', description: 'A curator desk session (sign in at /curation/sign-in)' },
   metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when it is set' },
+  satelliteToken: { type: 'http', scheme: 'bearer', description: 'SATELLITE_TOKEN, the token the registry area shares with its satellite resolvers' },
 };
 
 const QUOTA_HEADERS = {
@@ -139,6 +141,11 @@ const SHARED_RESPONSES: Readonly<Record<string, ResponseSpec>> = {
   WrongCuratorToken: errorAnswer('Not the curator token, or an access token without the curator role', TOKEN_WRONG_MESSAGE),
   CuratorItemNotFound: errorAnswer('Not found, or curation is off on this registry (no CURATOR_TOKEN, no OIDC_API_AUDIENCE)', CURATION_DISABLED_MESSAGE),
   DatabaseUnavailable: errorAnswer('The registry database cannot be reached (with Retry-After)', DATABASE_UNAVAILABLE_MESSAGE),
+  NoSatelliteToken: errorAnswer(
+    'No bearer token, or not the satellite token (WWW-Authenticate: Bearer realm="satellite")',
+    'The satellite API needs a bearer token: send Authorization: Bearer <SATELLITE_TOKEN>',
+  ),
+  SatelliteApiOff: errorAnswer('The satellite API is off on this registry (no SATELLITE_TOKEN)', 'The satellite API is not enabled on this registry (SATELLITE_TOKEN is empty)'),
   CuratorUnavailable: errorAnswer('The registry database, or (for an access token) the OpenID Connect provider\'s keys, cannot be reached (with Retry-After)', DATABASE_UNAVAILABLE_MESSAGE),
 };
 
@@ -154,6 +161,10 @@ function commonResponses(area: Area, spec: OperationSpec): Record<number, Respon
     common[401] = shared('NoCuratorToken');
     common[403] = shared('WrongCuratorToken');
     common[404] = shared('CuratorItemNotFound');
+  }
+  if (spec.access === 'satellite') {
+    common[401] = shared('NoSatelliteToken');
+    common[404] = shared('SatelliteApiOff');
   }
   if (spec.access === 'optional-curator') {
     common[401] = shared('InvalidAccessToken');
@@ -198,6 +209,8 @@ function security(spec: OperationSpec): unknown[] {
       return [{ deskSession: [] }];
     case 'metrics':
       return [{}, { metricsToken: [] }];
+    case 'satellite':
+      return [{ satelliteToken: [] }];
     default:
       return [];
   }

@@ -40,9 +40,10 @@ export interface RequestBodySpec {
 
 /**
  * Who may call: anyone; the curator token (Authorization: Bearer); anyone, the token showing more; a
- * signed-in curator desk session (its cookie); or the metrics token when METRICS_TOKEN is set.
+ * signed-in curator desk session (its cookie); the metrics token when METRICS_TOKEN is set; or a satellite
+ * resolver with SATELLITE_TOKEN.
  */
-export type Access = 'public' | 'curator' | 'optional-curator' | 'desk' | 'metrics';
+export type Access = 'public' | 'curator' | 'optional-curator' | 'desk' | 'metrics' | 'satellite';
 
 export interface OperationSpec {
   methods: readonly Method[];

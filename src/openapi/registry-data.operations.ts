@@ -96,6 +96,16 @@ const EXPORT_EXAMPLES: Readonly<Record<string, unknown>> = {
 const LINK_HEALTH = 'Link health';
 const PREFIX = pathParam('prefix', 'The namespace\'s prefix (any case)', SAMPLE.prefix);
 
+/** Additions on the current dataset, for satellite resolvers (README, Satellite resolvers). */
+const DATASET_SATELLITE_HEADERS = {
+  'X-Registry-Version': { description: 'Addition: the registry version the dataset was built at (current dataset only)', schema: { type: 'integer' } },
+  'X-Registry-Change-Cursor': {
+    description: 'Addition: the change-feed cursor (GET /changes?since=) after which every change not in this dataset comes (current dataset only)',
+    schema: { type: 'string' },
+  },
+  'X-Registry-Database': { description: 'Addition: the database the dataset was built from; another one is another registry (current dataset only)', schema: { type: 'string' } },
+} as const;
+
 export const DATA_OPERATIONS: readonly OperationSpec[] = [
   {
     methods: ['get'],
@@ -111,8 +121,11 @@ export const DATA_OPERATIONS: readonly OperationSpec[] = [
       DATASET_VERSION_PARAMETER,
     ],
     responses: {
-      200: jsonAnswer('The registry', ref('ResolverDataset'), DATASET_EXAMPLE),
-      304: { description: 'The copy the client has is current' },
+      200: {
+        ...jsonAnswer('The registry', ref('ResolverDataset'), DATASET_EXAMPLE),
+        headers: DATASET_SATELLITE_HEADERS,
+      },
+      304: { description: 'The copy the client has is current', headers: DATASET_SATELLITE_HEADERS },
       ...DATASET_VERSION_ANSWERS,
       503: errorAnswer('No dataset is built yet and none could be built in time (with Retry-After)', 'The dataset is being built; retry in a few seconds'),
     },

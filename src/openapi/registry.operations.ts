@@ -7,6 +7,7 @@ import { CURATION_OPERATIONS } from './registry-curation.operations.js';
 import { DATA_OPERATIONS } from './registry-data.operations.js';
 import { PAGE_OPERATIONS } from './registry-pages.operations.js';
 import { REGISTRATION_OPERATIONS } from './registry-registration.operations.js';
+import { SATELLITE_OPERATIONS } from './registry-satellite.operations.js';
 import { SPARQL_OPERATIONS } from './registry-sparql.operations.js';
 
 export const REGISTRY_OPERATIONS: readonly OperationSpec[] = [
@@ -14,6 +15,7 @@ export const REGISTRY_OPERATIONS: readonly OperationSpec[] = [
   ...DATA_OPERATIONS,
   ...SPARQL_OPERATIONS,
   ...CHANGES_OPERATIONS,
+  ...SATELLITE_OPERATIONS,
   ...REGISTRATION_OPERATIONS,
   ...CURATION_OPERATIONS,
   ...PAGE_OPERATIONS,

@@ -27,6 +27,7 @@ import { mountQueueBoard } from './queue-board/mount.js';
 import { mountRegistration } from './registration/mount.js';
 import { registryFamilyOf } from './registry-rate-limits.js';
 import { mountRestApi } from './rest-api/mount.js';
+import { mountSatellite } from './satellite/mount.js';
 import { mountSchemaOrg } from './schema-org/mount.js';
 import { mountSearch } from './search/mount.js';
 import { mountSparql } from './sparql/mount.js';
@@ -56,6 +57,7 @@ export function createRegistryApp(deps: RegistryAppDeps): Koa {
   mountDataset(app, area);
   mountSynonyms(app, area);
   mountChanges(app, area);
+  mountSatellite(app, area);
   // The curators' writes, the submissions and the desk: ahead of /restApi, whose router answers only reads
   // from a shared answer cache.
   mountMaintenance(app, area);

@@ -5,7 +5,7 @@ import type { Db } from '../db/knex.js';
 import { createBaseApp, useRouters } from '../http/base-app.js';
 import { clientAddressFromSetting, trustsProxies } from '../http/client-address.js';
 import { limitRequests } from '../http/rate-limit-middleware.js';
-import type { ReadinessPolicy } from '../http/health.js';
+import type { DependencyCheck, ReadinessPolicy } from '../http/health.js';
 import { pingPostgres } from '../db/postgres-failure.js';
 import { pingRedis } from '../queue/connections.js';
 import { DOCS_PATHS, docsRoutes } from '../openapi/docs.routes.js';
@@ -16,7 +16,7 @@ import { KoaPaths } from '../http/koa-paths.js';
 import { HEAD_AND_GET } from '../http/unserved-methods.js';
 import { METRICS_PATH } from '../metrics/scrape.js';
 import { Registry } from 'prom-client';
-import { ResolverMetrics } from '../metrics/resolver-metrics.js';
+import { ResolverMetrics, type UsageFlushReading } from '../metrics/resolver-metrics.js';
 import { BATCH_PATHS, batchRoutes } from './batch.routes.js';
 import { createFrontHandler } from './front-handler.js';
 import { HeavyWork } from './heavy-work.js';
@@ -33,16 +33,27 @@ import { REVERSE_PATHS, reverseLookups } from './reverse.routes.js';
 import { resolverHomeRoutes } from './resolver-home.routes.js';
 import { RESOLVER_ASSET_PATHS, resolverAssetRoutes, resolverSite } from './resolver-site.js';
 import type { SnapshotSource } from './snapshot-source.js';
-import type { UsageRecorder } from '../statistics/usage-recorder.js';
+import type { NamespaceEntry } from '../core/registry-snapshot.js';
+
+/** What counts resolutions: the usage recorder (Redis), or a satellite's batches to its upstream. */
+export interface UsageCounter extends UsageFlushReading {
+  record(prefix: string, address: string, userAgent: string): void;
+}
 
 export interface ResolverAppDeps {
   config: Readonly<Config>;
-  db: Db;
-  redis: Redis;
+  /** Absent for a satellite resolver (satellite/), which has no Postgres: its MCP tools describe namespaces without it. */
+  db?: Db;
+  /** Absent for a satellite resolver, which has no Redis. */
+  redis?: Redis;
   logger: Logger;
   registry: SnapshotSource;
   /** Usage counting; absent when USAGE_COUNTING is off. */
-  usage?: UsageRecorder;
+  usage?: UsageCounter;
+  /** Dependencies /health/ready checks besides Postgres and Redis (a satellite's upstream). */
+  checks?: DependencyCheck[];
+  /** Where the MCP tools read a namespace's description when there is no Postgres (a satellite asks its upstream). */
+  readDescription?: (namespace: NamespaceEntry) => Promise<string | null>;
   /**
    * The process's metrics (main.ts: its registry with the process metrics, and the snapshot store's lag
    * observer); a registry of the app's own without.
@@ -116,8 +127,9 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
     logSampleRate: config.LOG_REQUEST_SAMPLE_RATE,
     corsMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
     checks: [
-      { name: 'postgres', check: () => pingPostgres(deps.db) },
-      { name: 'redis', check: () => pingRedis(deps.redis) },
+      ...(deps.db ? [{ name: 'postgres', check: () => pingPostgres(deps.db!) }] : []),
+      ...(deps.redis ? [{ name: 'redis', check: () => pingRedis(deps.redis!) }] : []),
+      ...(deps.checks ?? []),
     ],
     readinessPolicy: resolverReadiness(registry),
     servedMethods: (path) => KOA_PATHS.methodsAt(path),
@@ -193,7 +205,7 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
       count,
       // The one read of the MCP tools outside the snapshot; without Postgres a namespace is described without it.
       readDescription: (namespace) =>
-        readNamespaceDescription(deps.db, namespace.id).catch((error: unknown) => {
+        !deps.db ? (deps.readDescription?.(namespace) ?? Promise.resolve(null)) : readNamespaceDescription(deps.db, namespace.id).catch((error: unknown) => {
           deps.logger.warn({ err: error }, 'namespace description unreadable; described without it');
           return null;
         }),

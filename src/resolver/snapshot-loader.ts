@@ -107,8 +107,11 @@ export async function refreshRegistry(db: Db, current: LoadedRegistry, measureme
   return next;
 }
 
-/** Copies the lookup maps of the old snapshot, replacing only the affected namespaces. */
-function patchSnapshot(current: LoadedRegistry, version: number, affected: Set<number>, fresh: NamespaceEntry[]): RegistrySnapshot {
+/**
+ * Copies the lookup maps of the old snapshot, replacing only the affected namespaces (those of `affected`
+ * missing from `fresh` are dropped). Also the satellite's way of applying the upstream's changes.
+ */
+export function patchSnapshot(current: Pick<LoadedRegistry, 'snapshot' | 'namespacesById'>, version: number, affected: Set<number>, fresh: NamespaceEntry[]): RegistrySnapshot {
   const byPrefix = new Map(current.snapshot.namespacesByPrefix);
   const byMirId = new Map(current.snapshot.namespacesByMirId);
   const bySynonym = new Map(current.snapshot.namespacesBySynonym);

@@ -49,8 +49,11 @@ function sameMeasurements(a: SampleMeasurements, b: SampleMeasurements): boolean
   return true;
 }
 
-/** A short digest of the measurements, in resource order: equal measurements give equal tags in every process. */
-function rankingTagOf(measurements: SampleMeasurements): string {
+/**
+ * A short digest of the measurements, in resource order: equal measurements give equal tags in every process
+ * (a satellite, which has none, tags its answers as a resolver without measurements does).
+ */
+export function rankingTagOf(measurements: SampleMeasurements): string {
   const hash = createHash('sha256');
   for (const id of [...measurements.keys()].sort((a, b) => a - b)) {
     const m = measurements.get(id)!;

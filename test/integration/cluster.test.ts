@@ -1,12 +1,16 @@
 /**
  * Scale-out on one machine, as `npm run start:cluster` runs it (the compiled dist/src/cluster.js): two
  * resolver areas, two registry areas and two workers on one database and one Redis, behind HAProxy with
- * deploy/haproxy/haproxy.cfg. A change is seen by both resolvers, built into the dataset once, usage counted
+ * deploy/haproxy/haproxy.cfg, and a satellite resolver following the registry through it. A change is seen
+ * by both resolvers and the satellite, built into the dataset once, usage counted
  * by both resolvers adds up, and a resolver killed under traffic costs no request: the balancer sends the
  * GETs it had to the other one. The queues use a hash-tagged prefix ({…}), as on Redis Cluster.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createWorkerRedis } from '../../src/queue/connections.js';
@@ -22,7 +26,7 @@ import { waitFor } from '../support/wait.js';
 
 const LONG = 90_000;
 
-/** Four consecutive ports nobody listens on (CLUSTER_BACKEND_PORT and the three after it). */
+/** Five consecutive ports nobody listens on (CLUSTER_BACKEND_PORT and the four after it). */
 async function freePortRun(count: number): Promise<number> {
   const free = (port: number) =>
     new Promise<boolean>((resolve) => {
@@ -57,6 +61,9 @@ describeRequiring([haproxyBinary()], 'npm run start:cluster: two of each part be
   let registryBase: string;
   /** resolver-1 and resolver-2, directly. */
   let resolvers: string[];
+  /** The satellite resolver, following the registry through the balancer. */
+  let satelliteBase: string;
+  let satelliteDir: string | undefined;
   let pids: Record<string, number>;
   let connection: Redis;
   let datasetQueue: Queue<DatasetBuildJob>;
@@ -84,16 +91,19 @@ describeRequiring([haproxyBinary()], 'npm run start:cluster: two of each part be
       dataset: 'built',
       env: { CURATOR_TOKEN: curatorToken, QUEUE_PREFIX: `{test-cluster-${randomBytes(4).toString('hex')}}` },
     });
-    const [resolverPort, registryPort, backendPort] = [await freePort(), await freePort(), await freePortRun(4)];
+    const [resolverPort, registryPort, backendPort] = [await freePort(), await freePort(), await freePortRun(5)];
     resolverBase = `http://127.0.0.1:${resolverPort}`;
     registryBase = `http://127.0.0.1:${registryPort}`;
     resolvers = [`http://127.0.0.1:${backendPort}`, `http://127.0.0.1:${backendPort + 1}`];
+    satelliteBase = `http://127.0.0.1:${backendPort + 4}`;
+    satelliteDir = await mkdtemp(path.join(os.tmpdir(), 'cluster-satellite-'));
     days.add(utcDay(new Date()));
     cluster = spawnCluster(t, {
       HOST: '127.0.0.1',
       RESOLVER_PORT: String(resolverPort),
       REGISTRY_PORT: String(registryPort),
       CLUSTER_BACKEND_PORT: String(backendPort),
+      SATELLITE_SNAPSHOT_DIR: satelliteDir,
       PUBLIC_RESOLVER_URL: resolverBase,
       PUBLIC_REGISTRY_URL: registryBase,
       CURATOR_TOKEN: curatorToken,
@@ -126,11 +136,12 @@ describeRequiring([haproxyBinary()], 'npm run start:cluster: two of each part be
     }
     await datasetQueue?.close();
     connection?.disconnect();
+    if (satelliteDir) await rm(satelliteDir, { recursive: true, force: true });
     await t?.close();
   }, LONG);
 
   it('runs each part twice and HAProxy, all on the one database and Redis', () => {
-    expect(Object.keys(pids).sort()).toEqual(['balancer', 'registry-1', 'registry-2', 'resolver-1', 'resolver-2', 'worker-1', 'worker-2']);
+    expect(Object.keys(pids).sort()).toEqual(['balancer', 'registry-1', 'registry-2', 'resolver-1', 'resolver-2', 'satellite', 'worker-1', 'worker-2']);
   });
 
   it('shows a change made through the balancer on both resolvers, and builds the dataset for it once', async () => {
@@ -140,7 +151,7 @@ describeRequiring([haproxyBinary()], 'npm run start:cluster: two of each part be
       const body = (await (await fetch(`${base}/orcid:0000-0002-5355-2576`)).json()) as { payload: { resolvedResources: { description: string }[] } };
       return body.payload.resolvedResources.map((r) => r.description);
     };
-    for (const base of resolvers) expect(await descriptionAt(base)).not.toContain(NEW_DESCRIPTION);
+    for (const base of [...resolvers, satelliteBase]) expect(await descriptionAt(base)).not.toContain(NEW_DESCRIPTION);
     await datasetSettled();
     const before = await lastBuildId();
 
@@ -153,7 +164,7 @@ describeRequiring([haproxyBinary()], 'npm run start:cluster: two of each part be
     await patched.arrayBuffer();
     // How soon each resolver shows it is bench:resolver's "change visible" figure, not asserted here.
     await Promise.all(
-      resolvers.map((base) =>
+      [...resolvers, satelliteBase].map((base) =>
         waitFor(async () => (await descriptionAt(base)).includes(NEW_DESCRIPTION), { timeoutMs: 5000, what: `the change on ${base}` }),
       ),
     );

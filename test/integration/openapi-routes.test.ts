@@ -78,7 +78,7 @@ function pathValue(path: string, name: string, example: unknown): string {
   return String(example);
 }
 
-function requestOf(operation: Operation, path: string, curatorToken: string) {
+function requestOf(operation: Operation, path: string, curatorToken: string, satelliteToken: string) {
   let target = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const parameter = operation.parameters?.find((p) => p.in === 'path' && p.name === name);
     return encodeURIComponent(pathValue(path, name, parameter?.example));
@@ -89,6 +89,7 @@ function requestOf(operation: Operation, path: string, curatorToken: string) {
   const pageOnly = success?.content && Object.keys(success.content).every((type) => type === 'text/html');
   const headers: Record<string, string> = { Accept: pageOnly ? 'text/html' : 'application/json, application/hal+json;q=0.9, */*;q=0.1' };
   if (operation.security.some((s) => 'curatorToken' in s)) headers.Authorization = `Bearer ${curatorToken}`;
+  if (operation.security.some((s) => 'satelliteToken' in s)) headers.Authorization = `Bearer ${satelliteToken}`;
   let body: string | undefined;
   const [type, media] = Object.entries(operation.requestBody?.content ?? {})[0] ?? [];
   if (type && media) {
@@ -128,7 +129,7 @@ async function askAll(area: Area, server: RawServer, order: (method: string, pat
   for (const { path, method, operation } of operations) {
     const route = `${method.toUpperCase()} ${path}`;
     await prepare[route]?.();
-    const request = requestOf(operation, path, t.curatorToken);
+    const request = requestOf(operation, path, t.curatorToken, t.satelliteToken);
     const response = await server.send({ method: method.toUpperCase(), ...request });
     answers.push({ route, status: response.status, problems: checkAnswer(area, path, method, operation, response) });
   }

@@ -174,6 +174,8 @@ export async function startResolver(
 
 export interface BothAreas extends AreaStack {
   curatorToken: string;
+  /** SATELLITE_TOKEN of the registry area: its satellite API is on. */
+  satelliteToken: string;
   /** Each area listening on 127.0.0.1 (see raw-http.ts), with its Koa app for its routers. */
   registry: RawServer & { koa: Koa };
   resolver: RawServer & { koa: Koa };
@@ -194,7 +196,8 @@ export interface BothAreasOptions {
  */
 export async function startBothAreas(label: string, options: BothAreasOptions = {}): Promise<BothAreas> {
   const curatorToken = randomBytes(24).toString('hex');
-  const stack = await startStack(label, { dataset: 'built', env: { CURATOR_TOKEN: curatorToken } });
+  const satelliteToken = randomBytes(24).toString('hex');
+  const stack = await startStack(label, { dataset: 'built', env: { CURATOR_TOKEN: curatorToken, SATELLITE_TOKEN: satelliteToken } });
   // Listening first, so that the apps can be built with the addresses; the servers hand them requests after.
   const listeners: { registry?: RequestListener; resolver?: RequestListener } = {};
   const registry = await startRawServer((req, res) => listeners.registry!(req, res));
@@ -218,6 +221,7 @@ export async function startBothAreas(label: string, options: BothAreasOptions = 
   return {
     ...stack,
     curatorToken,
+    satelliteToken,
     registry: { ...registry, koa: registryKoa },
     resolver: { ...resolver, koa: resolverKoa },
     close: async () => {

@@ -1,4 +1,4 @@
-import { decodeCursor, encodeCursor, FEED_START } from '../../src/registry/changes/change-cursor.js';
+import { decodeCursor, encodeCursor, FEED_START } from '../../src/registry/model/change-cursor.js';
 import { diffDatasets, type DatasetPayload } from '../../src/dataset/dataset-diff.js';
 import { daysBefore, isCalendarDate } from '../../src/lib/calendar-date.js';
 

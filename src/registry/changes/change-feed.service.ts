@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.js';
 import type { RegistryChangeRow } from '../../db/tables.js';
-import { encodeCursor, type ChangeCursor } from './change-cursor.js';
+import { encodeCursor, type ChangeCursor } from '../model/change-cursor.js';
 
 export interface FeedChange extends Pick<RegistryChangeRow, 'entity' | 'entityId' | 'operation' | 'sourceTable' | 'recordId' | 'prefix' | 'changedAt'> {
   version: string;

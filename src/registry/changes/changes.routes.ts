@@ -1,7 +1,7 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { invalid } from '../../core/domain-error.js';
-import { decodeCursor } from './change-cursor.js';
+import { decodeCursor } from '../model/change-cursor.js';
 import type { ChangeFeedService, FeedChange } from './change-feed.service.js';
 import { ATOM_TYPE, atomFeed } from './changes-atom.presenter.js';
 import { writeChangePage } from './changes.presenter.js';

@@ -13,6 +13,13 @@ import { datasetVersionRoutes } from './dataset-versions.routes.js';
 import { CURRENT_VERSION, DatedDatasetService } from './dated-dataset.service.js';
 import { exportRoutes } from './export.routes.js';
 import { sendPrebuilt } from './prebuilt-answer.js';
+import { cursorBeforeTransaction } from '../model/change-cursor.js';
+
+/** Headers of the current dataset (additions): its registry version, and where its reader resumes the change feed. */
+export const REGISTRY_VERSION_HEADER = 'X-Registry-Version';
+export const CHANGE_CURSOR_HEADER = 'X-Registry-Change-Cursor';
+/** Which database the dataset was built from: a re-created database is another registry, whatever its versions. */
+export const DATABASE_HEADER = 'X-Registry-Database';
 
 export interface DatasetRouteDeps {
   config: Pick<Readonly<Config>, 'DATASET_DIR' | 'DATASET_FIRST_BUILD_WAIT_MS' | 'DATASET_RETENTION_DAYS' | 'QUEUE_PREFIX' | 'PUBLIC_REGISTRY_URL'>;
@@ -65,7 +72,14 @@ export function datasetRoutes(deps: DatasetRouteDeps): Router {
     const gzip = ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
     // ?version=YYYY-MM-DD: the dataset as it was that day (not in the reference); absent or 'current': as ever.
     const version = Array.isArray(ctx.query.version) ? ctx.query.version[0] : ctx.query.version;
-    const opened = version !== undefined && version !== CURRENT_VERSION ? await dated.open(version, variant, gzip) : await service.open(variant, gzip);
+    const current = version === undefined || version === CURRENT_VERSION;
+    const opened = current ? await service.open(variant, gzip) : await dated.open(version, variant, gzip);
+    if (current) {
+      // What a satellite resolver needs to follow the registry from this dataset on (satellite/).
+      ctx.set(REGISTRY_VERSION_HEADER, String(opened.manifest.registryVersion));
+      ctx.set(DATABASE_HEADER, opened.manifest.databaseId);
+      if (opened.manifest.changeXmin) ctx.set(CHANGE_CURSOR_HEADER, cursorBeforeTransaction(opened.manifest.changeXmin));
+    }
     sendPrebuilt(ctx, opened, { gzip, contentType: 'application/json', lastModified: new Date(opened.manifest.lastModified) });
   });
   router.use(exportRoutes({ service, publicRegistryUrl: deps.config.PUBLIC_REGISTRY_URL }).routes());

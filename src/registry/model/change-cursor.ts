@@ -33,3 +33,17 @@ export function decodeCursor(text: string | undefined): ChangeCursor {
   }
   return { txid: BigInt(match[1]!).toString(), version: BigInt(match[2]!).toString() };
 }
+
+/** The largest log version a cursor may name (the bigint column's). */
+const LAST_VERSION = (2n ** 63n - 1n).toString();
+
+/**
+ * The cursor just before every change of transaction `xmin` or later: what a reader of a registry snapshot
+ * whose pg_snapshot_xmin was `xmin` resumes the feed from. Every transaction below xmin had ended and is in
+ * that snapshot; the feed then gives every later one, some perhaps already in the snapshot too (a reader
+ * applies a change by reading the namespace again, so seeing one twice is harmless).
+ */
+export function cursorBeforeTransaction(xmin: string): string {
+  const before = BigInt(xmin) - 1n;
+  return encodeCursor({ txid: (before < 0n ? 0n : before).toString(), version: before < 0n ? '0' : LAST_VERSION });
+}
