@@ -23,7 +23,7 @@ import { HeavyWork } from './heavy-work.js';
 import { INSIGHT_PATHS, insightRoutes } from './insight.routes.js';
 import { MCP_PATHS, mcpRoutes } from './mcp.routes.js';
 import { MetadataFetches } from './metadata-fetches.js';
-import { METADATA_PATHS, metadataRoutes } from './metadata.routes.js';
+import { METADATA_PATHS, metadataRoutes, metadataUnserved } from './metadata.routes.js';
 import { createMcpTools } from './mcp-tools.js';
 import { readNamespaceDescription } from '../db/namespace-description.js';
 import { REGISTRY_LINK_PATHS, registryLinksRoutes } from './registry-links.routes.js';
@@ -169,24 +169,31 @@ export function createResolverApp(deps: ResolverAppDeps): Koa {
   // the front handler's hot path.
   app.use(limitRequests(limits, resolverFamilyOf, { advertise: false }));
   app.use(registryLinksRoutes({ snapshot, publicRegistryUrl: config.PUBLIC_REGISTRY_URL, site }));
+  // The metadata service's pages are fetched by worker jobs: an area without Redis (a satellite) has none to
+  // ask, and leaves /metadataApi to its upstream's resolvers.
   const metadataFetches =
     deps.metadataFetches ??
-    new MetadataFetches({
-      connection: deps.redis,
-      prefix: config.QUEUE_PREFIX,
-      waitMs: config.METADATA_WAIT_MS,
-      keepSeconds: config.METADATA_ERROR_CACHE_SECONDS,
-      logger: deps.logger,
-    });
-  app.use(
-    metadataRoutes({
-      snapshot,
-      failingProviders: () => registry.failingProviders,
-      publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
-      lookup: (url) => metadataFetches.lookup(url),
-      cacheSeconds: config.METADATA_CACHE_SECONDS,
-    }),
-  );
+    (deps.redis &&
+      new MetadataFetches({
+        connection: deps.redis,
+        prefix: config.QUEUE_PREFIX,
+        waitMs: config.METADATA_WAIT_MS,
+        keepSeconds: config.METADATA_ERROR_CACHE_SECONDS,
+        logger: deps.logger,
+      }));
+  if (metadataFetches) {
+    app.use(
+      metadataRoutes({
+        snapshot,
+        failingProviders: () => registry.failingProviders,
+        publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
+        lookup: (url) => metadataFetches.lookup(url),
+        cacheSeconds: config.METADATA_CACHE_SECONDS,
+      }),
+    );
+  } else {
+    app.use(metadataUnserved());
+  }
   app.use(reverse.wrongMethod);
   useRouters(app, [
     resolverHomeRoutes({ site, snapshot }),

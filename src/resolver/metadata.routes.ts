@@ -90,6 +90,17 @@ function answerJson(answer: StoredMetadataAnswer, ageSeconds: number, resolvedFr
  * from the cache when there is one, says how old it is (Age, `ageSeconds`, `fetchedAt`), and a fetch that
  * takes longer than METADATA_WAIT_MS answers 202 with Retry-After.
  */
+/**
+ * /metadataApi where no worker can fetch the pages (a satellite resolver, which has no Redis): a 404 that
+ * says where the service is, not a compact identifier's failure.
+ */
+export function metadataUnserved(): Middleware {
+  return async function metadataUnserved(ctx, next) {
+    if (!ctx.path.startsWith(METADATA_API)) return next();
+    refuse(ctx, 404, 'Provider metadata is not served by this satellite resolver (it has no worker to fetch pages); ask the main resolvers');
+  };
+}
+
 export function metadataRoutes(deps: MetadataRoutesDeps): Middleware {
   const options = { publicRegistryUrl: deps.publicRegistryUrl };
 

@@ -148,6 +148,13 @@ describe('a satellite resolver following an upstream registry area', () => {
     const health = await ready();
     expect(health.status).toBe(200);
     expect(health.body.payload).toEqual({ status: 'ok', checks: { upstream: 'ok' } });
+
+    // Provider metadata needs a worker, which a satellite has not: a 404 saying so, not a resolution failure.
+    const metadata = await fetch(`${satellite!.base}/metadataApi/getMetadataFor/GO:0006915`);
+    expect([metadata.status, ((await metadata.json()) as { errorMessage: string }).errorMessage]).toEqual([
+      404,
+      'Provider metadata is not served by this satellite resolver (it has no worker to fetch pages); ask the main resolvers',
+    ]);
   });
 
   it("shows a curator's change on the upstream within seconds", async () => {
