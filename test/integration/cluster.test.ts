@@ -23,6 +23,7 @@ import { describeRequiring, haproxyBinary } from '../support/requirements.js';
 import { spawnCluster } from '../support/service-processes.js';
 import { TEST_REDIS_URL } from '../support/test-database.js';
 import { waitFor } from '../support/wait.js';
+import { deleteUsageKeys } from '../support/usage-cleanup.js';
 
 const LONG = 90_000;
 
@@ -128,12 +129,8 @@ describeRequiring([haproxyBinary()], 'npm run start:cluster: two of each part be
     // The balancer is the cluster's child; it stops with it, unless the cluster itself was killed.
     const balancer = pids?.balancer;
     if (balancer && alive(balancer)) process.kill(balancer, 'SIGKILL');
-    // Usage counters are keyed by day, not by queue prefix: this test's go the way the stack's keys do.
-    for (const day of days) {
-      const prefixes = await t.redis.smembers(usageKeys.prefixes(day));
-      await t.redis.del(usageKeys.visits(day), usageKeys.prefixes(day), ...prefixes.map((p) => usageKeys.visitors(day, p)));
-      await t.redis.srem(usageKeys.days, day);
-    }
+    // Usage counters (and the satellite's batch ids) are keyed by day, not by queue prefix.
+    if (t) await deleteUsageKeys(t.redis, days);
     await datasetQueue?.close();
     connection?.disconnect();
     if (satelliteDir) await rm(satelliteDir, { recursive: true, force: true });

@@ -41,6 +41,8 @@ async function storedDataset(db: Db): Promise<unknown[]> {
     contactPersonId: undefined,
     // Not a dataset field: the canonical-LUI rules the importer derives (lui-rules-import.ts, see lui-rules-curation.test.ts).
     luiRules: undefined,
+    // Not a dataset field either: a curator's setting, off for every imported namespace (suffix-passthrough.test.ts).
+    suffixPassthrough: ns.suffixPassthrough === false ? undefined : ns.suffixPassthrough,
     resources: resources
       .filter((r) => r.namespaceId === ns.id)
       .map((r) => {

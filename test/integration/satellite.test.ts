@@ -12,6 +12,7 @@ import { startStack, type AreaStack } from '../support/areas.js';
 import { freePort, spawnNode, stopProcess, type Spawned } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 import { usageKeys, utcDay } from '../../src/statistics/usage-keys.js';
+import { deleteUsageKeys } from '../support/usage-cleanup.js';
 
 const LONG = 120_000;
 const CURATOR_TOKEN = 'curator-token-of-the-satellite-test-0123456789';
@@ -106,14 +107,8 @@ describe('a satellite resolver following an upstream registry area', () => {
   afterAll(async () => {
     await stopProcess(satellite?.spawned);
     await stopProcess(upstream?.spawned);
-    // Usage counters are keyed by day, not by queue prefix: this test's go here, with its batch ids.
-    for (const day of days) {
-      const prefixes = await t.redis.smembers(usageKeys.prefixes(day));
-      await t.redis.del(usageKeys.visits(day), usageKeys.prefixes(day), ...prefixes.map((p) => usageKeys.visitors(day, p)));
-      await t.redis.srem(usageKeys.days, day);
-    }
-    const batches = await t.redis.keys('usage:satellite-batch:*');
-    if (batches.length) await t.redis.del(...batches);
+    // Usage counters (and the satellite's batch ids) are keyed by day, not by queue prefix.
+    if (t) await deleteUsageKeys(t.redis, days);
     await rm(snapshotDir, { recursive: true, force: true });
     await t?.close();
   }, LONG);
