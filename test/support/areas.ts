@@ -197,7 +197,9 @@ export interface BothAreasOptions {
 export async function startBothAreas(label: string, options: BothAreasOptions = {}): Promise<BothAreas> {
   const curatorToken = randomBytes(24).toString('hex');
   const satelliteToken = randomBytes(24).toString('hex');
-  const stack = await startStack(label, { dataset: 'built', env: { CURATOR_TOKEN: curatorToken, SATELLITE_TOKEN: satelliteToken } });
+  // No worker runs here: a provider-metadata request can only wait out METADATA_WAIT_MS and answer 202.
+  const stackEnv = { CURATOR_TOKEN: curatorToken, SATELLITE_TOKEN: satelliteToken, METADATA_WAIT_MS: '50' };
+  const stack = await startStack(label, { dataset: 'built', env: stackEnv });
   // Listening first, so that the apps can be built with the addresses; the servers hand them requests after.
   const listeners: { registry?: RequestListener; resolver?: RequestListener } = {};
   const registry = await startRawServer((req, res) => listeners.registry!(req, res));
