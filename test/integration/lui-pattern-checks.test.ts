@@ -116,7 +116,12 @@ describe('the resolver’s snapshot store', () => {
     await store.start();
     const patterns = [...new Set([...store.snapshot.namespacesByPrefix.values()].map((ns) => ns.pattern))];
     const first = await store.patternChecks;
-    expect(first).toMatchObject({ checked: 0, flagged: 0, unfinished: patterns.length });
+    // With no time for it, the first check judges nothing. (On a busy machine the 100 ms periodic check may
+    // already have begun by the time this reads the result, and a pattern it has under way is not counted
+    // again: hence at most, not exactly, every pattern.)
+    expect(first).toMatchObject({ checked: 0, flagged: 0 });
+    expect(first.unfinished).toBeGreaterThan(0);
+    expect(first.unfinished).toBeLessThanOrEqual(patterns.length);
 
     // No registry change: what brings the verdicts is the store asking again.
     await waitFor(() => patterns.every((pattern) => luiPatternVerdict(pattern) !== 'unchecked'), { timeoutMs: 60_000, what: 'every sample pattern judged' });

@@ -8,6 +8,7 @@ import {
   createRegexTester,
   type RegexTester,
 } from '../../src/registry/registration/regex/regex-tester.js';
+import { waitFor } from '../support/wait.js';
 
 // Worker threads run the compiled worker from dist/: `npm test` builds first.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -297,8 +298,12 @@ describe('the regex tester', () => {
       const busy = createRegexTester({ poolSize: 1, timeoutMs: 1500, maxQueueWaitMs: 200 });
       try {
         // The thread started first: on a busy machine starting it can take longer than the 200 ms wait bound,
-        // which would refuse the slow check itself.
-        await expect(busy.regexTest('^w$', 'w')).resolves.toEqual({ compiles: true, matches: true });
+        // which would refuse the slow check itself (and may refuse this first one: asked again until answered).
+        const started = await waitFor(() => busy.regexTest('^w$', 'w').catch((error: unknown) => (error instanceof CheckBusyError ? undefined : Promise.reject(error))), {
+          timeoutMs: 30_000,
+          what: 'the thread started',
+        });
+        expect(started).toEqual({ compiles: true, matches: true });
         let slowAnswered = false;
         const slow = busy.regexTest(hostile(5), CATASTROPHIC_SAMPLE, 'a').finally(() => (slowAnswered = true));
         const waiting = await busy.regexTest('^c$', 'c', 'b').catch((error: unknown) => error);
