@@ -182,7 +182,7 @@ describe('a satellite resolver following an upstream registry area', () => {
     await t.db('link_check_runs').insert({ id: 'satellite-run', planned: 2 });
     const check = (resourceId: number, age: string, outcome: 'up' | 'not_found') => ({
       resourceId,
-      urlKind: 'sample',
+      urlKind: 'sample' as const,
       url: `https://provider-${resourceId}.example.org/sample`,
       checkedAt: t.db.raw('now() - ?::interval', [age]),
       outcome,
