@@ -302,6 +302,14 @@ const configSchema = {
       default: 1000,
       description: 'Satellite resolver: how often it asks the upstream change feed for new changes (and, while the upstream is unreachable, tries it again).',
     },
+    SATELLITE_MEASUREMENT_INTERVAL_MS: {
+      type: 'integer',
+      minimum: 200,
+      maximum: 3600000,
+      // The resolvers' own cadence (resolver/snapshot-store.ts): the 7-day window slides even without new checks.
+      default: 300000,
+      description: 'Satellite resolver: how often it reads the link-check measurements the providers are ranked by from the upstream (GET /satelliteApi/measurements), as the resolvers read them from Postgres every 5 minutes; also read after every load of the dataset.',
+    },
     SATELLITE_SNAPSHOT_DIR: {
       type: 'string',
       minLength: 1,

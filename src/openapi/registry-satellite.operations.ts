@@ -55,6 +55,15 @@ const NAMESPACES = envelopeOf(
 );
 const OVERRIDES = envelopeOf(object({ namespaces: arrayOf(object({ id: integer(), synonyms: arrayOf(text()), luiRules, suffixPassthrough: flag() }, { optional: ['luiRules', 'suffixPassthrough'] })) }));
 
+const MEASUREMENT: Schema = {
+  type: 'array',
+  description: '[resourceId, up, counted, uncounted, notFoundStreak]: the resource\'s sample-URL checks of the last 7 days that found it working, that count (all but bot_blocked and skipped), that do not count, and 1 when its sample URL has been not_found for 3 days in a row (0 otherwise)',
+  items: { type: 'integer', minimum: 0 },
+  minItems: 5,
+  maxItems: 5,
+};
+const MEASUREMENTS = envelopeOf(object({ measurements: arrayOf(MEASUREMENT, 'One entry per resource with sample checks in the window, in resource order; a resource without any is absent') }));
+
 const USAGE_ENTRY = object({
   day: text('The UTC day counted, YYYY-MM-DD, within the last 30 days'),
   prefix: text('The namespace\'s prefix; an unknown one is ignored'),
@@ -101,6 +110,19 @@ export const SATELLITE_OPERATIONS: readonly OperationSpec[] = [
     access: 'satellite',
     responses: {
       200: jsonAnswer('The overrides', OVERRIDES, { apiVersion: '1.0', errorMessage: null, payload: { namespaces: [{ id: SAMPLE.namespaceId, synonyms: ['NCBITaxon'] }] } }),
+    },
+  },
+  {
+    methods: ['get'],
+    path: '/satelliteApi/measurements',
+    tag: 'Satellites',
+    summary: 'The link-check measurements the resolvers rank providers by',
+    description:
+      'Per resource, what its sample-URL link checks of the last 7 days say (the resolvers read the same from the database every 5 minutes): a satellite ranks its providers by them, so its recommendations, browser redirects and ETags are the resolvers\'. One compact entry per resource with checks in the window, so at most one per resource of the registry.',
+    addition: WHY,
+    access: 'satellite',
+    responses: {
+      200: jsonAnswer('The measurements', MEASUREMENTS, { apiVersion: '1.0', errorMessage: null, payload: { measurements: [[SAMPLE.resourceId, 3, 4, 1, 0]] } }),
     },
   },
   {

@@ -43,7 +43,8 @@ function sameMeasurement(a: SampleMeasurement, b: SampleMeasurement | undefined)
   return b !== undefined && a.up === b.up && a.counted === b.counted && a.uncounted === b.uncounted && a.notFoundStreak === b.notFoundStreak;
 }
 
-function sameMeasurements(a: SampleMeasurements, b: SampleMeasurements): boolean {
+/** Whether two readings hold the same measurements (a new reading that does not differ ranks nothing again). */
+export function sameMeasurements(a: SampleMeasurements, b: SampleMeasurements): boolean {
   if (a.size !== b.size) return false;
   for (const [id, m] of a) if (!sameMeasurement(m, b.get(id))) return false;
   return true;
@@ -51,7 +52,7 @@ function sameMeasurements(a: SampleMeasurements, b: SampleMeasurements): boolean
 
 /**
  * A short digest of the measurements, in resource order: equal measurements give equal tags in every process
- * (a satellite, which has none, tags its answers as a resolver without measurements does).
+ * (a satellite, holding its upstream's measurements, tags its answers as the upstream's resolvers do).
  */
 export function rankingTagOf(measurements: SampleMeasurements): string {
   const hash = createHash('sha256');

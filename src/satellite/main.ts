@@ -20,7 +20,13 @@ await runPart('satellite', USAGE, async (config, logger) => {
   if (config.SATELLITE_TOKEN === '') throw new StartupError("SATELLITE_TOKEN is required: the upstream registry area's satellite token");
   const upstream = new UpstreamClient(config.SATELLITE_UPSTREAM_URL, config.SATELLITE_TOKEN);
   const metrics = new ResolverMetrics(createProcessRegistry());
-  const registry = new SatelliteSource({ upstream, logger, dir: config.SATELLITE_SNAPSHOT_DIR, pollIntervalMs: config.SATELLITE_POLL_INTERVAL_MS });
+  const registry = new SatelliteSource({
+    upstream,
+    logger,
+    dir: config.SATELLITE_SNAPSHOT_DIR,
+    pollIntervalMs: config.SATELLITE_POLL_INTERVAL_MS,
+    measurementIntervalMs: config.SATELLITE_MEASUREMENT_INTERVAL_MS,
+  });
   await registry.start();
   logger.info({ namespaces: registry.snapshot.namespacesByPrefix.size, version: registry.snapshot.version }, 'registry snapshot in place');
   const usage = config.USAGE_COUNTING ? new SatelliteUsage(upstream, config.SATELLITE_TOKEN, logger, config.USAGE_FLUSH_INTERVAL_MS) : undefined;

@@ -1,9 +1,11 @@
-import { buildSnapshot, rankNamespace, type NamespaceEntry, type RegistrySnapshot } from '../core/registry-snapshot.js';
+import { measurementsOfWire, wireOfMeasurements } from '../core/measurement-wire.js';
+import { buildSnapshot, rankNamespace, rankSnapshot, type NamespaceEntry, type RegistrySnapshot } from '../core/registry-snapshot.js';
+import { failingProvidersOf, type SampleMeasurements } from '../core/reliability.js';
 import { entryOfWire, type NamespaceOverride, type WireNamespace } from '../core/satellite-wire.js';
 import type { Logger } from '../lib/logger.js';
 import { checkSnapshotPatterns } from '../resolver/lui-pattern-checks.js';
 import { patchSnapshot } from '../resolver/snapshot-loader.js';
-import { rankingTagOf } from '../resolver/snapshot-store.js';
+import { rankingTagOf, sameMeasurements } from '../resolver/snapshot-store.js';
 import type { SnapshotSource } from '../resolver/snapshot-source.js';
 import { entriesOfDataset } from './satellite-entries.js';
 import { loadSnapshot, saveSnapshot } from './snapshot-file.js';
@@ -16,6 +18,8 @@ export interface SatelliteSourceOptions {
   dir: string;
   /** SATELLITE_POLL_INTERVAL_MS. */
   pollIntervalMs: number;
+  /** SATELLITE_MEASUREMENT_INTERVAL_MS: how often the link-check measurements are read again. */
+  measurementIntervalMs: number;
 }
 
 /** Namespaces per /satelliteApi/namespaces request (the endpoint's bound). */
@@ -40,6 +44,12 @@ const DATABASE_CHECK_MS = 60_000;
  * the snapshot's (X-Registry-Database, compared every DATABASE_CHECK_MS: a re-created or restored database
  * has other transaction ids, which a cursor cannot tell), when a change touches a location (which nearly every
  * namespace shows), or when too many namespaces changed at once.
+ *
+ * The providers are ranked by the upstream's link-check measurements (/satelliteApi/measurements, what the
+ * resolvers' SnapshotStore reads from Postgres), applied as the store applies them: read after each load of
+ * the dataset and every SATELLITE_MEASUREMENT_INTERVAL_MS, a new reading ranking the snapshot again in place,
+ * with the same failing providers and ranking tag, so a satellite's answers, redirects and ETags are a
+ * resolver's. They are saved with the snapshot; a failed reading keeps the last ones.
  */
 export class SatelliteSource implements SnapshotSource {
   private current: RegistrySnapshot | null = null;
@@ -49,6 +59,12 @@ export class SatelliteSource implements SnapshotSource {
   /** performance.now() of the last comparison of the upstream's database; null: compare at the next poll. */
   private databaseCheckedAt: number | null = null;
   private upstreamError: string | null = null;
+  private measurementError: string | null = null;
+  private measurements: SampleMeasurements = new Map();
+  private failing: ReadonlySet<number> = new Set();
+  private ranking = rankingTagOf(new Map());
+  /** performance.now() of the last reading of the measurements (or attempt); null: read at the next poll. */
+  private measuredAt: number | null = null;
   private unreachableSince: string | null = null;
   private applied = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -64,16 +80,26 @@ export class SatelliteSource implements SnapshotSource {
   }
 
   get staleReason(): string | null {
-    if (this.upstreamError === null) return null;
-    return `upstream registry ${this.options.upstream.baseUrl} unreachable since ${this.unreachableSince}: ${this.upstreamError}`;
+    const unreachable = this.upstreamError === null
+      ? null
+      : `upstream registry ${this.options.upstream.baseUrl} unreachable since ${this.unreachableSince}: ${this.upstreamError}`;
+    if (unreachable && this.measurementError) return `${unreachable}; ${this.measurementError}`;
+    return unreachable ?? this.measurementError;
   }
 
   get appliedAt(): number {
     return this.applied;
   }
 
-  /** No link-check measurements here: the answers' ETags are those of a resolver without any. */
-  readonly rankingTag = rankingTagOf(new Map());
+  /** As SnapshotStore.failingProviders, from the upstream's measurements. */
+  get failingProviders(): ReadonlySet<number> {
+    return this.failing;
+  }
+
+  /** As SnapshotStore.rankingTag: the same measurements give the same tag, and so the same ETags. */
+  get rankingTag(): string {
+    return this.ranking;
+  }
 
   /**
    * A namespace's description for the MCP tools, read from the upstream when asked (as a resolver reads it
@@ -102,6 +128,7 @@ export class SatelliteSource implements SnapshotSource {
     const { saved, problem } = await loadSnapshot(this.options.dir, this.options.upstream.baseUrl);
     if (problem) this.options.logger.warn({ dir: this.options.dir }, `snapshot on disk not used: ${problem}`);
     if (saved) {
+      this.restoreMeasurements(saved.measurements);
       this.install(saved.registryVersion, saved.namespaces.map(entryOfWire));
       this.cursor = saved.cursor;
       this.databaseId = saved.databaseId ?? null;
@@ -142,6 +169,12 @@ export class SatelliteSource implements SnapshotSource {
       if (this.cursor !== null) await this.checkDatabase();
       if (this.cursor === null) await this.loadDataset();
       await this.followFeed();
+      if (this.measuredAt === null || performance.now() - this.measuredAt >= this.options.measurementIntervalMs) {
+        if (await this.readMeasurements()) {
+          rankSnapshot(this.current!, this.measurements);
+          this.save();
+        }
+      }
       if (this.upstreamError !== null) this.options.logger.info('upstream registry reachable again');
       this.upstreamError = null;
       this.unreachableSince = null;
@@ -170,6 +203,8 @@ export class SatelliteSource implements SnapshotSource {
     const started = performance.now();
     const dataset = await this.options.upstream.dataset();
     const overrides = await this.options.upstream.overrides<NamespaceOverride>();
+    // Read now, so the new snapshot is ranked by them at once (a resource of the dataset may be new to them).
+    await this.readMeasurements();
     this.install(dataset.registryVersion, entriesOfDataset(dataset.namespaces, overrides));
     this.cursor = dataset.cursor;
     this.databaseId = dataset.databaseId;
@@ -224,7 +259,7 @@ export class SatelliteSource implements SnapshotSource {
       for (const ns of answer.namespaces) fresh.push(entryOfWire(ns));
       version = Math.max(version, answer.registryVersion);
     }
-    for (const ns of fresh) rankNamespace(ns);
+    for (const ns of fresh) rankNamespace(ns, this.measurements);
     const next = patchSnapshot({ snapshot: this.current!, namespacesById: this.byId }, version, affected, fresh);
     const byId = new Map(this.byId);
     for (const id of affected) byId.delete(id);
@@ -234,8 +269,44 @@ export class SatelliteSource implements SnapshotSource {
     return true;
   }
 
+  /**
+   * Reads the upstream's measurements (as SnapshotStore.readMeasurements does Postgres's); true when they
+   * differ from those held. A failure (an upstream of an older version answers 404) keeps the last ones and
+   * is tried again after the interval.
+   */
+  private async readMeasurements(): Promise<boolean> {
+    this.measuredAt = performance.now();
+    try {
+      const next = measurementsOfWire(await this.options.upstream.measurements());
+      this.measurementError = null;
+      if (sameMeasurements(next, this.measurements)) return false;
+      this.holdMeasurements(next);
+      return true;
+    } catch (error) {
+      if (this.measurementError === null) this.options.logger.warn({ err: error }, 'link-check measurements unreadable upstream; ranking by the last ones');
+      this.measurementError = `cannot read the link-check measurements from the upstream: ${(error as Error).message}`;
+      return false;
+    }
+  }
+
+  private holdMeasurements(measurements: SampleMeasurements): void {
+    this.measurements = measurements;
+    this.failing = failingProvidersOf(measurements);
+    this.ranking = rankingTagOf(measurements);
+  }
+
+  /** The measurements of the snapshot on disk; a damaged list is left out (none), read again at the first poll. */
+  private restoreMeasurements(wire: unknown): void {
+    if (wire === undefined) return;
+    try {
+      this.holdMeasurements(measurementsOfWire(wire));
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'the measurements of the snapshot on disk are not used');
+    }
+  }
+
   private install(version: number, entries: NamespaceEntry[]): void {
-    this.put(buildSnapshot(version, entries), new Map(entries.map((e) => [e.id, e])));
+    this.put(buildSnapshot(version, entries, this.measurements), new Map(entries.map((e) => [e.id, e])));
   }
 
   private put(snapshot: RegistrySnapshot, byId: Map<number, NamespaceEntry>): void {
@@ -260,6 +331,7 @@ export class SatelliteSource implements SnapshotSource {
         cursor: this.cursor!,
         registryVersion: this.current!.version,
         databaseId: this.databaseId,
+        measurements: wireOfMeasurements(this.measurements),
       };
       try {
         await saveSnapshot(this.options.dir, state, this.byId.values());

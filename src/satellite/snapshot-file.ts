@@ -1,5 +1,6 @@
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
+import type { WireMeasurement } from '../core/measurement-wire.js';
 import type { NamespaceEntry } from '../core/registry-snapshot.js';
 import { wireOfEntry, type WireNamespace } from '../core/satellite-wire.js';
 import { joinJsonInSlices } from '../lib/loop-turns.js';
@@ -21,6 +22,11 @@ export interface SavedSnapshot {
   /** The upstream database the snapshot came from (X-Registry-Database); null when it did not say. */
   databaseId: string | null;
   savedAt: string;
+  /**
+   * The link-check measurements the snapshot is ranked by, so that a restart while the upstream is
+   * unreachable ranks as before; absent in a file of an older version (none).
+   */
+  measurements?: WireMeasurement[];
   namespaces: WireNamespace[];
 }
 
@@ -38,6 +44,7 @@ export async function saveSnapshot(dir: string, state: Omit<SavedSnapshot, 'name
     registryVersion: state.registryVersion,
     databaseId: state.databaseId,
     savedAt: new Date().toISOString(),
+    measurements: state.measurements,
   });
   const text = `${head.slice(0, -1)},"namespaces":[${namespaces}]}\n`;
   // One satellite per directory: a temporary a killed write left is simply written over.

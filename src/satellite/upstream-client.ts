@@ -119,6 +119,11 @@ export class UpstreamClient {
     return (await this.payloadOf<{ namespaces: T[] }>(await this.get('/satelliteApi/overrides'), 'the namespace overrides')).namespaces;
   }
 
+  /** The link-check measurements the upstream's resolvers rank by (core/measurement-wire.ts), unchecked. */
+  async measurements(): Promise<unknown> {
+    return (await this.payloadOf<{ measurements?: unknown }>(await this.get('/satelliteApi/measurements'), 'the link-check measurements')).measurements;
+  }
+
   /** Sends one usage batch; resolves once the upstream has it (counted now or before). */
   async sendUsage(batch: unknown): Promise<void> {
     let response: Response;

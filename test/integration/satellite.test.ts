@@ -71,6 +71,8 @@ describe('a satellite resolver following an upstream registry area', () => {
       SATELLITE_UPSTREAM_URL: `http://127.0.0.1:${upstreamPort}`,
       SATELLITE_TOKEN,
       SATELLITE_POLL_INTERVAL_MS: '300',
+      // Short, so that checks stored in the test show within seconds (5 minutes by default, as the resolvers').
+      SATELLITE_MEASUREMENT_INTERVAL_MS: '500',
       SATELLITE_SNAPSHOT_DIR: snapshotDir,
       USAGE_FLUSH_INTERVAL_MS: '300',
       LOG_LEVEL: 'warn',
@@ -93,6 +95,14 @@ describe('a satellite resolver following an upstream registry area', () => {
     expect(res.status).toBe(200);
     await res.arrayBuffer();
   };
+  /** A browser's request: the redirect target and entity tag. */
+  const browse = async (curie: string) => {
+    const res = await fetch(`${satellite!.base}/${curie}`, { headers: { Accept: 'text/html' }, redirect: 'manual' });
+    await res.arrayBuffer();
+    return { status: res.status, location: res.headers.get('location'), etag: res.headers.get('etag') };
+  };
+  /** What pmc:PMC3084216 answers once link checks demoted its official provider (the ranking test sets it). */
+  let demoted: { json: string; etag: string | null; location: string | null } | undefined;
   const descriptionsOf = async (curie: string) => (await resolve(curie)).body.payload.resolvedResources.map((r) => r.description);
 
   beforeAll(async () => {
@@ -162,6 +172,61 @@ describe('a satellite resolver following an upstream registry area', () => {
     });
   }, LONG);
 
+  it("ranks providers by the upstream's link checks within seconds, as a resolver over its database does", async () => {
+    days.add(utcDay(new Date()));
+    const curie = 'pmc:PMC3084216';
+    const before = await browse(curie);
+    expect(before.status).toBe(302);
+    // As the link-check worker stores them: the sample URL of pmc's official provider (465, the redirect target)
+    // not found for 4 days (a failing provider, never the redirect target while another works), the other (464) working.
+    await t.db('link_check_runs').insert({ id: 'satellite-run', planned: 2 });
+    const check = (resourceId: number, age: string, outcome: 'up' | 'not_found') => ({
+      resourceId,
+      urlKind: 'sample' as const,
+      url: `https://provider-${resourceId}.example.org/sample`,
+      checkedAt: t.db.raw('now() - ?::interval', [age]),
+      outcome,
+      httpStatus: outcome === 'up' ? 200 : 404,
+    });
+    await t.db('link_checks').insert([check(465, '4 days', 'not_found'), check(465, '1 hour', 'not_found'), check(464, '4 days', 'up'), check(464, '1 hour', 'up')]);
+
+    // A resolver started now reads the measurements at its start.
+    const { koa } = await t.resolverApp();
+    const resolver = koa.callback();
+    const fromResolver = await request(resolver).get(`/${curie}`).set('Accept', 'text/html');
+    expect(fromResolver.status).toBe(302);
+    expect(fromResolver.headers.location).not.toBe(before.location);
+    await waitFor(async () => (await browse(curie)).location === fromResolver.headers.location, {
+      timeoutMs: 15_000,
+      what: 'the satellite redirecting past the failing provider',
+    });
+    const browsed = await browse(curie);
+    expect(browsed).toEqual({ status: 302, location: fromResolver.headers.location, etag: fromResolver.headers.etag ?? null });
+    expect(browsed.etag).not.toBe(before.etag);
+    // The same JSON bytes and entity tags: the recommendation indices and explanations moved alike.
+    for (const c of [curie, 'GO:0006915']) {
+      const fromSatellite = await fetch(`${satellite!.base}/${c}`);
+      const json = await request(resolver).get(`/${c}`);
+      expect({ c, status: fromSatellite.status, etag: fromSatellite.headers.get('etag'), body: await fromSatellite.text() }).toEqual({
+        c,
+        status: json.status,
+        etag: json.headers.etag ?? null,
+        body: json.text,
+      });
+    }
+    // A namespace patched from the change feed is ranked by them too.
+    await patchResource(464, 'PubMed Central, the free archive of full-text articles, described again beside its link checks');
+    const same = async () => {
+      const [s, r] = [await fetch(`${satellite!.base}/${curie}`), await request(resolver).get(`/${curie}`)];
+      const text = await s.text();
+      return text.includes('described again beside its link checks') && text === r.text && s.headers.get('etag') === r.headers.etag;
+    };
+    await waitFor(same, { timeoutMs: 15_000, what: 'the patched namespace ranked alike on the satellite and the resolver' });
+    const fromSatellite = await fetch(`${satellite!.base}/${curie}`);
+    demoted = { json: await fromSatellite.text(), etag: fromSatellite.headers.get('etag'), location: browsed.location };
+    expect(demoted.json).toContain('measured availability 0 % over 7 days (2 checks)');
+  }, LONG);
+
   it('keeps answering while the upstream is down, degraded, and after its own restart serves from disk', async () => {
     await stopProcess(upstream?.spawned);
     upstream = undefined;
@@ -184,6 +249,9 @@ describe('a satellite resolver following an upstream registry area', () => {
     expect((await resolve('GO:0006915')).status).toBe(200);
     expect(await descriptionsOf('orcid:0000-0002-5355-2576')).toContain('ORCID described again on the upstream, for its satellite');
     expect((await ready()).body.payload.status).toBe('degraded');
+    // Ranked by the measurements saved with the snapshot: the same answer, redirect and entity tag as before.
+    const fromSatellite = await fetch(`${satellite!.base}/pmc:PMC3084216`);
+    expect({ json: await fromSatellite.text(), etag: fromSatellite.headers.get('etag'), location: (await browse('pmc:PMC3084216')).location }).toEqual(demoted);
   }, LONG);
 
   it('catches up with a change made meanwhile once the upstream is back', async () => {
@@ -236,7 +304,8 @@ describe('a satellite resolver following an upstream registry area', () => {
     });
     expect((await ready()).body.payload.status).toBe('ok');
     const { koa } = await t.resolverApp();
-    for (const curie of ['pdb:2gc4/assembly/1', 'pdb:2gc4', 'orcid:0000-0002-5355-2576']) {
+    // pmc: the dataset loaded again is ranked by the link checks, as the resolver's snapshot.
+    for (const curie of ['pdb:2gc4/assembly/1', 'pdb:2gc4', 'orcid:0000-0002-5355-2576', 'pmc:PMC3084216']) {
       const fromSatellite = await fetch(`${satellite!.base}/${curie}`);
       const fromResolver = await request(koa.callback()).get(`/${curie}`);
       expect({ curie, status: fromSatellite.status, body: await fromSatellite.text() }).toEqual({ curie, status: fromResolver.status, body: fromResolver.text });
@@ -283,6 +352,15 @@ describe('a satellite resolver following an upstream registry area', () => {
       const wrong = await api('/usage', { token: CURATOR_TOKEN, method: 'POST', body: '{}' });
       expect(wrong.status).toBe(401);
       expect(await errorOf(wrong)).toMatch(/not the satellite token/);
+    });
+
+    it('gives the link-check measurements the resolvers rank by, one entry per checked resource', async () => {
+      const res = await api('/measurements');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const { payload } = (await res.json()) as { payload: { measurements: number[][] } };
+      expect(payload.measurements).toEqual(expect.arrayContaining([[464, 2, 2, 0, 0], [465, 0, 2, 0, 1]]));
+      expect((await api('/measurements', { token: null })).status).toBe(401);
     });
 
     it('gives the namespaces asked for, and says which it does not have', async () => {

@@ -45,6 +45,9 @@ export function satelliteRoutes(deps: SatelliteRouteDeps): Router {
   router.get('/overrides', guard, async (ctx) => {
     ctx.body = envelope({ namespaces: await deps.service.overrides() });
   });
+  router.get('/measurements', guard, async (ctx) => {
+    ctx.body = envelope({ measurements: await deps.service.measurements() });
+  });
   router.post('/usage', guard, jsonBody(SATELLITE_LIMITS.usageBodyBytes), async (ctx) => {
     const batch = usageBatchOf(ctx.request.body, utcDateOf(new Date()));
     const { counted, ignored } = await deps.service.recordUsage(batch.batchId, batch.entries);

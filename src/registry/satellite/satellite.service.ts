@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
 import type { Redis } from 'ioredis';
 import type { Db } from '../../db/knex.js';
+import { readSampleMeasurements } from '../../db/link-check-reads.js';
 import { readNamespaceEntries } from '../../db/namespace-entries.js';
 import { readSynonymsOf } from '../../db/namespace-synonyms.js';
 import { readRegistryVersion } from '../../db/registry-reads.js';
 import { snapshotLuiRules } from '../../core/lui-rules.js';
+import { wireOfMeasurements, type WireMeasurement } from '../../core/measurement-wire.js';
 import { wireOfEntry, type NamespaceOverride, type WireNamespace } from '../../core/satellite-wire.js';
 import { applySatelliteUsage, type SatelliteUsageEntry } from '../../statistics/satellite-usage.js';
 
@@ -19,6 +21,8 @@ export interface SatelliteService {
   namespaces(ids: readonly number[]): Promise<SatelliteNamespaces>;
   /** What the dataset file lacks: the synonyms, stored canonical-LUI rules and suffix passthrough of the namespaces having any. */
   overrides(): Promise<NamespaceOverride[]>;
+  /** The link-check measurements the resolvers rank providers by, one entry per resource with sample checks in the window. */
+  measurements(): Promise<WireMeasurement[]>;
   /** Counts a batch; `counted` is false for a batch id counted before, `ignored` the entries of unknown prefixes. */
   recordUsage(batchId: string, entries: readonly SatelliteUsageEntry[]): Promise<{ counted: boolean; ignored: number }>;
 }
@@ -55,6 +59,10 @@ export function createSatelliteService(db: Db, redis: Redis): SatelliteService {
         byId.set(row.id, override);
       }
       return [...byId.values()].sort((a, b) => a.id - b.id);
+    },
+    async measurements() {
+      // The resolvers' own reading (SnapshotStore): one aggregate over the window's sample checks.
+      return wireOfMeasurements(await readSampleMeasurements(db));
     },
     async recordUsage(batchId, entries) {
       const prefixes = [...new Set(entries.map((e) => e.prefix))];
