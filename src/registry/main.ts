@@ -1,3 +1,4 @@
+import { preloadRedosChecker } from '../lib/redos-check.js';
 import { closeReads, connectPostgres, connectReads, connectRedis } from '../bootstrap/connect.js';
 import { listen } from '../http/server.js';
 import { runPart } from '../bootstrap/process-runner.js';
@@ -59,6 +60,8 @@ await runPart('registry', USAGE, async (config, logger) => {
     registryVersions,
     sparql,
   });
+  // The ReDoS checker is loaded before the first request, not on it (lib/redos-check.ts).
+  await preloadRedosChecker();
   const server = await listen(app, config.REGISTRY_PORT, config);
   const metricsServer =
     config.REGISTRY_METRICS_PORT === 0

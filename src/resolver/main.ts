@@ -1,3 +1,4 @@
+import { preloadRedosChecker } from '../lib/redos-check.js';
 import { closeReads, connectPostgres, connectReads, connectRedis } from '../bootstrap/connect.js';
 import { listen } from '../http/server.js';
 import { runPart } from '../bootstrap/process-runner.js';
@@ -45,6 +46,8 @@ await runPart('resolver', USAGE, async (config, logger) => {
     logger,
   });
   const app = createResolverApp({ config, db, redis, logger, registry, usage, metrics, metadataFetches });
+  // The ReDoS checker is loaded before the first request, not on it (lib/redos-check.ts).
+  await preloadRedosChecker();
   const server = await listen(app, config.RESOLVER_PORT, config);
   const metricsServer =
     config.RESOLVER_METRICS_PORT === 0

@@ -1,3 +1,4 @@
+import { preloadRedosChecker } from '../lib/redos-check.js';
 import { listen } from '../http/server.js';
 import { runPart, StartupError } from '../bootstrap/process-runner.js';
 import { serveMetrics } from '../metrics/metrics-server.js';
@@ -40,6 +41,8 @@ await runPart('satellite', USAGE, async (config, logger) => {
     checks: [{ name: 'upstream', check: registry.upstreamCheck }],
     readDescription: registry.readDescription,
   });
+  // The ReDoS checker is loaded before the first request, not on it (lib/redos-check.ts).
+  await preloadRedosChecker();
   const server = await listen(app, config.RESOLVER_PORT, config);
   const metricsServer =
     config.RESOLVER_METRICS_PORT === 0
