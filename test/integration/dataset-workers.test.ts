@@ -47,7 +47,10 @@ describe('two worker processes', () => {
   const workers: Spawned[] = [];
 
   const startWorker = () => {
-    const worker = spawnWorker(t, { WORKER_LOCK_DURATION_MS: '2000' });
+    // Short enough that a killed worker's job is handed on within seconds; long enough that the survivor's
+    // lock outlasts the event-loop stretches of its own 15,000-namespace build on a loaded machine (at 2 s
+    // it lapsed there, the job counted as stalled a second time, and BullMQ failed it).
+    const worker = spawnWorker(t, { WORKER_LOCK_DURATION_MS: '8000' });
     workers.push(worker);
     return worker;
   };
@@ -177,8 +180,10 @@ describe('two worker processes', () => {
     expect(await t.db('datasetBuilds').where({ id: running.id }).first('status', 'error')).toEqual({ status: 'failed', error: 'abandoned' });
     const job = await waitFor(async () => {
       const found = await queue.getJob(active!.id as string);
-      return (await found?.getState()) === 'completed' ? found : undefined;
-    }, { timeoutMs: 60_000, what: 'the stalled job completing' });
+      const state = await found?.getState();
+      return state === 'completed' || state === 'failed' ? found : undefined;
+    }, { timeoutMs: 60_000, what: 'the stalled job finishing' });
+    expect([await job.getState(), job.failedReason]).toEqual(['completed', undefined]);
     expect(job.returnvalue).toMatchObject({ buildId: rebuilt.id, status: 'built', namespaceCount: 15_022 });
     const manifest = (await readManifest(dir)) as DatasetManifest;
     expect(manifest.namespaceCount).toBe(15_022);
