@@ -80,6 +80,11 @@ export default class ProcessCleanupEnvironment extends TestEnvironment {
 
   async setup() {
     await super.setup();
+    // jest's ES module runtime reads every property of `process` when a module imports 'node:process' (got
+    // and other dependencies do), and reading process.stdin opens the worker's stdin: a pipe, whose handle
+    // then kept the worker alive at the end of the run ("A worker process has failed to exit gracefully").
+    // Opened here and unref'd, it never holds the worker; no test reads stdin.
+    process.stdin.unref?.();
     this.resourcesBefore = countResources();
   }
 
