@@ -1,16 +1,85 @@
 /**
- * The resolver's snapshot (core/registry-snapshot.ts) read back from a built dataset file instead of the
- * database: what a process that answers from the dataset build alone (the SPARQL endpoint's worker threads)
- * resolves and reverse-looks-up with. The dataset carries no prefix synonyms, so they are given apart.
+ * The resolver's snapshot entries (core/registry-snapshot.ts) read back from a built dataset file instead of
+ * the database: what a process that answers from the dataset alone resolves and reverse-looks-up with (a
+ * satellite resolver, the SPARQL endpoint's worker threads). The dataset carries no prefix synonyms, stored
+ * canonical-LUI rules or suffix passthrough: those come apart, as overrides.
  */
-import { buildSnapshot, UNRANKED, type InstitutionView, type LocationView, type NamespaceEntry, type RegistrySnapshot } from '../core/registry-snapshot.js';
-import type { DatasetNamespace } from '../importer/dataset.schema.js';
+import { snapshotLuiRules } from '../core/lui-rules.js';
+import { buildSnapshot, UNRANKED, type InstitutionView, type LocationView, type NamespaceEntry, type RegistrySnapshot, type ResourceEntry } from '../core/registry-snapshot.js';
+import type { NamespaceOverride, WireNamespace, WireResource } from '../core/satellite-wire.js';
+
+const NO_SYNONYMS: readonly string[] = Object.freeze([]);
+
+type DatasetLocation = { countryCode: string; countryName: string };
+type DatasetResource = Omit<WireResource, 'institution' | 'location'> & {
+  deprecationOfflineDate?: string | null;
+  deprecationStatement?: string | null;
+  institution: { id: number; name: string; homeUrl: string; description: string; rorId: string | null; location: DatasetLocation };
+  location: DatasetLocation;
+};
+type DatasetNamespace = Omit<WireNamespace, 'resources' | 'luiRules' | 'synonyms' | 'suffixPassthrough'> & { resources: DatasetResource[] };
+
+function isDatasetNamespace(value: unknown): value is DatasetNamespace {
+  const ns = value as Partial<DatasetNamespace> | null;
+  return (
+    typeof ns === 'object' && ns !== null && typeof ns.id === 'number' && typeof ns.prefix === 'string' && typeof ns.mirId === 'string' &&
+    typeof ns.pattern === 'string' && Array.isArray(ns.resources)
+  );
+}
+
+/**
+ * The snapshot entries of the dataset's namespaces (the reference's shape, as the registry area writes it),
+ * institutions and locations shared between entries as the resolver's loader shares them; the synonyms and
+ * stored canonical-LUI rules the dataset lacks come from `overrides`. Throws on a namespace it cannot read.
+ */
+export function entriesOfDataset(namespaces: readonly unknown[], overrides: readonly NamespaceOverride[]): NamespaceEntry[] {
+  const locations = new Map<string, LocationView>();
+  const locationOf = ({ countryCode, countryName }: DatasetLocation): LocationView => {
+    let location = locations.get(countryCode);
+    if (!location) locations.set(countryCode, (location = { countryCode, countryName }));
+    return location;
+  };
+  const institutions = new Map<number, InstitutionView>();
+  const overrideOf = new Map(overrides.map((o) => [o.id, o]));
+  return namespaces.map((value, index) => {
+    if (!isDatasetNamespace(value)) throw new Error(`the dataset's namespace ${index} is not one`);
+    const resources = value.resources.map((r): ResourceEntry => {
+      let institution = institutions.get(r.institution.id);
+      if (!institution) {
+        const { location, ...fields } = r.institution;
+        institutions.set(r.institution.id, (institution = { ...fields, location: locationOf(location) }));
+      }
+      // The dataset's resource fields are the snapshot's, but for the two resolution never answers.
+      const { institution: _institution, location, deprecationOfflineDate: _offline, deprecationStatement: _statement, ...fields } = r;
+      return { ...fields, institution, location: locationOf(location), recommendation: UNRANKED.recommendation, recommendationIfEbiHosted: UNRANKED.recommendationIfEbiHosted };
+    });
+    const override = overrideOf.get(value.id);
+    const entry: NamespaceEntry = {
+      id: value.id,
+      prefix: value.prefix,
+      mirId: value.mirId,
+      name: value.name,
+      pattern: value.pattern,
+      sampleId: value.sampleId,
+      namespaceEmbeddedInLui: value.namespaceEmbeddedInLui,
+      deprecated: value.deprecated,
+      deprecationDate: value.deprecationDate,
+      renderDeprecatedLanding: value.renderDeprecatedLanding,
+      resources,
+      // As the resolver's loader: the stored rules where a curator set them, else those the pattern calls for.
+      luiRules: override?.luiRules !== undefined ? override.luiRules : snapshotLuiRules(null, value),
+      synonyms: override?.synonyms.length ? override.synonyms : NO_SYNONYMS,
+      suffixPassthrough: override?.suffixPassthrough ?? false,
+    };
+    return entry;
+  });
+}
 
 /** A dataset file's namespaces: the envelope the build writes, or a bare list. */
-function namespacesOf(json: unknown): DatasetNamespace[] {
+function namespacesOf(json: unknown): unknown[] {
   const list = Array.isArray(json) ? json : (json as { payload?: { namespaces?: unknown } } | null)?.payload?.namespaces;
   if (!Array.isArray(list)) throw new Error('The dataset file holds no namespace list');
-  return list as DatasetNamespace[];
+  return list;
 }
 
 /**
@@ -19,61 +88,11 @@ function namespacesOf(json: unknown): DatasetNamespace[] {
  */
 export function snapshotFromDataset(bytes: Uint8Array, synonymsByPrefix: ReadonlyMap<string, readonly string[]> = new Map()): RegistrySnapshot {
   const namespaces = namespacesOf(JSON.parse(new TextDecoder().decode(bytes)));
-  const locations = new Map<string, LocationView>();
-  const locationOf = (location: LocationView): LocationView => {
-    let shared = locations.get(location.countryCode);
-    if (!shared) locations.set(location.countryCode, (shared = { countryCode: location.countryCode, countryName: location.countryName }));
-    return shared;
-  };
-  const entries: NamespaceEntry[] = namespaces.map((ns, nsIndex) => {
-    const entry: NamespaceEntry = {
-      // Ids are written by the build; a hand-made file without them still gets distinct ones.
-      id: ns.id ?? nsIndex + 1,
-      prefix: ns.prefix,
-      mirId: ns.mirId,
-      name: ns.name,
-      pattern: ns.pattern,
-      sampleId: ns.sampleId,
-      namespaceEmbeddedInLui: ns.namespaceEmbeddedInLui,
-      deprecated: ns.deprecated,
-      deprecationDate: ns.deprecationDate,
-      renderDeprecatedLanding: ns.renderDeprecatedLanding,
-      resources: ns.resources.map((r, rIndex) => {
-        const institution: InstitutionView = {
-          id: r.institution.id ?? 0,
-          name: r.institution.name,
-          homeUrl: r.institution.homeUrl,
-          description: r.institution.description,
-          rorId: r.institution.rorId,
-          location: locationOf(r.institution.location),
-        };
-        return {
-          id: r.id ?? (nsIndex + 1) * 1000 + rIndex,
-          mirId: r.mirId,
-          urlPattern: r.urlPattern,
-          name: r.name,
-          description: r.description,
-          official: r.official,
-          providerCode: r.providerCode,
-          sampleId: r.sampleId,
-          resourceHomeUrl: r.resourceHomeUrl,
-          institution,
-          location: locationOf(r.location),
-          deprecated: r.deprecated,
-          deprecationDate: r.deprecationDate,
-          renderDeprecatedLanding: r.renderDeprecatedLanding,
-          protectedUrls: r.protectedUrls,
-          renderProtectedLanding: r.renderProtectedLanding,
-          authHelpUrl: r.authHelpUrl,
-          authHelpDescription: r.authHelpDescription,
-          recommendation: UNRANKED.recommendation,
-          recommendationIfEbiHosted: UNRANKED.recommendationIfEbiHosted,
-        };
-      }),
-    };
-    const synonyms = synonymsByPrefix.get(ns.prefix.toLowerCase());
-    if (synonyms && synonyms.length > 0) entry.synonyms = [...synonyms].sort();
-    return entry;
-  });
-  return buildSnapshot(0, entries);
+  const overrides: NamespaceOverride[] = [];
+  for (const ns of namespaces) {
+    const { id, prefix } = (ns ?? {}) as { id?: unknown; prefix?: unknown };
+    const synonyms = typeof prefix === 'string' ? synonymsByPrefix.get(prefix.toLowerCase()) : undefined;
+    if (typeof id === 'number' && synonyms && synonyms.length > 0) overrides.push({ id, synonyms: [...synonyms].sort() });
+  }
+  return buildSnapshot(0, entriesOfDataset(namespaces, overrides));
 }

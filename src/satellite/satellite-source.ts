@@ -7,7 +7,7 @@ import { checkSnapshotPatterns } from '../resolver/lui-pattern-checks.js';
 import { patchSnapshot } from '../resolver/snapshot-loader.js';
 import { rankingTagOf, sameMeasurements } from '../resolver/snapshot-store.js';
 import type { SnapshotSource } from '../resolver/snapshot-source.js';
-import { entriesOfDataset } from './satellite-entries.js';
+import { entriesOfDataset } from '../dataset/dataset-snapshot.js';
 import { loadSnapshot, saveSnapshot } from './snapshot-file.js';
 import type { FeedEntry, UpstreamClient } from './upstream-client.js';
 
