@@ -125,7 +125,7 @@ describeRequiring([chromiumBrowser()], 'the registry pages in a browser', () => 
     await expect(page.getByRole('status').textContent()).resolves.toBe('Copied quickgo/GO:0006915');
   });
 
-  it('fits the home page, a search, browsing and both request forms on a phone, with nothing to scroll sideways', async () => {
+  it('fits the home page, a search, browsing, both request forms and the embed page on a phone, with nothing to scroll sideways', async () => {
     await tab.context.close();
     tab = await openLoopbackPage(browser, { viewport: { width: 390, height: 844 } });
     page = tab.page;
@@ -135,6 +135,7 @@ describeRequiring([chromiumBrowser()], 'the registry pages in a browser', () => 
       ['browse-phone', '/registry?size=5'],
       ['prefix-request-phone', '/prefixregistrationrequest'],
       ['provider-request-phone', '/resourceregistrationrequest'],
+      ['embed-phone', '/embed'],
     ];
     const tooWide: string[] = [];
     for (const [name, path] of pages) {
