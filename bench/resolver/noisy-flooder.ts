@@ -27,6 +27,12 @@ export interface FloodPlan {
   /** Pause of a connection after a 429: an abusive client comes straight back, whatever Retry-After says. */
   backoffMs: number;
   lanes: FloodLane[];
+  /**
+   * When set, the flood goes on past durationMs, up to this many ms in all, until every lane has had an
+   * answer 200: on a slow or busy machine the first admitted requests can take the whole duration, and a test
+   * asking whether each kind of heavy request is served waits for it rather than for a time.
+   */
+  untilEveryLaneServedMs?: number;
 }
 
 export interface FloodOutcome {
@@ -60,14 +66,21 @@ async function flood(plan: FloodPlan): Promise<FloodOutcome> {
   const outcome: FloodOutcome = { requests: 0, statuses: {}, errors: 0, bytes: 0, durationMs: 0 };
   const started = performance.now();
   const ends = started + plan.durationMs;
+  const lastEnd = started + Math.max(plan.durationMs, plan.untilEveryLaneServedMs ?? 0);
+  const served = new Set<string>();
+  const goesOn = () => {
+    const now = performance.now();
+    return now < ends || (now < lastEnd && served.size < plan.lanes.length);
+  };
   const connection = async (lane: FloodLane) => {
-    while (performance.now() < ends && outcome.requests < plan.maxRequests) {
+    while (goesOn() && outcome.requests < plan.maxRequests) {
       outcome.requests++;
       try {
         const answer = await post(plan.port, agent, lane.path, lane.body);
         const key = `${lane.path} ${answer.status}`;
         outcome.statuses[key] = (outcome.statuses[key] ?? 0) + 1;
         outcome.bytes += answer.bytes;
+        if (answer.status === 200) served.add(lane.path);
         if (answer.status === 429) await new Promise((resolve) => setTimeout(resolve, plan.backoffMs));
       } catch {
         outcome.errors++;

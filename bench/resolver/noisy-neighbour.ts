@@ -32,6 +32,8 @@ export interface NoisyNeighbourOptions {
   probeGapMs?: number;
   /** Pause of a flooding connection after a 429 (default 50 ms, a twentieth of what Retry-After asks). */
   backoffMs?: number;
+  /** The flood goes on past durationMs, up to this many ms, until each kind of heavy request had a 200 (FloodPlan). */
+  untilEveryLaneServedMs?: number;
 }
 
 export interface NoisyNeighbourFigures {
@@ -107,6 +109,7 @@ export async function measureNoisyNeighbour(options: NoisyNeighbourOptions): Pro
       durationMs: options.durationMs,
       maxRequests: MAX_FLOOD_REQUESTS,
       backoffMs: settings.backoffMs,
+      untilEveryLaneServedMs: options.untilEveryLaneServedMs,
       lanes: [
         { path: '/resolve/batch', body: options.batchBody, connections: settings.batchConnections },
         { path: '/reverse/bySimilarity', body: options.similarityBody, connections: settings.similarityConnections },

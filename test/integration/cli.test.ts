@@ -43,7 +43,8 @@ describe('--help on every entry', () => {
     const { code } = await child.exited;
     expect(child.output()).toMatch(/^Usage: /);
     expect(code).toBe(0);
-  });
+    // A deadline for a busy machine (each entry loads its modules), no measure of speed.
+  }, 90_000);
 
   it('every command of the entry point prints its usage and its own settings with --help, on one screen', async () => {
     const commands = ['start', 'cluster', 'resolver', 'registry', 'worker', 'migrate', 'rollback', 'status', 'import', 'reference-prefixes', 'linkcheck', 'healthcheck', 'openapi'];

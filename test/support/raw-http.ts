@@ -30,7 +30,12 @@ export interface RawServer {
 }
 
 export async function startRawServer(listener: RequestListener, maxSockets = 8): Promise<RawServer> {
-  const server = http.createServer(listener).listen(0, '127.0.0.1');
+  const server = http.createServer(listener);
+  // Node closes a keep-alive connection idle for 5 s; a busy machine can stall this process that long, and
+  // a request then sent on the connection the server is closing fails with ECONNRESET through no fault of the
+  // service. The agent's connections live as long as the server: close() ends them all.
+  server.keepAliveTimeout = 0;
+  server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const agent = new http.Agent({ keepAlive: true, maxSockets });

@@ -89,6 +89,15 @@ export async function startAreaProcess(
   const own: Record<string, string> = area === 'resolver' ? { RESOLVER_PORT: String(port), USAGE_COUNTING: 'false' } : { REGISTRY_PORT: String(port) };
   const spawned = spawnNode(`dist/src/${area}/main.js`, { ...stackEnv(on), HOST: '127.0.0.1', ...own, ...env }, [], options.nodeArgs);
   const readyPath = options.readyPath ?? '/health/ready';
-  await waitFor(async () => (await fetch(`${base}${readyPath}`)).status === 200, { timeoutMs: 30_000, what: `the ${area} area starting` });
+  // A process that died says so at once, with its output; one still starting may take long on a busy machine
+  // (loading the real registry, checking its patterns), hence a deadline far beyond a quiet start's seconds.
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  void spawned.exited.then((how) => (exit = how));
+  const ready = async () => {
+    if (exit) return { exit };
+    return (await fetch(`${base}${readyPath}`)).status === 200 ? { exit: undefined } : false;
+  };
+  const outcome = await waitFor(ready, { timeoutMs: 90_000, what: `the ${area} area starting` });
+  if (outcome.exit) throw new Error(`the ${area} area exited (${outcome.exit.signal ?? `code ${outcome.exit.code}`}) before it was ready:\n${spawned.output().slice(-3000)}`);
   return { ...spawned, port, base };
 }
