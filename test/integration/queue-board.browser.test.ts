@@ -10,7 +10,7 @@
  * critical violations are written to test/artifacts/queue-board-axe.json and reported, not failed on; the
  * desk's sign-in page on the way, which is ours, must pass as every page of ours does.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -90,6 +90,7 @@ describeRequiring([chromiumBrowser()], 'the queue board in a browser', () => {
     await page.getByText('Loading...').waitFor({ state: 'hidden', timeout: 15_000 });
     await saveScreenshot(page, 'queue-board-overview');
     const axe = await seriousAxeViolations(page);
+    mkdirSync(ARTIFACTS, { recursive: true });
     writeFileSync(path.join(ARTIFACTS, 'queue-board-axe.json'), `${JSON.stringify(axe, null, 2)}\n`);
     if (axe.length > 0) console.info(`bull-board's page (third-party markup, reported only): ${axe.map((v) => `${v.id} (${v.impact})`).join(', ')}`);
 

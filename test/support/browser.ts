@@ -2,7 +2,8 @@
  * Real Chromium for the page tests: Debian's /usr/bin/chromium driven by playwright-core (no browser
  * download), kept on loopback (every request to another host is aborted), with the checks the pages must
  * pass: axe-core's serious and critical violations, the weight of scripts and stylesheets each page
- * ships, and a screenshot of each page in test/artifacts/ (ignored by git, kept by the run).
+ * ships, and a screenshot of each page in test/artifacts/ (ignored by git, kept by the run; not under CI=true
+ * unless TEST_SCREENSHOTS=1).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -105,10 +106,17 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
 }
 
-/** Writes the page, whole, to test/artifacts/<name>.png; returns the file's path. */
+/**
+ * Whether pages are photographed: by default where someone looks at them, not under CI=true, where the
+ * ~80 full-page PNGs (160 megapixels a run) cost CPU that no one sees; TEST_SCREENSHOTS=1 or 0 decides.
+ */
+export const TAKES_SCREENSHOTS = process.env.TEST_SCREENSHOTS === undefined ? process.env.CI !== 'true' : process.env.TEST_SCREENSHOTS !== '0';
+
+/** Writes the page, whole, to test/artifacts/<name>.png (when TAKES_SCREENSHOTS); returns the file's path. */
 export async function saveScreenshot(page: Page, name: string): Promise<string> {
-  mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name}.png`);
+  if (!TAKES_SCREENSHOTS) return file;
+  mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }
