@@ -1,4 +1,3 @@
-import ogs from 'open-graph-scraper';
 
 /**
  * What a provider page says about itself: the schema.org JSON-LD blocks it embeds (identifiers.org's
@@ -8,7 +7,8 @@ import ogs from 'open-graph-scraper';
  * open-graph-scraper (pure JavaScript, on cheerio) reads the HTML it is given here; it fetches nothing
  * (the page was fetched by the guarded client). metascraper was the first choice, but every version that
  * still runs on Node 20 compiles the re2 native module from C++ source at install, which `npm ci` would
- * then do on every machine and image.
+ * then do on every machine and image. It is loaded on the first page to read (~250 ms of modules that a
+ * worker process otherwise never needs).
  */
 export interface PageSummary {
   title: string | null;
@@ -62,6 +62,7 @@ function firstImage(images: unknown): unknown {
 
 /** The metadata of the HTML `html`, fetched from `pageUrl` (the URL after redirects). */
 export async function extractMetadata(html: string, pageUrl: string): Promise<PageMetadata> {
+  const { default: ogs } = await import('open-graph-scraper');
   const { result } = await ogs({ html, jsonLDOptions: { throwOnJSONParseError: false, logOnJSONParseError: false } });
   const found = result as typeof result & Record<string, unknown>;
   const jsonLd: unknown[] = [];

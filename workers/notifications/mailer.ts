@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from '../../src/lib/logger.js';
 
 export interface OutgoingMail {
@@ -52,17 +52,17 @@ export function createMailer(options: MailerOptions): Mailer {
     };
   }
   const timeout = options.timeoutMs ?? 10_000;
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    connectionTimeout: timeout,
-    greetingTimeout: timeout,
-    socketTimeout: timeout,
-  });
+  // nodemailer is loaded with the first message: a worker that never sends one never loads it.
+  let transport: Promise<Transporter> | undefined;
+  const transportNow = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({ url: smtpUrl, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout }),
+    ));
   return {
     description: `notifications are sent through ${hostOf(smtpUrl)}`,
     send: async (mail) => {
-      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+      await (await transportNow()).sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((t) => t.close()),
   };
 }
