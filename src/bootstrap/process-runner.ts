@@ -25,7 +25,7 @@ export class StartupError extends Error {
  * channel) it reports readiness to the parent. `--help` prints `usage` and the settings instead; any other
  * argument is refused, since a part takes its whole configuration from the environment.
  *
- * `load` imports the part's modules (`() => import('./serve-registry.js')`), once the arguments and the
+ * `load` imports the part's modules (its serve-*.js, by a dynamic import), once the arguments and the
  * settings are known to be good: loading a whole area takes a couple of seconds of CPU, which `--help`, a
  * wrong argument or a bad setting need not wait for.
  */
