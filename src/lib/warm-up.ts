@@ -14,6 +14,17 @@ export function warmUpWith(load: () => unknown): void {
 }
 
 /**
+ * Loads the modules one after the other. Jest's ES module runtime fails a dynamic import whose module is still
+ * being linked by another one under way ("request for 'zod/v4' is not in cache", jestjs/jest#11434), so a
+ * loader of several modules that share packages must not import them at once.
+ */
+export async function importInTurn<T extends readonly unknown[]>(...loads: { [K in keyof T]: () => Promise<T[K]> }): Promise<T> {
+  const modules: unknown[] = [];
+  for (const load of loads) modules.push(await load());
+  return modules as unknown as T;
+}
+
+/**
  * `load` (a dynamic import) run once, on the first call or at warm-up, whichever comes first; every call
  * answers the same promise. `warm: false` leaves the registering to the caller, for a package only some
  * settings use (warmUpWith the loader where the feature is set up).
@@ -25,7 +36,7 @@ export function loadOnFirstUse<T>(load: () => Promise<T>, { warm = true }: { war
   return get;
 }
 
-/** Runs every registered loader; a serving process awaits it before it listens. */
+/** Runs every registered loader, one after the other (importInTurn); a serving process awaits it before it listens. */
 export async function warmUp(): Promise<void> {
-  await Promise.all([...loaders].map(async (load) => load()));
+  for (const load of loaders) await load();
 }

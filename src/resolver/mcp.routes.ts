@@ -23,7 +23,7 @@ import { DEFAULT_JSON_LIMIT, readJsonRequest } from '../http/json-body.js';
 import type { KoaPath } from '../http/koa-paths.js';
 import { chargeMore } from '../http/rate-limit-middleware.js';
 import type { Logger } from '../lib/logger.js';
-import { loadOnFirstUse, warmUpWith } from '../lib/warm-up.js';
+import { importInTurn, loadOnFirstUse, warmUpWith } from '../lib/warm-up.js';
 import { MCP_PATH } from './front-handler.js';
 import { countHeavyRequest, type HeavyWork } from './heavy-work.js';
 import type { McpListResults } from './mcp-message-turns.js';
@@ -31,7 +31,12 @@ import type { McpServerPool } from './mcp-server-pool.js';
 import type { McpTools } from './mcp-tools.js';
 
 const loadMcp = loadOnFirstUse(
-  () => Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('./mcp-message-turns.js'), import('./mcp-server-pool.js')]),
+  () =>
+    importInTurn(
+      () => import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      () => import('./mcp-message-turns.js'),
+      () => import('./mcp-server-pool.js'),
+    ),
   { warm: false },
 );
 

@@ -1,12 +1,17 @@
 import { Router } from '@koa/router';
 import type { ExportUrls } from '../../dataset/export-uris.js';
 import { notFound } from '../../http/http-error.js';
-import { loadOnFirstUse } from '../../lib/warm-up.js';
+import { importInTurn, loadOnFirstUse } from '../../lib/warm-up.js';
 import { preferredRdfType } from '../../web/negotiation.js';
 import type { NamespaceRdfService } from './namespace-rdf.service.js';
 
 // The presenters (with n3) are loaded by the first RDF request, not by every app built.
-const loadPresenters = loadOnFirstUse(() => Promise.all([import('../../dataset/export-rdf.presenter.js'), import('./namespace-rdf.presenter.js')]));
+const loadPresenters = loadOnFirstUse(() =>
+  importInTurn(
+    () => import('../../dataset/export-rdf.presenter.js'),
+    () => import('./namespace-rdf.presenter.js'),
+  ),
+);
 
 export interface NamespaceRdfDeps {
   namespaces: NamespaceRdfService;

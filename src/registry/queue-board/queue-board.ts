@@ -8,13 +8,17 @@ import type { Redis } from 'ioredis';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../lib/logger.js';
 import { createQueue, queueNames, type QueueName } from '../../queue/queues.js';
-import { loadOnFirstUse } from '../../lib/warm-up.js';
+import { importInTurn, loadOnFirstUse } from '../../lib/warm-up.js';
 import { allowListedActions, pathInBoard } from './queue-board-access.js';
 
 // bull-board and its Koa adapter (with their templates and koa-views) take a good 100 ms to load: loaded by
 // the first board request, or at a serving registry's warm-up, never by a test that builds the area only.
 const loadBullBoard = loadOnFirstUse(() =>
-  Promise.all([import('@bull-board/api'), import('@bull-board/api/bullMQAdapter'), import('@bull-board/koa')]),
+  importInTurn(
+    () => import('@bull-board/api'),
+    () => import('@bull-board/api/bullMQAdapter'),
+    () => import('@bull-board/koa'),
+  ),
 );
 
 /**
