@@ -11,6 +11,9 @@ export interface StartedPart {
   stop: () => Promise<void>;
 }
 
+/** Starts a part from its settings; what the part's serve module exports. */
+export type PartStarter = (config: Readonly<Config>, logger: Logger) => Promise<StartedPart>;
+
 /** A clear, expected start-up failure: printed as is, without a stack trace. */
 export class StartupError extends Error {
   override name = 'StartupError';
@@ -21,12 +24,12 @@ export class StartupError extends Error {
  * stops it in order on SIGINT/SIGTERM with a force-exit timer. When started by `npm start` (with an IPC
  * channel) it reports readiness to the parent. `--help` prints `usage` and the settings instead; any other
  * argument is refused, since a part takes its whole configuration from the environment.
+ *
+ * `load` imports the part's modules (its serve-*.js, by a dynamic import), once the arguments and the
+ * settings are known to be good: loading a whole area takes a couple of seconds of CPU, which `--help`, a
+ * wrong argument or a bad setting need not wait for.
  */
-export async function runPart(
-  name: PartKind,
-  usage: string,
-  start: (config: Readonly<Config>, logger: Logger) => Promise<StartedPart>,
-): Promise<void> {
+export async function runPart(name: PartKind, usage: string, load: () => Promise<PartStarter>): Promise<void> {
   const args = process.argv.slice(2);
   if (wantsHelp(args)) {
     printHelp(usage, partSettings([name]));
@@ -49,6 +52,7 @@ export async function runPart(
   const logger = createLogger(config.LOG_LEVEL, name);
   let started: StartedPart;
   try {
+    const start = await load();
     started = await start(config, logger);
   } catch (error) {
     if (error instanceof StartupError) process.stderr.write(`${name}: ${error.message}\n`);

@@ -27,7 +27,12 @@ import {
 } from './dataset.presenter.js';
 import { readExportSynonyms, type ReadSynonyms } from './export-synonyms.js';
 import type { ExportUrls } from './export-uris.js';
-import { DatasetExportWriters } from './export-writers.js';
+import type { DatasetExportWriters } from './export-writers.js';
+import { loadOnFirstUse } from '../lib/warm-up.js';
+
+// The exports' writers (with n3) are loaded by the first build, not by every process that imports this module
+// for its queries (the registry's namespace RDF, its tests).
+const loadExportWriters = loadOnFirstUse(() => import('./export-writers.js'));
 
 export interface BuildDatasetOptions {
   db: Db;
@@ -200,6 +205,7 @@ export async function buildDataset(options: BuildDatasetOptions): Promise<BuildD
   const token = randomBytes(8).toString('hex');
   const writers: Record<DatasetVariant, DatasetFileWriter | null> = { plain: null, rewritten: null };
   let exports: DatasetExportWriters | null = null;
+  const { DatasetExportWriters: ExportWriters } = await loadExportWriters();
   try {
     const built = await db.transaction(async (trx) => {
       const state = await readState(trx);
@@ -209,7 +215,7 @@ export async function buildDataset(options: BuildDatasetOptions): Promise<BuildD
       const plain = (writers.plain = new DatasetFileWriter(dir, token, 'plain.json', gzipLevel));
       const rewritten = (writers.rewritten = new DatasetFileWriter(dir, token, 'rewritten.json', gzipLevel));
       const synonyms = await (options.readSynonyms ?? readExportSynonyms)(trx);
-      const exportWriters = (exports = new DatasetExportWriters(dir, token, gzipLevel, urls, synonyms));
+      const exportWriters = (exports = new ExportWriters(dir, token, gzipLevel, urls, synonyms));
       let namespaceCount = 0;
       let resourceCount = 0;
       let rewrittenResourceCount = 0;

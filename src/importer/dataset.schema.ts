@@ -1,4 +1,4 @@
-import { ajv } from '../lib/json-schema.js';
+import { compileOnFirstUse } from '../lib/json-schema.js';
 import type { InstitutionRecord, LocationRecord, NamespaceRecord, ResourceRecord } from '../core/registry-records.js';
 
 /**
@@ -135,4 +135,4 @@ export const datasetNamespaceSchema = {
 // The one instance's useDefaults fills the optional fields, so the importer compares and writes complete
 // records; no allErrors: the file may come from a URL, and the first problem is all the report needs.
 
-export const validateDatasetNamespace = ajv.compile<DatasetNamespace>(datasetNamespaceSchema);
+export const validateDatasetNamespace = compileOnFirstUse<DatasetNamespace>(datasetNamespaceSchema);

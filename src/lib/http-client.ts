@@ -1,7 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { LookupFunction } from 'node:net';
-import got, { type PlainResponse } from 'got';
+import type { Got, PlainResponse } from 'got';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { loadOnFirstUse } from './warm-up.js';
+
+// got (with its dependencies) takes 100 ms and more to load: loaded by the first request made, or at a serving
+// process's warm-up, never by the tests and tools that import this module for its rules and make no request.
+const loadGot = loadOnFirstUse(async (): Promise<Got> => (await import('got')).default);
 
 /**
  * The one module of the service that makes outbound HTTP requests (and the only importer of got).
@@ -267,10 +272,11 @@ export function fetchPage(url: string, options: FetchForCheckOptions): Promise<P
 async function guardedRequest(url: string, options: FetchForCheckOptions, request: CheckRequest): Promise<CheckOutcome> {
   const refusal = urlRefusal(url);
   if (refusal) return { ok: false, failure: { kind: 'refused', url, reason: refusal }, finalUrl: url };
+  const got = await loadGot();
   // The clock starts once the first host has a place: waiting behind other checks of it is not the server's fault.
   const release = await acquireHost(new URL(url).host.toLowerCase());
   try {
-    return await fetchOnce(url, options, request, release);
+    return await fetchOnce(got, url, options, request, release);
   } catch (error) {
     // got refusing its options synchronously; never expected, still a result rather than a throw.
     release();
@@ -278,7 +284,7 @@ async function guardedRequest(url: string, options: FetchForCheckOptions, reques
   }
 }
 
-function fetchOnce(url: string, options: FetchForCheckOptions, request: CheckRequest, releaseFirstHost: () => void): Promise<CheckOutcome> {
+function fetchOnce(got: Got, url: string, options: FetchForCheckOptions, request: CheckRequest, releaseFirstHost: () => void): Promise<CheckOutcome> {
   return new Promise((resolve) => {
     let currentUrl = url;
     let refusedRedirect: FetchFailure | RedirectLoop | undefined;
@@ -432,6 +438,7 @@ function requestBody(body: IdentityProviderRequest['body']): string | Buffer | u
  * timeout, the user agent, the body bound and "no redirects" (the library's own rule) do.
  */
 export async function fetchFromIdentityProvider(url: string, request: IdentityProviderRequest, options: IdentityProviderFetchOptions): Promise<Response> {
+  const got = await loadGot();
   const answer = await got(url, {
     method: request.method as 'GET' | 'POST',
     headers: { 'user-agent': options.userAgent, ...request.headers },

@@ -12,20 +12,14 @@
  */
 import { LRUCache } from 'lru-cache';
 import type * as Recheck from 'recheck';
+import { loadOnFirstUse } from './warm-up.js';
 
 // recheck's checker is a large compiled bundle (about 135 ms to load): loaded on the first check, not by every
-// process (and every test file) that imports this module and never checks a pattern.
-let recheck: Promise<typeof Recheck> | undefined;
-const loadRecheck = (): Promise<typeof Recheck> => (recheck ??= import('recheck'));
-
-/**
- * Loads the checker now. A serving process calls it before it listens: loading holds the event loop for
- * ~70–135 ms, which would otherwise fall on the first request that has a pattern checked (bench:hostile saw
- * a registration hold the registry's loop 80 ms that way).
- */
-export async function preloadRedosChecker(): Promise<void> {
-  await loadRecheck();
-}
+// process (and every test file) that imports this module and never checks a pattern. A serving process loads
+// it at warm-up, before it listens (lib/warm-up.ts): loading holds the event loop for ~70–135 ms, which would
+// otherwise fall on the first request that has a pattern checked (bench:hostile saw a registration hold the
+// registry's loop 80 ms that way).
+const loadRecheck = loadOnFirstUse((): Promise<typeof Recheck> => import('recheck'));
 
 /** Time one check may take before its verdict is `unknown`. */
 export const REDOS_CHECK_TIMEOUT_MS = 5000;

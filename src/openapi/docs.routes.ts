@@ -1,5 +1,5 @@
 /**
- * GET /openapi.json (the area's OpenAPI document, built once) and GET /docs (Swagger UI from the
+ * GET /openapi.json (the area's OpenAPI document, built once, on first use) and GET /docs (Swagger UI from the
  * swagger-ui-dist package's own files, never a CDN). The page loads three files, each linked with its content
  * hash and cached for a year: Swagger UI's stylesheet and script, and our initializer (public/docs/), so the
  * page has no inline script.
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Router } from '@koa/router';
 import { projectRoot } from '../lib/project-root.js';
 import { StaticAssets } from '../web/static-assets.js';
+import { warmUpWith } from '../lib/warm-up.js';
 import { buildOpenApiDocument, type Area, type DocumentOptions } from './openapi-document.js';
 import type { KoaPath } from '../http/koa-paths.js';
 import { DOCS_SECURITY_POLICY, setPageSecurity } from '../http/page-security.js';
@@ -73,10 +74,15 @@ function docsPage(title: string, assets: StaticAssets): string {
 const DOCUMENT_CACHE = 'public, max-age=300';
 
 const documents = new Map<string, string>();
+// The documents a warm-up builds: each registered once, however many apps are built for it.
+const warmedDocuments = new Set<string>();
+warmUpWith(docsAssets);
+
+const documentKey = (area: Area, options: DocumentOptions): string => `${area} ${options.serverUrl} ${options.version}`;
 
 /** The document's JSON text, built once per area and public URL in a process (tests build many apps). */
 function documentJson(area: Area, options: DocumentOptions): string {
-  const key = `${area} ${options.serverUrl} ${options.version}`;
+  const key = documentKey(area, options);
   let json = documents.get(key);
   if (json === undefined) {
     json = JSON.stringify(buildOpenApiDocument(area, options));
@@ -85,16 +91,26 @@ function documentJson(area: Area, options: DocumentOptions): string {
   return json;
 }
 
-/** The routers of /openapi.json, /docs and the docs page's files. */
+/**
+ * The routers of /openapi.json, /docs and the docs page's files. The document is built and the page's files
+ * read and hashed on the first request that needs them, not here: building the document takes tens of
+ * milliseconds, and most apps built (every test file builds several) are never asked for their docs. A
+ * serving process does both at warm-up, before it listens (lib/warm-up.ts).
+ */
 export function docsRoutes(area: Area, options: DocumentOptions): Router[] {
-  const document = documentJson(area, options);
-  const assets = docsAssets();
-  const page = docsPage(area === 'resolver' ? 'Resolver' : 'Registry', assets);
+  const title = area === 'resolver' ? 'Resolver' : 'Registry';
+  let page: string | undefined;
+  const docsPageOnce = (): string => (page ??= docsPage(title, docsAssets()));
+  const key = documentKey(area, options);
+  if (!warmedDocuments.has(key)) {
+    warmedDocuments.add(key);
+    warmUpWith(() => documentJson(area, options));
+  }
   const router = new Router();
   router.get('/openapi.json', (ctx) => {
     ctx.set('Cache-Control', DOCUMENT_CACHE);
     ctx.type = 'application/json';
-    ctx.body = document;
+    ctx.body = documentJson(area, options);
   });
   router.get('/docs', (ctx) => {
     // The router takes /docs/ for /docs too; the page there would ask for /docs/openapi.json (its initializer
@@ -107,7 +123,10 @@ export function docsRoutes(area: Area, options: DocumentOptions): Router[] {
     ctx.set('Cache-Control', DOCUMENT_CACHE);
     setPageSecurity(ctx, DOCS_SECURITY_POLICY);
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = page;
+    ctx.body = docsPageOnce();
   });
-  return [router, assets.routes()];
+  // StaticAssets.routes()'s route, reading the files on its first request.
+  const assetRouter = new Router();
+  assetRouter.get(`${DOCS_ASSETS_PATH}/:name`, (ctx) => docsAssets().answer(ctx, ctx.params.name ?? ''));
+  return [router, assetRouter];
 }

@@ -1,85 +1,9 @@
-import { preloadRedosChecker } from '../lib/redos-check.js';
-import { closeReads, connectPostgres, connectReads, connectRedis } from '../bootstrap/connect.js';
-import { listen } from '../http/server.js';
 import { runPart } from '../bootstrap/process-runner.js';
-import { createRegistryApp } from './app.js';
-import { createRegexTester } from './registration/regex/regex-tester.js';
-import { SparqlPool } from './sparql/sparql-pool.js';
-import { createQueuedUrlCheck } from './registration/url-check/queued-url-check.js';
-import { RegistryVersionSource } from './model/registry-version.js';
-import { serveMetrics } from '../metrics/metrics-server.js';
-import { createProcessRegistry } from '../metrics/process-registry.js';
 
 // `npm run start:registry`: the registry area alone, for operators who scale it separately.
 const USAGE =
   'Usage: npm run start:registry   (node dist/src/cli.js registry; in the Docker image: registry)\n' +
   'Runs the registry area alone (browse, dataset, registration, curation, statistics) on REGISTRY_PORT.';
 
-await runPart('registry', USAGE, async (config, logger) => {
-  const db = await connectPostgres(config);
-  // The browse API reads from the replica when there is one; writes and curators' reads stay on db.
-  const reads = await connectReads(config, db, logger);
-  const redis = await connectRedis(config);
-  // Registration's slow checks: URLs are fetched by the worker process through the queue, never here;
-  // user-supplied regular expressions run in worker threads with a time bound.
-  const urlChecks = createQueuedUrlCheck({
-    connection: redis,
-    prefix: config.QUEUE_PREFIX,
-    waitMs: config.URL_CHECK_WAIT_MS,
-    cacheSeconds: config.URL_CHECK_CACHE_SECONDS,
-    logger,
-  });
-  const regex = createRegexTester({
-    timeoutMs: config.REGEX_CHECK_TIMEOUT_MS,
-    maxPatternLength: config.REGEX_MAX_PATTERN_LENGTH,
-    maxPerClient: config.REGEX_CHECKS_PER_CLIENT,
-    maxQueueWaitMs: config.REGEX_CHECK_QUEUE_WAIT_MS,
-  });
-  // SPARQL queries run in worker threads of their own, each within a time limit.
-  const sparql = new SparqlPool({
-    threads: config.SPARQL_THREADS,
-    timeoutMs: config.SPARQL_TIMEOUT_MS,
-    perClient: config.SPARQL_QUERIES_PER_CLIENT,
-    maxResultBytes: config.SPARQL_MAX_RESULT_BYTES,
-    publicResolverUrl: config.PUBLIC_RESOLVER_URL,
-    publicRegistryUrl: config.PUBLIC_REGISTRY_URL,
-    logger,
-  });
-  // Browse answers stay cached until a registry change is announced (NOTIFY at commit).
-  const registryVersions = new RegistryVersionSource(reads.db, { databaseUrl: config.DATABASE_URL, logger, reads });
-  await registryVersions.start();
-  const metrics = createProcessRegistry();
-  const app = createRegistryApp({
-    config,
-    metrics,
-    db,
-    reads,
-    redis,
-    logger,
-    registration: { urlCheck: urlChecks.urlCheck, regexTest: regex.regexTest },
-    registryVersions,
-    sparql,
-  });
-  // The ReDoS checker is loaded before the first request, not on it (lib/redos-check.ts).
-  await preloadRedosChecker();
-  const server = await listen(app, config.REGISTRY_PORT, config);
-  const metricsServer =
-    config.REGISTRY_METRICS_PORT === 0
-      ? undefined
-      : await serveMetrics(metrics, { host: config.HOST, port: config.REGISTRY_METRICS_PORT, token: config.METRICS_TOKEN, logger });
-  const metricsAt = metricsServer ? `, metrics on ${config.HOST}:${metricsServer.port}` : '';
-  return {
-    description: `registry area on ${config.PUBLIC_REGISTRY_URL} (listening on ${config.HOST}:${server.port}${metricsAt})`,
-    stop: async () => {
-      await server.close();
-      await metricsServer?.close();
-      await urlChecks.close();
-      await regex.close();
-      await sparql.close();
-      await registryVersions.stop();
-      await closeReads(reads);
-      await db.destroy();
-      redis.disconnect();
-    },
-  };
-});
+// The part's modules are loaded once its arguments and settings are known to be good: `--help` answers without them.
+await runPart('registry', USAGE, async () => (await import('./serve-registry.js')).startRegistry);

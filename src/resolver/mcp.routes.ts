@@ -12,19 +12,33 @@
  * The body is read and checked here, as every JSON endpoint's (size, content type, UTF-8, the input guard),
  * and refusals before the MCP layer (413, 415, 400, 429) are the resolver's error envelope; everything after
  * is the SDK's JSON-RPC.
+ *
+ * The MCP SDK (with zod and the servers' own ajv) takes a good 200 ms to load: loaded by the first POST /mcp
+ * whose body passed those checks, or at the warm-up of a serving resolver that has MCP on, never by the
+ * tests that build a resolver and send it no MCP request.
  */
 import { Router } from '@koa/router';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { badRequest } from '../http/http-error.js';
 import { DEFAULT_JSON_LIMIT, readJsonRequest } from '../http/json-body.js';
 import type { KoaPath } from '../http/koa-paths.js';
 import { chargeMore } from '../http/rate-limit-middleware.js';
 import type { Logger } from '../lib/logger.js';
+import { importInTurn, loadOnFirstUse, warmUpWith } from '../lib/warm-up.js';
 import { MCP_PATH } from './front-handler.js';
 import { countHeavyRequest, type HeavyWork } from './heavy-work.js';
-import { answerMessagesInTurns, type McpListResults } from './mcp-message-turns.js';
-import { McpServerPool } from './mcp-server-pool.js';
+import type { McpListResults } from './mcp-message-turns.js';
+import type { McpServerPool } from './mcp-server-pool.js';
 import type { McpTools } from './mcp-tools.js';
+
+const loadMcp = loadOnFirstUse(
+  () =>
+    importInTurn(
+      () => import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      () => import('./mcp-message-turns.js'),
+      () => import('./mcp-server-pool.js'),
+    ),
+  { warm: false },
+);
 
 export interface McpRouteDeps {
   tools: McpTools;
@@ -48,8 +62,9 @@ export const MCP_MAX_BATCH = 10;
 export const MCP_PATHS: readonly KoaPath[] = [{ path: MCP_PATH }];
 
 export function mcpRoutes(deps: McpRouteDeps): Router {
+  warmUpWith(loadMcp);
   const router = new Router();
-  const pool = new McpServerPool(deps.tools);
+  let pool: McpServerPool | undefined;
   const lists: McpListResults = new Map();
   router.post(MCP_PATH, countHeavyRequest(deps.heavy), async (ctx) => {
     const body = await readJsonRequest(ctx.req, MCP_JSON_LIMIT);
@@ -61,8 +76,11 @@ export function mcpRoutes(deps: McpRouteDeps): Router {
       // The request counted as one resolution (resolverFamilyOf); each further message of a batch counts too.
       await chargeMore(ctx, body.length - 1);
     }
+    const [{ StreamableHTTPServerTransport }, { answerMessagesInTurns }, { McpServerPool }] = await loadMcp();
+    pool ??= new McpServerPool(deps.tools);
+    const servers = pool;
     const address = ctx.ip;
-    const pooled = pool.acquire({ address, userAgent: ctx.get('User-Agent'), doNotTrack: ctx.get('DNT') === '1' });
+    const pooled = servers.acquire({ address, userAgent: ctx.get('User-Agent'), doNotTrack: ctx.get('DNT') === '1' });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     transport.onerror = (error) => deps.logger.debug({ err: error, requestId: ctx.state.requestId }, 'MCP request refused');
     // The transport writes the answer on the bare response; Koa must not write one of its own.
@@ -72,7 +90,7 @@ export function mcpRoutes(deps: McpRouteDeps): Router {
     const turns = answerMessagesInTurns(transport, deps.heavy, address, lists);
     ctx.res.once('close', () => {
       turns.stop();
-      void pool.release(pooled);
+      void servers.release(pooled);
     });
     await transport.handleRequest(ctx.req, ctx.res, body);
   });

@@ -1,4 +1,4 @@
-import { ajv } from '../../lib/json-schema.js';
+import { compileOnFirstUse } from '../../lib/json-schema.js';
 import { invalid } from '../../core/domain-error.js';
 import type { WarningTargetType } from '../model/curation-warnings.js';
 
@@ -49,7 +49,7 @@ export const NOTIFICATIONS_SCHEMA = {
   },
 };
 
-const validateBody = ajv.compile(NOTIFICATIONS_SCHEMA);
+const validateBody = compileOnFirstUse(NOTIFICATIONS_SCHEMA);
 
 const BODY_MESSAGE =
   'The request body must be an envelope whose payload is a list of notifications: {"apiVersion": "1.0", "payload": [{"targetType": "namespace", "targetId": 1, "globalId": "...", "type": "...", "details": {}}]}';

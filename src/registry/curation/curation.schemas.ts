@@ -1,4 +1,4 @@
-import { ajv, type ErrorObject, type ValidateFunction } from '../../lib/json-schema.js';
+import { compileOnFirstUse, type ErrorObject, type LazyValidator } from '../../lib/json-schema.js';
 import type { RequestKind } from '../model/registration-records.js';
 import { AMENDED_FIELD, EVENT_TEXT_FIELDS } from '../model/curation-operations.js';
 
@@ -35,12 +35,12 @@ export function sessionEventSchema(amendedField?: string): object {
   };
 }
 
-// Every schema compiled once at import, on the one instance (json-schema.ts: no allErrors, the first
+// Every schema compiled once, on its first use, on the one instance (json-schema.ts: no allErrors, the first
 // problem is reported, and a hostile body costs one failed check).
-const validateSessionEvent = ajv.compile(sessionEventSchema());
-const validateAmendment: Record<RequestKind, ValidateFunction> = {
-  prefix: ajv.compile(sessionEventSchema(AMENDED_FIELD.prefix)),
-  resource: ajv.compile(sessionEventSchema(AMENDED_FIELD.resource)),
+const validateSessionEvent = compileOnFirstUse(sessionEventSchema());
+const validateAmendment: Record<RequestKind, LazyValidator> = {
+  prefix: compileOnFirstUse(sessionEventSchema(AMENDED_FIELD.prefix)),
+  resource: compileOnFirstUse(sessionEventSchema(AMENDED_FIELD.resource)),
 };
 
 function describeError(error: ErrorObject | undefined, amendedField: string): string {

@@ -9,11 +9,16 @@
  * The provider's discovery document is read on the first sign-in and kept; a failed read is tried again at
  * the next one. Requests to the provider go through lib/http-client.ts.
  */
-import * as client from 'openid-client';
+import type * as Client from 'openid-client';
 import { DomainError } from '../../core/domain-error.js';
 import { fetchFromIdentityProvider } from '../../lib/http-client.js';
 import type { Curator } from '../model/curator-auth.js';
 import type { DeskSessions } from '../model/desk-sessions.service.js';
+import { loadOnFirstUse, warmUpWith } from '../../lib/warm-up.js';
+
+// openid-client (with oauth4webapi) is loaded by the first sign-in, or at the warm-up of a registry area that
+// has OIDC set up (the constructor registers it), never by the processes and tests that do not sign in.
+const loadClient = loadOnFirstUse(() => import('openid-client'), { warm: false });
 
 export interface OidcSettings {
   issuer: string;
@@ -46,23 +51,25 @@ function text(value: unknown): string | undefined {
 }
 
 export class OidcSignIn {
-  private configuration: Promise<client.Configuration> | undefined;
+  private configuration: Promise<Client.Configuration> | undefined;
 
   constructor(
     private readonly settings: OidcSettings,
     private readonly sessions: DeskSessions,
-  ) {}
+  ) {
+    warmUpWith(loadClient);
+  }
 
   /** The provider's name as the sign-in button shows it: its host. */
   get providerName(): string {
     return new URL(this.settings.issuer).host;
   }
 
-  private config(): Promise<client.Configuration> {
+  private config(client: typeof Client): Promise<Client.Configuration> {
     if (!this.configuration) {
       const issuer = new URL(this.settings.issuer);
       const fetchOptions = { timeoutMs: TIMEOUT_MS, userAgent: this.settings.userAgent, maxBodyBytes: MAX_BODY_BYTES };
-      const customFetch: client.CustomFetch = (url, options) => fetchFromIdentityProvider(url, options, fetchOptions);
+      const customFetch: Client.CustomFetch = (url, options) => fetchFromIdentityProvider(url, options, fetchOptions);
       const secret = this.settings.clientSecret;
       this.configuration = client
         .discovery(issuer, this.settings.clientId, secret === '' ? undefined : secret, secret === '' ? client.None() : client.ClientSecretPost(secret), {
@@ -87,7 +94,8 @@ export class OidcSignIn {
 
   /** Begins a sign-in: the state (for the browser's cookie) and the provider's address to send the browser to. */
   async start(): Promise<{ state: string; authorizationUrl: string }> {
-    const config = await this.config();
+    const client = await loadClient();
+    const config = await this.config(client);
     const codeVerifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const nonce = client.randomNonce();
@@ -115,7 +123,8 @@ export class OidcSignIn {
     }
     const pending = await this.sessions.takePendingSignIn(state);
     if (!pending) throw new SignInRefused('The sign-in was already used, or took too long. Start it again.');
-    const config = await this.config();
+    const client = await loadClient();
+    const config = await this.config(client);
     let claims: Record<string, unknown>;
     try {
       const tokens = await client.authorizationCodeGrant(config, new URL(`${this.settings.redirectUri}?${query}`), {

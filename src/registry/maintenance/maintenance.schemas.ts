@@ -7,7 +7,7 @@
  * does not have are ignored. Types and lengths are checked here; what the values mean is checked by the
  * registration rules (edit-validation.ts).
  */
-import { ajv, type ErrorObject } from '../../lib/json-schema.js';
+import { compileOnFirstUse, type ErrorObject } from '../../lib/json-schema.js';
 import { invalid } from '../../core/domain-error.js';
 import { MAX_SYNONYM_LENGTH, MAX_SYNONYMS_PER_NAMESPACE } from '../../core/prefix-synonyms.js';
 import type { EditableCollection, RecordPatch } from '../model/record-maintenance.js';
@@ -124,11 +124,11 @@ export function patchSchema(collection: EditableCollection): object {
   return { type: 'object', properties };
 }
 
-// Every schema compiled once at import, on the one instance; the first problem is reported.
+// Every schema compiled once, on its first use, on the one instance; the first problem is reported.
 const patchValidators = {
-  namespaces: ajv.compile(patchSchema('namespaces')),
-  resources: ajv.compile(patchSchema('resources')),
-  institutions: ajv.compile(patchSchema('institutions')),
+  namespaces: compileOnFirstUse(patchSchema('namespaces')),
+  resources: compileOnFirstUse(patchSchema('resources')),
+  institutions: compileOnFirstUse(patchSchema('institutions')),
 };
 /** reactivateResource's body (the OpenAPI document shows it too). */
 export const REACTIVATION_SCHEMA = {
@@ -138,7 +138,7 @@ export const REACTIVATION_SCHEMA = {
     payload: { type: ['object', 'null'], properties: { providerUrlPattern: { type: ['string', 'null'], maxLength: 2000 } } },
   },
 };
-const validateReactivation = ajv.compile(REACTIVATION_SCHEMA);
+const validateReactivation = compileOnFirstUse(REACTIVATION_SCHEMA);
 
 function describe(error: ErrorObject | undefined, what: string): string {
   if (!error) return what;

@@ -9,11 +9,12 @@
  * The verdict says what is wrong in words meant for the caller (no key material, no library wording); the
  * caller (curator-auth.ts) turns it into 401 or 403.
  */
-import { decodeJwt, errors, jwtVerify, type JWTPayload } from 'jose';
+import type * as Jose from 'jose';
 import { DomainError } from '../../core/domain-error.js';
 import type { Logger } from '../../lib/logger.js';
+import { warmUpWith } from '../../lib/warm-up.js';
 import type { AccessTokenCheck, AccessTokenVerdict } from './curator-auth.js';
-import { IssuerKeys, ProviderUnreachable } from './issuer-keys.js';
+import { IssuerKeys, loadJose, ProviderUnreachable } from './issuer-keys.js';
 
 export interface AccessTokenSettings {
   /** OIDC_ISSUER. */
@@ -49,7 +50,7 @@ function strings(value: unknown): string[] {
 }
 
 /** What jose found wrong, as the caller is told it. */
-function reasonOf(error: unknown, audience: string): string | undefined {
+function reasonOf({ errors }: typeof Jose, error: unknown, audience: string): string | undefined {
   if (error instanceof errors.JWTExpired) return 'The access token has expired';
   if (error instanceof errors.JWTClaimValidationFailed) {
     if (error.claim === 'aud') return `The access token is not meant for this registry (its audience is not ${audience})`;
@@ -73,23 +74,25 @@ export class AccessTokens implements AccessTokenCheck {
     this.#settings = settings;
     this.#keys = new IssuerKeys({ issuer: settings.issuer, userAgent: settings.userAgent, logger: settings.logger, cooldownMs: settings.keyReadCooldownMs });
     this.#provider = new URL(settings.issuer).host;
+    warmUpWith(loadJose);
   }
 
   /** The curator a JWT-shaped bearer token stands for, or why it is refused; throws 503 when the keys cannot be read. */
   async verify(token: string): Promise<AccessTokenVerdict> {
     const { issuer, audience } = this.#settings;
-    let unverified: JWTPayload;
+    const jose = await loadJose();
+    let unverified: Jose.JWTPayload;
     try {
-      unverified = decodeJwt(token);
+      unverified = jose.decodeJwt(token);
     } catch {
       return { refused: 'invalid', reason: 'The bearer token is not a valid access token' };
     }
     // Checked before any key is looked for: another provider's token never makes us read our provider's keys.
     if (unverified.iss !== issuer) return { refused: 'invalid', reason: `The access token was not issued by ${issuer}` };
-    let claims: JWTPayload;
+    let claims: Jose.JWTPayload;
     let type: string | undefined;
     try {
-      const verified = await jwtVerify(token, this.#keys.keyFor, {
+      const verified = await jose.jwtVerify(token, this.#keys.keyFor, {
         issuer,
         audience,
         algorithms: ALGORITHMS,
@@ -105,7 +108,7 @@ export class AccessTokens implements AccessTokenCheck {
           retryAfterSeconds: 30,
         });
       }
-      const reason = reasonOf(error, audience);
+      const reason = reasonOf(jose, error, audience);
       if (reason === undefined) throw error;
       return { refused: 'invalid', reason };
     }
@@ -128,7 +131,7 @@ export class AccessTokens implements AccessTokenCheck {
    * and a plain `roles` claim (other providers). Another client's roles do not count: a role of the same
    * name there means something else.
    */
-  #isCurator(claims: JWTPayload): boolean {
+  #isCurator(claims: Jose.JWTPayload): boolean {
     const held = new Set([
       ...strings(field(claims.realm_access, 'roles')),
       ...strings(field(field(claims.resource_access, this.#settings.audience), 'roles')),

@@ -14,9 +14,16 @@
  * ProviderUnreachable, which the caller answers 503: the token may well be valid, and refusing it as
  * invalid (401) would send the curator's app to sign in again, which does not help.
  */
-import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
+import type { JSONWebKeySet, JWTVerifyGetKey } from 'jose';
 import { fetchFromIdentityProvider } from '../../lib/http-client.js';
 import type { Logger } from '../../lib/logger.js';
+import { loadOnFirstUse } from '../../lib/warm-up.js';
+
+/**
+ * jose, loaded when a JWT is first presented (or at the warm-up of a registry area that has OIDC set up:
+ * AccessTokens registers it), never by the processes and tests that check no access token.
+ */
+export const loadJose = loadOnFirstUse(() => import('jose'), { warm: false });
 
 /** How long a key set read is used before it is read again. */
 export const KEYS_MAX_AGE_MS = 10 * 60 * 1000;
@@ -67,7 +74,7 @@ export class IssuerKeys {
     try {
       return await keys(header, token);
     } catch (error) {
-      if (!(error instanceof errors.JWKSNoMatchingKey)) throw error;
+      if (!(error instanceof (await loadJose()).errors.JWKSNoMatchingKey)) throw error;
       if (!this.#coolingDown()) await this.#readIfAllowed();
       if (this.#failed) throw this.#unreachable();
       return (this.#keys ?? keys)(header, token);
@@ -94,7 +101,7 @@ export class IssuerKeys {
     try {
       this.#jwksUri ??= await this.#discoverJwksUri();
       const keySet = (await this.#getJson(this.#jwksUri, 'key set')) as JSONWebKeySet;
-      this.#keys = createLocalJWKSet(keySet);
+      this.#keys = (await loadJose()).createLocalJWKSet(keySet);
       this.#readAt = Date.now();
       this.#failed = false;
     } catch (error) {

@@ -1,10 +1,17 @@
 import { Router } from '@koa/router';
-import { rdfPrefixes, RegistryRdf } from '../../dataset/export-rdf.presenter.js';
 import type { ExportUrls } from '../../dataset/export-uris.js';
 import { notFound } from '../../http/http-error.js';
+import { importInTurn, loadOnFirstUse } from '../../lib/warm-up.js';
 import { preferredRdfType } from '../../web/negotiation.js';
-import { jsonLdOf, rdfTextOf } from './namespace-rdf.presenter.js';
 import type { NamespaceRdfService } from './namespace-rdf.service.js';
+
+// The presenters (with n3) are loaded by the first RDF request, not by every app built.
+const loadPresenters = loadOnFirstUse(() =>
+  importInTurn(
+    () => import('../../dataset/export-rdf.presenter.js'),
+    () => import('./namespace-rdf.presenter.js'),
+  ),
+);
 
 export interface NamespaceRdfDeps {
   namespaces: NamespaceRdfService;
@@ -17,8 +24,6 @@ export interface NamespaceRdfDeps {
  * client goes on to the page or the HAL redirect. Mounted ahead of the routes it shares the path with.
  */
 export function namespaceRdfRoutes(deps: NamespaceRdfDeps): Router {
-  const rdf = new RegistryRdf(deps.urls);
-  const prefixes = rdfPrefixes(deps.urls);
   const router = new Router();
   router.get('/registry/:prefix', async (ctx, next) => {
     ctx.vary('Accept');
@@ -27,10 +32,11 @@ export function namespaceRdfRoutes(deps: NamespaceRdfDeps): Router {
     const prefix = ctx.params.prefix ?? '';
     const namespace = await deps.namespaces.namespaceRdf(prefix);
     if (!namespace) throw notFound(`No namespace with prefix '${prefix}'`);
-    const quads = rdf.namespaceQuads(namespace, new Set());
+    const [{ RegistryRdf, rdfPrefixes }, { jsonLdOf, rdfTextOf }] = await loadPresenters();
+    const quads = new RegistryRdf(deps.urls).namespaceQuads(namespace, new Set());
     // Set before the body: Koa would otherwise replace a JSON-LD type with application/json.
     ctx.type = `${type}; charset=utf-8`;
-    ctx.body = type === 'application/ld+json' ? JSON.stringify(jsonLdOf(quads)) : await rdfTextOf(quads, type, prefixes);
+    ctx.body = type === 'application/ld+json' ? JSON.stringify(jsonLdOf(quads)) : await rdfTextOf(quads, type, rdfPrefixes(deps.urls));
   });
   return router;
 }

@@ -3,15 +3,23 @@
  * over every queue of the service, as the workers' BullMQ keys hold them under QUEUE_PREFIX. It only reads
  * and acts on Redis; who may see it and which of its actions are allowed is queue-board-access.ts's.
  */
-import { createBullBoard } from '@bull-board/api';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { KoaAdapter } from '@bull-board/koa';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../lib/logger.js';
 import { createQueue, queueNames, type QueueName } from '../../queue/queues.js';
+import { importInTurn, loadOnFirstUse } from '../../lib/warm-up.js';
 import { allowListedActions, pathInBoard } from './queue-board-access.js';
+
+// bull-board and its Koa adapter (with their templates and koa-views) take a good 100 ms to load: loaded by
+// the first board request, or at a serving registry's warm-up, never by a test that builds the area only.
+const loadBullBoard = loadOnFirstUse(() =>
+  importInTurn(
+    () => import('@bull-board/api'),
+    () => import('@bull-board/api/bullMQAdapter'),
+    () => import('@bull-board/koa'),
+  ),
+);
 
 /**
  * What each queue is for, as the board shows it under its name. A Record of every QueueName: a new queue
@@ -46,16 +54,17 @@ export interface QueueBoardDeps {
  * then open no queue at all.
  */
 export function createQueueBoard(deps: QueueBoardDeps): Middleware {
-  let board: Middleware | undefined;
-  return function queueBoard(ctx, next) {
+  let board: Promise<Middleware> | undefined;
+  return async function queueBoard(ctx, next) {
     // Only a request to the board builds it: the queues' meta writes would otherwise follow any first request.
     if (pathInBoard(ctx.path, deps.basePath) === undefined) return next();
     board ??= buildBoard(deps);
-    return board(ctx, next);
+    return (await board)(ctx, next);
   };
 }
 
-function buildBoard(deps: QueueBoardDeps): Middleware {
+async function buildBoard(deps: QueueBoardDeps): Promise<Middleware> {
+  const [{ createBullBoard }, { BullMQAdapter }, { KoaAdapter }] = await loadBullBoard();
   const queues = (Object.values(queueNames) as QueueName[]).map((name) => {
     const queue = createQueue(name, deps.redis, deps.prefix);
     // Connection trouble is the area's Redis connection's; the board's request that meets it answers it.

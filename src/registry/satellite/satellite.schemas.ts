@@ -1,6 +1,6 @@
 import { invalid } from '../../core/domain-error.js';
 import { isCalendarDate } from '../../lib/calendar-date.js';
-import { ajv, type ErrorObject } from '../../lib/json-schema.js';
+import { compileOnFirstUse, type ErrorObject } from '../../lib/json-schema.js';
 import type { SatelliteUsageEntry } from '../../statistics/satellite-usage.js';
 
 /** Bounds of the satellite API: each request's worst case is checked before any work. */
@@ -23,7 +23,7 @@ export const SATELLITE_LIMITS = {
 const BATCH_ID = '^[A-Za-z0-9_-]{16,64}$';
 const VISITOR_HASH = '^[A-Za-z0-9_-]{22}$';
 
-const validateUsage = ajv.compile({
+const validateUsage = compileOnFirstUse({
   type: 'object',
   required: ['batchId', 'entries'],
   additionalProperties: false,
