@@ -24,6 +24,16 @@ export async function importInTurn<T extends readonly unknown[]>(...loads: { [K 
   return modules as unknown as T;
 }
 
+// The last first-use load under way: each waits for the one before (its outcome, whatever it was), since two
+// loaders may share packages (openid-client and jose, say) and meet jest's failure above if run at once.
+let lastLoad: Promise<unknown> = Promise.resolve();
+
+function inTurn<T>(load: () => Promise<T>): Promise<T> {
+  const loading = lastLoad.then(load, load);
+  lastLoad = loading.catch(() => undefined);
+  return loading;
+}
+
 /**
  * `load` (a dynamic import) run once, on the first call or at warm-up, whichever comes first; every call
  * answers the same promise. `warm: false` leaves the registering to the caller, for a package only some
@@ -31,7 +41,7 @@ export async function importInTurn<T extends readonly unknown[]>(...loads: { [K 
  */
 export function loadOnFirstUse<T>(load: () => Promise<T>, { warm = true }: { warm?: boolean } = {}): () => Promise<T> {
   let loaded: Promise<T> | undefined;
-  const get = (): Promise<T> => (loaded ??= load());
+  const get = (): Promise<T> => (loaded ??= inTurn(load));
   if (warm) warmUpWith(get);
   return get;
 }

@@ -1,3 +1,5 @@
+import { loadOnFirstUse } from '../../src/lib/warm-up.js';
+
 
 /**
  * What a provider page says about itself: the schema.org JSON-LD blocks it embeds (identifiers.org's
@@ -10,6 +12,9 @@
  * then do on every machine and image. It is loaded on the first page to read (~250 ms of modules that a
  * worker process otherwise never needs).
  */
+// Not warmed: a worker process serves no requests whose loop it would hold.
+const loadScraper = loadOnFirstUse(async () => (await import('open-graph-scraper')).default, { warm: false });
+
 export interface PageSummary {
   title: string | null;
   description: string | null;
@@ -62,7 +67,7 @@ function firstImage(images: unknown): unknown {
 
 /** The metadata of the HTML `html`, fetched from `pageUrl` (the URL after redirects). */
 export async function extractMetadata(html: string, pageUrl: string): Promise<PageMetadata> {
-  const { default: ogs } = await import('open-graph-scraper');
+  const ogs = await loadScraper();
   const { result } = await ogs({ html, jsonLDOptions: { throwOnJSONParseError: false, logOnJSONParseError: false } });
   const found = result as typeof result & Record<string, unknown>;
   const jsonLd: unknown[] = [];

@@ -1,5 +1,9 @@
 import type { Transporter } from 'nodemailer';
 import type { Logger } from '../../src/lib/logger.js';
+import { loadOnFirstUse } from '../../src/lib/warm-up.js';
+
+// Loaded with the first message: a worker that never sends one never loads it.
+const loadNodemailer = loadOnFirstUse(async () => (await import('nodemailer')).default, { warm: false });
 
 export interface OutgoingMail {
   to: string;
@@ -52,10 +56,9 @@ export function createMailer(options: MailerOptions): Mailer {
     };
   }
   const timeout = options.timeoutMs ?? 10_000;
-  // nodemailer is loaded with the first message: a worker that never sends one never loads it.
   let transport: Promise<Transporter> | undefined;
   const transportNow = () =>
-    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+    (transport ??= loadNodemailer().then((nodemailer) =>
       nodemailer.createTransport({ url: smtpUrl, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout }),
     ));
   return {
