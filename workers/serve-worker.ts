@@ -5,6 +5,7 @@ import { createWorkerRedis, pingRedis, redisUnreachableMessage } from '../src/qu
 import { serveMetrics } from '../src/metrics/metrics-server.js';
 import { createProcessRegistry } from '../src/metrics/process-registry.js';
 import { WorkerMetrics } from '../src/metrics/worker-metrics.js';
+import { warmUp } from '../src/lib/warm-up.js';
 import { jobFamilies } from './job-families.js';
 import { ScheduleKeeper } from './schedule-keeper.js';
 import { jobSchedules } from './schedules.js';
@@ -35,6 +36,10 @@ export const startWorker: PartStarter = async (config, logger): Promise<StartedP
     config.WORKER_METRICS_PORT === 0
       ? undefined
       : new WorkerMetrics(createProcessRegistry(), { connection, prefix: config.QUEUE_PREFIX, datasetDir: config.DATASET_DIR, logger });
+  // What the jobs load on first use (got, recheck, n3), loaded before the first job: a link check takes its
+  // host's politeness lease before it connects, and a first check that then loaded got (~170 ms, a second on a
+  // busy machine) would reach the host that much later than its lease says.
+  await warmUp();
   const workers: Worker[] = [];
   for (const family of jobFamilies) {
     workers.push(...(await family.start({ config, db, connection, logger: logger.child({ family: family.name }), metrics })));

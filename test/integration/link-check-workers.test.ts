@@ -36,6 +36,8 @@ describe('link checks in two worker processes', () => {
 
   const on = () => ({ redisUrl: TEST_REDIS_URL, prefix: t.config.QUEUE_PREFIX });
   const startWorkers = async (env: Record<string, string>[]) => {
+    // A test that failed before stopping its workers leaves them to this one's start, not running past the file.
+    await stopWorkers();
     workers = env.map((e) => spawnWorker(t, { URL_CHECK_ALLOW_PRIVATE_NETWORKS: 'true', ...e }));
     await waitForQueueWorkers(queueNames.linkCheck, env.length, on());
   };
