@@ -34,7 +34,9 @@ export default {
     ],
   },
   testMatch: ['<rootDir>/test/**/*.test.ts?(x)'],
-  testTimeout: 30000,
+  // A deadline, never a measure: a test that starts processes (npm, node, Chromium) can take several times its
+  // quiet time beside a CPU-heavy neighbour on two cores.
+  testTimeout: 60000,
   // Redis databases of the run's own, one per worker (TEST_REDIS_URL), checked for leftover keys at the end;
   // one Chromium for the browser test files.
   globalSetup: '<rootDir>/test/support/global-setup.ts',

@@ -1,13 +1,11 @@
-import { warmUp } from '../lib/warm-up.js';
 import { closeReads, connectPostgres, connectReads, connectRedis } from '../bootstrap/connect.js';
-import { listen } from '../http/server.js';
+import { listenArea } from '../bootstrap/listen-area.js';
 import type { PartStarter, StartedPart } from '../bootstrap/process-runner.js';
 import { createRegistryApp } from './app.js';
 import { createRegexTester } from './registration/regex/regex-tester.js';
 import { SparqlPool } from './sparql/sparql-pool.js';
 import { createQueuedUrlCheck } from './registration/url-check/queued-url-check.js';
 import { RegistryVersionSource } from './model/registry-version.js';
-import { serveMetrics } from '../metrics/metrics-server.js';
 import { createProcessRegistry } from '../metrics/process-registry.js';
 
 /** Starts the registry area (its entry, main.ts, loads this module once its arguments and settings are good). */
@@ -56,20 +54,11 @@ export const startRegistry: PartStarter = async (config, logger): Promise<Starte
     registryVersions,
     sparql,
   });
-  // What the area's features load on first use (the ReDoS checker, got, ...) is loaded before the first
-  // request, not on it (lib/warm-up.ts).
-  await warmUp();
-  const server = await listen(app, config.REGISTRY_PORT, config);
-  const metricsServer =
-    config.REGISTRY_METRICS_PORT === 0
-      ? undefined
-      : await serveMetrics(metrics, { host: config.HOST, port: config.REGISTRY_METRICS_PORT, token: config.METRICS_TOKEN, logger });
-  const metricsAt = metricsServer ? `, metrics on ${config.HOST}:${metricsServer.port}` : '';
+  const area = await listenArea(app, { port: config.REGISTRY_PORT, metricsPort: config.REGISTRY_METRICS_PORT }, metrics, config, logger);
   return {
-    description: `registry area on ${config.PUBLIC_REGISTRY_URL} (listening on ${config.HOST}:${server.port}${metricsAt})`,
+    description: `registry area on ${config.PUBLIC_REGISTRY_URL} (${area.listening})`,
     stop: async () => {
-      await server.close();
-      await metricsServer?.close();
+      await area.close();
       await urlChecks.close();
       await regex.close();
       await sparql.close();

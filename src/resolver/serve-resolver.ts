@@ -1,13 +1,11 @@
-import { warmUp } from '../lib/warm-up.js';
 import { closeReads, connectPostgres, connectReads, connectRedis } from '../bootstrap/connect.js';
-import { listen } from '../http/server.js';
+import { listenArea } from '../bootstrap/listen-area.js';
 import type { PartStarter, StartedPart } from '../bootstrap/process-runner.js';
 import { createResolverApp } from './app.js';
 import { MetadataFetches } from './metadata-fetches.js';
 import { SnapshotStore } from './snapshot-store.js';
 import { usageHashKey } from '../db/service-settings.js';
 import { UsageRecorder } from '../statistics/usage-recorder.js';
-import { serveMetrics } from '../metrics/metrics-server.js';
 import { createProcessRegistry } from '../metrics/process-registry.js';
 import { ResolverMetrics } from '../metrics/resolver-metrics.js';
 
@@ -42,20 +40,11 @@ export const startResolver: PartStarter = async (config, logger): Promise<Starte
     logger,
   });
   const app = createResolverApp({ config, db, redis, logger, registry, usage, metrics, metadataFetches });
-  // What the area's features load on first use (the ReDoS checker, got, ...) is loaded before the first
-  // request, not on it (lib/warm-up.ts).
-  await warmUp();
-  const server = await listen(app, config.RESOLVER_PORT, config);
-  const metricsServer =
-    config.RESOLVER_METRICS_PORT === 0
-      ? undefined
-      : await serveMetrics(metrics.registry, { host: config.HOST, port: config.RESOLVER_METRICS_PORT, token: config.METRICS_TOKEN, logger });
-  const metricsAt = metricsServer ? `, metrics on ${config.HOST}:${metricsServer.port}` : '';
+  const area = await listenArea(app, { port: config.RESOLVER_PORT, metricsPort: config.RESOLVER_METRICS_PORT }, metrics.registry, config, logger);
   return {
-    description: `resolver area on ${config.PUBLIC_RESOLVER_URL} (listening on ${config.HOST}:${server.port}${metricsAt})`,
+    description: `resolver area on ${config.PUBLIC_RESOLVER_URL} (${area.listening})`,
     stop: async () => {
-      await server.close();
-      await metricsServer?.close();
+      await area.close();
       await metadataFetches.close();
       await usage?.stop();
       await registry.stop();

@@ -1,7 +1,5 @@
-import { warmUp } from '../lib/warm-up.js';
-import { listen } from '../http/server.js';
+import { listenArea } from '../bootstrap/listen-area.js';
 import { StartupError, type PartStarter, type StartedPart } from '../bootstrap/process-runner.js';
-import { serveMetrics } from '../metrics/metrics-server.js';
 import { createProcessRegistry } from '../metrics/process-registry.js';
 import { ResolverMetrics } from '../metrics/resolver-metrics.js';
 import { createResolverApp } from '../resolver/app.js';
@@ -35,20 +33,11 @@ export const startSatellite: PartStarter = async (config, logger): Promise<Start
     checks: [{ name: 'upstream', check: registry.upstreamCheck }],
     readDescription: registry.readDescription,
   });
-  // What the area's features load on first use (the ReDoS checker, got, ...) is loaded before the first
-  // request, not on it (lib/warm-up.ts).
-  await warmUp();
-  const server = await listen(app, config.RESOLVER_PORT, config);
-  const metricsServer =
-    config.RESOLVER_METRICS_PORT === 0
-      ? undefined
-      : await serveMetrics(metrics.registry, { host: config.HOST, port: config.RESOLVER_METRICS_PORT, token: config.METRICS_TOKEN, logger });
-  const metricsAt = metricsServer ? `, metrics on ${config.HOST}:${metricsServer.port}` : '';
+  const area = await listenArea(app, { port: config.RESOLVER_PORT, metricsPort: config.RESOLVER_METRICS_PORT }, metrics.registry, config, logger);
   return {
-    description: `satellite resolver of ${config.SATELLITE_UPSTREAM_URL} on ${config.PUBLIC_RESOLVER_URL} (listening on ${config.HOST}:${server.port}${metricsAt})`,
+    description: `satellite resolver of ${config.SATELLITE_UPSTREAM_URL} on ${config.PUBLIC_RESOLVER_URL} (${area.listening})`,
     stop: async () => {
-      await server.close();
-      await metricsServer?.close();
+      await area.close();
       await usage?.stop();
       await registry.stop();
     },

@@ -157,7 +157,7 @@ describe('npm run db:migrate, db:status and db:rollback', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain(`has no database "${name}"`);
     expect(missing.stderr).toContain('npm run db:migrate');
-  }, 30000);
+  }, 90_000);
 
   it('creates and migrates a missing database, lists, rolls back and migrates again', async () => {
     const migrated = await npmRun('db:migrate', env);
@@ -193,5 +193,5 @@ describe('npm run db:migrate, db:status and db:rollback', () => {
     const wrong = await npmRun('db:rollback', env, ['--everything']);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/Usage: /);
-  }, 30000);
+  }, 90_000);
 });
