@@ -4,7 +4,7 @@
  * pays only for what its requests use; but loading one holds the event loop for 100–250 ms, which in a
  * serving process would fall on its first request that needs it. So each such loader is registered here
  * when its module is evaluated, and the serving entries (resolver, registry, satellite) `await warmUp()`
- * before they listen: a process warms exactly what it imported.
+ * before they listen, the worker before it takes jobs: a process warms exactly what it imported.
  */
 const loaders = new Set<() => unknown>();
 
@@ -25,7 +25,9 @@ export async function importInTurn<T extends readonly unknown[]>(...loads: { [K 
 }
 
 // The last first-use load under way: each waits for the one before (its outcome, whatever it was), since two
-// loaders may share packages (openid-client and jose, say) and meet jest's failure above if run at once.
+// loaders may share packages (openid-client and jose, say) and meet jest's failure above if run at once. So a
+// module loaded this way must not itself await another first-use load as it is evaluated (a top-level await):
+// that load would wait for this one.
 let lastLoad: Promise<unknown> = Promise.resolve();
 
 function inTurn<T>(load: () => Promise<T>): Promise<T> {
@@ -46,7 +48,7 @@ export function loadOnFirstUse<T>(load: () => Promise<T>, { warm = true }: { war
   return get;
 }
 
-/** Runs every registered loader, one after the other (importInTurn); a serving process awaits it before it listens. */
+/** Runs every registered loader, one after the other; a serving process awaits it before it serves. */
 export async function warmUp(): Promise<void> {
   for (const load of loaders) await load();
 }
