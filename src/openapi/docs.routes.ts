@@ -125,8 +125,6 @@ export function docsRoutes(area: Area, options: DocumentOptions): Router[] {
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = docsPageOnce();
   });
-  // StaticAssets.routes()'s route, reading the files on its first request.
-  const assetRouter = new Router();
-  assetRouter.get(`${DOCS_ASSETS_PATH}/:name`, (ctx) => docsAssets().answer(ctx, ctx.params.name ?? ''));
-  return [router, assetRouter];
+  // The page's files, read on their first request.
+  return [router, StaticAssets.routesOf(DOCS_ASSETS_PATH, docsAssets)];
 }

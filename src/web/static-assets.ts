@@ -73,8 +73,13 @@ export class StaticAssets {
 
   /** GET {mount}/{name}: the file with its ETag; 304 when the browser's copy is current. */
   routes(): Router {
+    return StaticAssets.routesOf(this.mount, () => this);
+  }
+
+  /** The same route for assets made on its first request (`assets` is called per request: let it cache). */
+  static routesOf(mount: string, assets: () => StaticAssets): Router {
     const router = new Router();
-    router.get(`${this.mount}/:name`, (ctx) => this.answer(ctx, ctx.params.name ?? ''));
+    router.get(`${mount}/:name`, (ctx) => assets().answer(ctx, ctx.params.name ?? ''));
     return router;
   }
 
