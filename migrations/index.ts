@@ -20,6 +20,7 @@ import * as addNamespaceLuiRules from './20261127000210_add_namespace_lui_rules.
 import * as addRegistryChangeDetails from './20261127000400_add_registry_change_details.js';
 import * as createNamespaceUsageTotals from './20261201000100_create_namespace_usage_totals.js';
 import * as addNamespaceSuffixPassthrough from './20261202000500_add_namespace_suffix_passthrough.js';
+import * as createRedosVerdicts from './20261203000100_create_redos_verdicts.js';
 
 /**
  * Every migration, in order. Knex records the names given here (no file extension), so the same history
@@ -48,6 +49,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261127000400_add_registry_change_details': addRegistryChangeDetails,
   '20261201000100_create_namespace_usage_totals': createNamespaceUsageTotals,
   '20261202000500_add_namespace_suffix_passthrough': addNamespaceSuffixPassthrough,
+  '20261203000100_create_redos_verdicts': createRedosVerdicts,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -4,6 +4,7 @@ import type { Db } from '../db/knex.js';
 import { projectRoot } from '../lib/project-root.js';
 import { importRegistry } from './import-registry.js';
 import { importSynonyms, validateSynonymFile } from './import-synonyms.js';
+import { keepPatternVerdicts } from './pattern-verdicts.js';
 import { validateNamespaces } from './read-dataset.js';
 
 export const SAMPLE_REGISTRY_FILE = path.join(projectRoot(), 'seeds', 'sample-registry.json');
@@ -20,6 +21,7 @@ export async function seedSampleRegistryIfEmpty(db: Db): Promise<number> {
   if (existing) return 0;
   const namespaces = validateNamespaces(JSON.parse(await readFile(SAMPLE_REGISTRY_FILE, 'utf8')));
   await importRegistry(db, namespaces, {});
+  await keepPatternVerdicts(db);
   await importSynonyms(db, validateSynonymFile(JSON.parse(await readFile(SAMPLE_SYNONYMS_FILE, 'utf8'))));
   return namespaces.length;
 }

@@ -10,6 +10,7 @@
  * that did not finish (out of time, or the checker failed) decided nothing about the pattern and is not kept:
  * the next ask checks again, which under load is what lets a busy start's run-outs get their verdict later.
  */
+import { createRequire } from 'node:module';
 import { LRUCache } from 'lru-cache';
 import type * as Recheck from 'recheck';
 import { loadOnFirstUse } from './warm-up.js';
@@ -20,6 +21,13 @@ import { loadOnFirstUse } from './warm-up.js';
 // otherwise fall on the first request that has a pattern checked (bench:hostile saw a registration hold the
 // registry's loop 80 ms that way).
 const loadRecheck = loadOnFirstUse((): Promise<typeof Recheck> => import('recheck'));
+
+/**
+ * The checker and its version, stored beside each kept verdict (db/redos-verdicts.ts): a verdict of another
+ * version is asked again, since a newer checker may judge differently. Read from its package.json, which
+ * costs nothing like loading the checker.
+ */
+export const REDOS_CHECKER = `recheck ${(createRequire(import.meta.url)('recheck/package.json') as { version: string }).version}`;
 
 /** Time one check may take before its verdict is `unknown`. */
 export const REDOS_CHECK_TIMEOUT_MS = 5000;
@@ -54,6 +62,13 @@ export type RedosVerdict =
     };
 
 const verdicts = new LRUCache<string, Promise<RedosVerdict>>({ max: CACHED_VERDICTS });
+// The same verdicts once they are decided (every one but an unfinished check's), for decidedRedosVerdict.
+const decided = new LRUCache<string, RedosVerdict>({ max: CACHED_VERDICTS });
+
+/** Whether `verdict` says something about the pattern (an unfinished check said nothing). */
+export function isDecided(verdict: RedosVerdict): boolean {
+  return !(verdict.status === 'unknown' && verdict.unfinished);
+}
 
 let running = 0;
 const waiting: (() => void)[] = [];
@@ -126,14 +141,33 @@ export function checkRegexForRedos(source: string, flags = '', timeoutMs = REDOS
         unfinished: true,
       }))
       .then((answer) => {
+        if (isDecided(answer)) decided.set(key, answer);
         // Nothing was decided: ask again next time (unless a newer check has taken the place meanwhile).
-        if (answer.status === 'unknown' && answer.unfinished && verdicts.get(key) === checking) verdicts.delete(key);
+        else if (verdicts.get(key) === checking) verdicts.delete(key);
         return answer;
       });
     verdict = checking;
     verdicts.set(key, verdict);
   }
   return verdict;
+}
+
+/**
+ * Takes a verdict decided earlier, by this same checker (REDOS_CHECKER), in another process or before a
+ * restart (db/redos-verdicts.ts keeps them in Postgres): the next ask answers it without running the checker.
+ * An unfinished verdict is ignored (it decided nothing).
+ */
+export function rememberRedosVerdict(source: string, flags: string, verdict: RedosVerdict): void {
+  if (!isDecided(verdict)) return;
+  const key = `${flags}/${source}`;
+  if (decided.has(key)) return;
+  decided.set(key, verdict);
+  verdicts.set(key, Promise.resolve(verdict));
+}
+
+/** The verdict on `source` decided in this process (checked, or remembered), if there is one. */
+export function decidedRedosVerdict(source: string, flags = ''): RedosVerdict | undefined {
+  return decided.get(`${flags}/${source}`);
 }
 
 type Vulnerable = Extract<RedosVerdict, { status: 'vulnerable' }>;

@@ -241,7 +241,11 @@ export class SnapshotStore {
   /** Checks the current snapshot's unjudged LUI patterns, in the background; `patternChecks` settles with it. */
   private checkPatterns(): void {
     this.patternsUnfinished = false;
-    const checks = checkSnapshotPatterns(this.loaded.snapshot, this.options.logger, { timeoutMs: this.options.patternCheckTimeoutMs });
+    const checks = checkSnapshotPatterns(this.loaded.snapshot, this.options.logger, {
+      timeoutMs: this.options.patternCheckTimeoutMs,
+      recallFrom: this.readDb,
+      keepIn: this.options.db,
+    });
     this.checks = checks;
     void checks.then(({ unfinished }) => {
       // A newer check (a refresh meanwhile) has the say: it waited for this one's patterns or checked them.

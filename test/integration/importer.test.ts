@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { luiPatternSource } from '../../src/core/lui-pattern.js';
 import type { Db } from '../../src/db/knex.js';
 import type { InstitutionRow as Institution, LocationRow as Location, NamespaceRow as Namespace, ResourceRow as Resource } from '../../src/db/tables.js';
 import type { DatasetNamespace } from '../../src/importer/dataset.schema.js';
@@ -324,6 +325,20 @@ describe('registry importer', () => {
       expect(stdout).toContain('institutions: 4 created, 0 updated, 0 unchanged\n');
       expect(stdout).toContain('locations: 1 updated, 3 unchanged\n');
       expect(stdout).not.toContain('No changes.');
+    });
+
+    it('keeps the ReDoS verdict of each LUI pattern, checking only those not judged before', async () => {
+      await t.db('redos_verdicts').delete();
+      const first = await runCli([FIXTURE], t.url);
+      expect(first.stdout).toContain('LUI patterns: 4 checked for catastrophic backtracking (0 flagged), 0 known already\n');
+      const kept = (await t.db('redos_verdicts').select('source', 'verdict')) as { source: string; verdict: unknown }[];
+      const patterns = ['^B\\d{5}$', '^[0-9]+$', '^CHEBI:\\d+$', '^\\d+$'];
+      expect(kept.sort((a, b) => (a.source < b.source ? -1 : 1))).toEqual(
+        patterns.map((pattern) => ({ source: luiPatternSource(pattern), verdict: { status: 'safe' } })).sort((a, b) => (a.source < b.source ? -1 : 1)),
+      );
+
+      const again = await runCli([FIXTURE], t.url);
+      expect(again.stdout).toContain('LUI patterns: 0 checked for catastrophic backtracking (0 flagged), 4 known already\n');
     });
 
     it('rejects a corrupted file with exit code 1 and changes nothing', async () => {

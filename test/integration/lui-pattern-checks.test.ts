@@ -1,14 +1,17 @@
 /**
  * The ReDoS check of a snapshot's LUI patterns (resolver/lui-pattern-checks.ts), with the real checker:
  * verdicts land in core and decide the engine, a pattern is checked once per process whatever the number
- * of snapshots (and namespaces) that carry it, and a check that runs out of time is asked again. Running out
- * of time is made certain, not raced, by a time of 0 for the first check.
+ * of snapshots (and namespaces) that carry it, a check that runs out of time is asked again, and verdicts kept
+ * in Postgres are taken instead of checks. Running out of time is made certain, not raced, by a time of 0 for
+ * the first check.
  */
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { inspectLuiPattern, luiPatternEngineFor, luiPatternVerdict, matchesLuiPattern } from '../../src/core/lui-pattern.js';
+import { inspectLuiPattern, luiPatternEngineFor, luiPatternSource, luiPatternVerdict, matchesLuiPattern } from '../../src/core/lui-pattern.js';
 import { buildSnapshot, type NamespaceEntry } from '../../src/core/registry-snapshot.js';
+import { keepRedosVerdicts } from '../../src/db/redos-verdicts.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
+import { REDOS_CHECKER } from '../../src/lib/redos-check.js';
 import { checkSnapshotPatterns } from '../../src/resolver/lui-pattern-checks.js';
 import { SnapshotStore } from '../../src/resolver/snapshot-store.js';
 import { startStack, type AreaStack } from '../support/areas.js';
@@ -112,6 +115,8 @@ describe('the resolver’s snapshot store', () => {
   });
 
   it('checks again, at its periodic check, the patterns whose first check ran out of time', async () => {
+    // The sample registry's verdicts, kept by its import, would spare the store its checks.
+    await t.db('redos_verdicts').delete();
     store = new SnapshotStore({ db: t.db, databaseUrl: t.url, logger, checkIntervalMs: 100, patternCheckTimeoutMs: 0 });
     await store.start();
     const patterns = [...new Set([...store.snapshot.namespacesByPrefix.values()].map((ns) => ns.pattern))];
@@ -126,5 +131,34 @@ describe('the resolver’s snapshot store', () => {
     // No registry change: what brings the verdicts is the store asking again.
     await waitFor(() => patterns.every((pattern) => luiPatternVerdict(pattern) !== 'unchecked'), { timeoutMs: 60_000, what: 'every sample pattern judged' });
     expect(patterns.filter((pattern) => luiPatternVerdict(pattern) === 'unknown')).toEqual([]);
+    // What its checks decided is kept for the next start.
+    await waitFor(async () => Number((await t.db('redos_verdicts').count({ n: '*' }))[0]!.n) === patterns.length, {
+      timeoutMs: 30_000,
+      what: 'the sample patterns’ verdicts kept',
+    });
   }, 90_000);
+
+  it('takes the verdicts kept in Postgres by this checker version instead of checking, and keeps those it checks', async () => {
+    const KEPT = '^CHECKSKEPT\\d{2}$';
+    const FRESH = '^CHECKSFRESH\\d{3}$';
+    const OLDER = '^CHECKSOLDER\\d{4}$';
+    // Each of them is safe: a verdict saying otherwise can only have come from Postgres.
+    const vulnerable = { status: 'vulnerable', complexity: 'exponential', degree: null, attack: "'a'.repeat(30)", hotspots: [] } as const;
+    await keepRedosVerdicts(t.db, [
+      { source: luiPatternSource(KEPT), flags: '', verdict: vulnerable },
+      { source: luiPatternSource(OLDER), flags: '', verdict: vulnerable },
+    ]);
+    // A verdict of another version of the checker is not trusted.
+    await t.db('redos_verdicts').where({ source: luiPatternSource(OLDER) }).update({ checker: 'recheck 0.0.1' });
+    const snapshot = buildSnapshot(1, [namespace(1, 'kept', KEPT), namespace(2, 'fresh', FRESH), namespace(3, 'older', OLDER)]);
+
+    const summary = await checkSnapshotPatterns(snapshot, logger, { recallFrom: t.db, keepIn: t.db });
+
+    expect(summary).toMatchObject({ checked: 3, recalled: 1, flagged: 1, unfinished: 0 });
+    expect([KEPT, FRESH, OLDER].map(luiPatternVerdict)).toEqual(['vulnerable', 'safe', 'safe']);
+    const kept = await t.db('redos_verdicts').select('source', 'checker', 'verdict').whereIn('source', [FRESH, OLDER].map(luiPatternSource)).orderBy('source');
+    expect(kept).toEqual(
+      [FRESH, OLDER].map((pattern) => ({ source: luiPatternSource(pattern), checker: REDOS_CHECKER, verdict: { status: 'safe' } })).sort((a, b) => (a.source < b.source ? -1 : 1)),
+    );
+  });
 });

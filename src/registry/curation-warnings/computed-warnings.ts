@@ -1,5 +1,7 @@
-import { checkRegexForRedos, describeComplexity, describeHotspots, REWRITE_ADVICE } from '../../lib/redos-check.js';
+import type { Knex } from 'knex';
+import { checkRegexForRedos, decidedRedosVerdict, describeComplexity, describeHotspots, REWRITE_ADVICE, type RedosVerdict } from '../../lib/redos-check.js';
 import { inspectLuiPattern, luiPatternEngineFor, luiPatternSource } from '../../core/lui-pattern.js';
+import { keepRedosVerdicts, recallRedosVerdicts } from '../../db/redos-verdicts.js';
 import type { NamespaceRow } from '../../db/tables.js';
 import type { CurationWarning } from '../model/curation-warnings.js';
 
@@ -13,15 +15,27 @@ const ENGINE_DETAILS = {
 } as const;
 
 /**
- * A warning for a namespace whose pattern the ReDoS checker does not find safe, computed from the pattern
- * with the resolver's checker (lib/redos-check.ts, which caches verdicts), so nothing is stored: it is open
- * while the pattern stays as it is and gone once a curator rewrites it. Its dates are those of the
- * namespace's last change, when the pattern took its current form at the latest.
+ * The checker's verdict on `source`: the one decided in this process, else the one kept in Postgres
+ * (db/redos-verdicts.ts), else a check, whose verdict is kept for the resolvers.
  */
-export async function patternWarnings(ns: NamespaceRow): Promise<CurationWarning[]> {
+async function verdictOn(db: Knex, source: string): Promise<RedosVerdict> {
+  const known = decidedRedosVerdict(source) ?? (await recallRedosVerdicts(db, [source])).get(source);
+  if (known) return known;
+  const verdict = await checkRegexForRedos(source);
+  await keepRedosVerdicts(db, [{ source, flags: '', verdict }]);
+  return verdict;
+}
+
+/**
+ * A warning for a namespace whose pattern the ReDoS checker does not find safe, computed from the pattern
+ * with the resolver's checker (lib/redos-check.ts), so no warning is stored: it is open while the pattern
+ * stays as it is and gone once a curator rewrites it. Its dates are those of the namespace's last change,
+ * when the pattern took its current form at the latest.
+ */
+export async function patternWarnings(db: Knex, ns: NamespaceRow): Promise<CurationWarning[]> {
   const { error, linearError } = inspectLuiPattern(ns.pattern);
   if (error !== null) return [];
-  const verdict = await checkRegexForRedos(luiPatternSource(ns.pattern));
+  const verdict = await verdictOn(db, luiPatternSource(ns.pattern));
   if (verdict.status === 'safe') return [];
   const since = ns.modified ?? ns.created;
   const moreDetails: Record<string, string> = { 'field-name': 'pattern', pattern: ns.pattern, verdict: verdict.status };

@@ -68,7 +68,7 @@ export async function listItemWarnings(db: Db, owner: CurationWarningOwner, rawI
   const target = OWNER_TARGET[owner];
   const stored = ((await selectWarnings(db).where(`w.${TARGET_COLUMN[target]}`, id).orderBy('w.id')) as WarningWithLatest[]).map(toWarning);
   if (owner !== 'namespaces') return stored;
-  return [...stored, ...(await patternWarnings(item as NamespaceRow))];
+  return [...stored, ...(await patternWarnings(db, item as NamespaceRow))];
 }
 
 export async function findWarning(db: Db, rawId: string): Promise<CurationWarning | undefined> {

@@ -1,0 +1,47 @@
+/**
+ * After an import: the ReDoS checker's verdict on every LUI pattern of the registry that has none kept for the
+ * current checker version (db/redos-verdicts.ts), so that resolvers starting on the imported registry read the
+ * verdicts instead of each checking the patterns again. The public registry's ~530 patterns take about 4 s of
+ * CPU with the checker's native agent (lib/redos-check.ts); a re-import checks only new or changed patterns.
+ *
+ * A check that runs out of time keeps nothing: the resolvers check that pattern themselves, as they would
+ * without this step.
+ */
+import type { Knex } from 'knex';
+import { inspectLuiPattern, luiPatternSource } from '../core/lui-pattern.js';
+import { keepRedosVerdicts, recallRedosVerdicts } from '../db/redos-verdicts.js';
+import { checkRegexForRedos, isDecided } from '../lib/redos-check.js';
+
+export interface PatternVerdictSummary {
+  /** Distinct patterns that had no kept verdict and were checked now. */
+  checked: number;
+  /** Of those, the ones not found safe (the resolvers match them with the linear-time engine). */
+  flagged: number;
+  /** Distinct patterns whose verdict was kept already. */
+  known: number;
+  /** Distinct patterns whose check ran out of time: nothing kept, the resolvers check them. */
+  unfinished: number;
+}
+
+export async function keepPatternVerdicts(db: Knex): Promise<PatternVerdictSummary> {
+  const patterns = (await db('namespaces').distinct('pattern')) as { pattern: string }[];
+  // A pattern that does not compile matches nothing whatever the checker says.
+  const sources = [...new Set(patterns.filter(({ pattern }) => inspectLuiPattern(pattern).error === null).map(({ pattern }) => luiPatternSource(pattern)))];
+  const known = await recallRedosVerdicts(db, sources);
+  const unknown = sources.filter((source) => !known.has(source));
+  const verdicts = await Promise.all(unknown.map(async (source) => ({ source, flags: '', verdict: await checkRegexForRedos(source) })));
+  const decided = verdicts.filter(({ verdict }) => isDecided(verdict));
+  await keepRedosVerdicts(db, decided);
+  return {
+    checked: decided.length,
+    flagged: decided.filter(({ verdict }) => verdict.status !== 'safe').length,
+    known: known.size,
+    unfinished: verdicts.length - decided.length,
+  };
+}
+
+/** The import's summary line about the patterns. */
+export function formatPatternVerdicts({ checked, flagged, known, unfinished }: PatternVerdictSummary): string {
+  const ranOut = unfinished > 0 ? `, ${unfinished} not finished (the resolvers check them)` : '';
+  return `LUI patterns: ${checked} checked for catastrophic backtracking (${flagged} flagged), ${known} known already${ranOut}`;
+}
