@@ -39,4 +39,10 @@ export default tseslint.config(
     files: ['src/config.ts', 'test/**', 'bench/**', 'jest.config.js', 'scripts/lint-openapi.mjs'],
     rules: { 'no-restricted-properties': 'off' },
   },
+  {
+    // CommonJS where a tool requires the file (jest's runtime).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

@@ -9,6 +9,8 @@ import { availableParallelism } from 'node:os';
 export default {
   // Node's, stopping what processes a file left running when it is done (process-cleanup-environment.js).
   testEnvironment: '<rootDir>/test/support/process-cleanup-environment.js',
+  // jest's own, keeping V8's code cache of the packages each worker's files compile (the file says why).
+  runtime: '<rootDir>/test/support/code-caching-runtime.cjs',
   // Files run in parallel workers, each with its own Redis database (global-setup.ts) and every file with
   // its own Postgres database, queue prefix and ports. Integration files spend much of their time waiting on
   // the processes, servers and timers they start, so there are two workers more than cores (jest's default,
