@@ -11,7 +11,7 @@ import { inspectLuiPattern, luiPatternEngineFor, luiPatternSource, luiPatternVer
 import { buildSnapshot, type NamespaceEntry } from '../../src/core/registry-snapshot.js';
 import { keepRedosVerdicts } from '../../src/db/redos-verdicts.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
-import { REDOS_CHECKER } from '../../src/lib/redos-check.js';
+import { REDOS_CHECKER, type RedosVerdict } from '../../src/lib/redos-check.js';
 import { checkSnapshotPatterns } from '../../src/resolver/lui-pattern-checks.js';
 import { SnapshotStore } from '../../src/resolver/snapshot-store.js';
 import { startStack, type AreaStack } from '../support/areas.js';
@@ -143,7 +143,7 @@ describe('the resolver’s snapshot store', () => {
     const FRESH = '^CHECKSFRESH\\d{3}$';
     const OLDER = '^CHECKSOLDER\\d{4}$';
     // Each of them is safe: a verdict saying otherwise can only have come from Postgres.
-    const vulnerable = { status: 'vulnerable', complexity: 'exponential', degree: null, attack: "'a'.repeat(30)", hotspots: [] } as const;
+    const vulnerable: RedosVerdict = { status: 'vulnerable', complexity: 'exponential', degree: null, attack: "'a'.repeat(30)", hotspots: [] };
     await keepRedosVerdicts(t.db, [
       { source: luiPatternSource(KEPT), flags: '', verdict: vulnerable },
       { source: luiPatternSource(OLDER), flags: '', verdict: vulnerable },
