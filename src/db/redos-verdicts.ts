@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { isDecided, REDOS_CHECKER, rememberRedosVerdict, type RedosVerdict } from '../lib/redos-check.js';
+import { checkRegexForRedos, isDecided, REDOS_CHECKER, rememberRedosVerdict, type RedosVerdict } from '../lib/redos-check.js';
 
 export interface KeptVerdict {
   source: string;
@@ -57,4 +57,26 @@ export async function keepRedosVerdicts(db: Knex, verdicts: readonly KeptVerdict
   for (let i = 0; i < rows.length; i += CHUNK) {
     await db('redos_verdicts').insert(rows.slice(i, i + CHUNK)).onConflict('key').merge();
   }
+}
+
+/** A source's verdict, and whether it was kept already (false: checked now). */
+export interface JudgedSource {
+  verdict: RedosVerdict;
+  recalled: boolean;
+}
+
+/**
+ * The verdict on each of `sources` (flags ''): the kept one, else a check's now, kept when decided. The
+ * resolver's snapshot checks (resolver/lui-pattern-checks.ts) do the same with retries of their own.
+ */
+export async function judgeRedosSources(db: Knex, sources: readonly string[]): Promise<Map<string, JudgedSource>> {
+  const kept = await recallRedosVerdicts(db, sources);
+  const checked = await Promise.all(
+    sources.filter((source) => !kept.has(source)).map(async (source) => ({ source, flags: '', verdict: await checkRegexForRedos(source) })),
+  );
+  await keepRedosVerdicts(db, checked);
+  return new Map([
+    ...[...kept].map(([source, verdict]): [string, JudgedSource] => [source, { verdict, recalled: true }]),
+    ...checked.map(({ source, verdict }): [string, JudgedSource] => [source, { verdict, recalled: false }]),
+  ]);
 }

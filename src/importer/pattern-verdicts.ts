@@ -9,8 +9,8 @@
  */
 import type { Knex } from 'knex';
 import { inspectLuiPattern, luiPatternSource } from '../core/lui-pattern.js';
-import { keepRedosVerdicts, recallRedosVerdicts } from '../db/redos-verdicts.js';
-import { checkRegexForRedos, isDecided } from '../lib/redos-check.js';
+import { judgeRedosSources } from '../db/redos-verdicts.js';
+import { isDecided } from '../lib/redos-check.js';
 
 export interface PatternVerdictSummary {
   /** Distinct patterns that had no kept verdict and were checked now. */
@@ -27,16 +27,13 @@ export async function keepPatternVerdicts(db: Knex): Promise<PatternVerdictSumma
   const patterns = (await db('namespaces').distinct('pattern')) as { pattern: string }[];
   // A pattern that does not compile matches nothing whatever the checker says.
   const sources = [...new Set(patterns.filter(({ pattern }) => inspectLuiPattern(pattern).error === null).map(({ pattern }) => luiPatternSource(pattern)))];
-  const known = await recallRedosVerdicts(db, sources);
-  const unknown = sources.filter((source) => !known.has(source));
-  const verdicts = await Promise.all(unknown.map(async (source) => ({ source, flags: '', verdict: await checkRegexForRedos(source) })));
-  const decided = verdicts.filter(({ verdict }) => isDecided(verdict));
-  await keepRedosVerdicts(db, decided);
+  const judged = [...(await judgeRedosSources(db, sources)).values()];
+  const checked = judged.filter(({ verdict, recalled }) => !recalled && isDecided(verdict));
   return {
-    checked: decided.length,
-    flagged: decided.filter(({ verdict }) => verdict.status !== 'safe').length,
-    known: known.size,
-    unfinished: verdicts.length - decided.length,
+    checked: checked.length,
+    flagged: checked.filter(({ verdict }) => verdict.status !== 'safe').length,
+    known: judged.filter(({ recalled }) => recalled).length,
+    unfinished: judged.filter(({ verdict }) => !isDecided(verdict)).length,
   };
 }
 

@@ -61,9 +61,13 @@ export type RedosVerdict =
       unfinished: boolean;
     };
 
-const verdicts = new LRUCache<string, Promise<RedosVerdict>>({ max: CACHED_VERDICTS });
-// The same verdicts once they are decided (every one but an unfinished check's), for decidedRedosVerdict.
-const decided = new LRUCache<string, RedosVerdict>({ max: CACHED_VERDICTS });
+/** A check's answer, shared by every ask meanwhile, and the verdict itself once it is decided. */
+interface CachedVerdict {
+  answer: Promise<RedosVerdict>;
+  decided?: RedosVerdict;
+}
+
+const verdicts = new LRUCache<string, CachedVerdict>({ max: CACHED_VERDICTS });
 
 /** Whether `verdict` says something about the pattern (an unfinished check said nothing). */
 export function isDecided(verdict: RedosVerdict): boolean {
@@ -131,25 +135,27 @@ async function runCheck(source: string, flags: string, timeoutMs: number): Promi
  */
 export function checkRegexForRedos(source: string, flags = '', timeoutMs = REDOS_CHECK_TIMEOUT_MS): Promise<RedosVerdict> {
   const key = `${flags}/${source}`;
-  let verdict = verdicts.get(key);
-  if (verdict === undefined) {
-    const checking: Promise<RedosVerdict> = runCheck(source, flags, timeoutMs)
-      // The agent process died, say: not the pattern's fault.
-      .catch((error: unknown): RedosVerdict => ({
-        status: 'unknown',
-        reason: `the checker failed: ${error instanceof Error ? error.message : String(error)}`,
-        unfinished: true,
-      }))
-      .then((answer) => {
-        if (isDecided(answer)) decided.set(key, answer);
-        // Nothing was decided: ask again next time (unless a newer check has taken the place meanwhile).
-        else if (verdicts.get(key) === checking) verdicts.delete(key);
-        return answer;
-      });
-    verdict = checking;
-    verdicts.set(key, verdict);
+  let cached = verdicts.get(key);
+  if (cached === undefined) {
+    const checking: CachedVerdict = {
+      answer: runCheck(source, flags, timeoutMs)
+        // The agent process died, say: not the pattern's fault.
+        .catch((error: unknown): RedosVerdict => ({
+          status: 'unknown',
+          reason: `the checker failed: ${error instanceof Error ? error.message : String(error)}`,
+          unfinished: true,
+        }))
+        .then((answer) => {
+          if (isDecided(answer)) checking.decided = answer;
+          // Nothing was decided: ask again next time (unless a newer check has taken the place meanwhile).
+          else if (verdicts.get(key) === checking) verdicts.delete(key);
+          return answer;
+        }),
+    };
+    cached = checking;
+    verdicts.set(key, cached);
   }
-  return verdict;
+  return cached.answer;
 }
 
 /**
@@ -158,16 +164,14 @@ export function checkRegexForRedos(source: string, flags = '', timeoutMs = REDOS
  * An unfinished verdict is ignored (it decided nothing).
  */
 export function rememberRedosVerdict(source: string, flags: string, verdict: RedosVerdict): void {
-  if (!isDecided(verdict)) return;
   const key = `${flags}/${source}`;
-  if (decided.has(key)) return;
-  decided.set(key, verdict);
-  verdicts.set(key, Promise.resolve(verdict));
+  if (!isDecided(verdict) || verdicts.get(key)?.decided) return;
+  verdicts.set(key, { answer: Promise.resolve(verdict), decided: verdict });
 }
 
 /** The verdict on `source` decided in this process (checked, or remembered), if there is one. */
 export function decidedRedosVerdict(source: string, flags = ''): RedosVerdict | undefined {
-  return decided.get(`${flags}/${source}`);
+  return verdicts.get(`${flags}/${source}`)?.decided;
 }
 
 type Vulnerable = Extract<RedosVerdict, { status: 'vulnerable' }>;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { checkRegexForRedos, decidedRedosVerdict, describeComplexity, describeHotspots, REWRITE_ADVICE, type RedosVerdict } from '../../lib/redos-check.js';
+import { decidedRedosVerdict, describeComplexity, describeHotspots, REWRITE_ADVICE } from '../../lib/redos-check.js';
 import { inspectLuiPattern, luiPatternEngineFor, luiPatternSource } from '../../core/lui-pattern.js';
-import { keepRedosVerdicts, recallRedosVerdicts } from '../../db/redos-verdicts.js';
+import { judgeRedosSources } from '../../db/redos-verdicts.js';
 import type { NamespaceRow } from '../../db/tables.js';
 import type { CurationWarning } from '../model/curation-warnings.js';
 
@@ -15,18 +15,6 @@ const ENGINE_DETAILS = {
 } as const;
 
 /**
- * The checker's verdict on `source`: the one decided in this process, else the one kept in Postgres
- * (db/redos-verdicts.ts), else a check, whose verdict is kept for the resolvers.
- */
-async function verdictOn(db: Knex, source: string): Promise<RedosVerdict> {
-  const known = decidedRedosVerdict(source) ?? (await recallRedosVerdicts(db, [source])).get(source);
-  if (known) return known;
-  const verdict = await checkRegexForRedos(source);
-  await keepRedosVerdicts(db, [{ source, flags: '', verdict }]);
-  return verdict;
-}
-
-/**
  * A warning for a namespace whose pattern the ReDoS checker does not find safe, computed from the pattern
  * with the resolver's checker (lib/redos-check.ts), so no warning is stored: it is open while the pattern
  * stays as it is and gone once a curator rewrites it. Its dates are those of the namespace's last change,
@@ -35,7 +23,9 @@ async function verdictOn(db: Knex, source: string): Promise<RedosVerdict> {
 export async function patternWarnings(db: Knex, ns: NamespaceRow): Promise<CurationWarning[]> {
   const { error, linearError } = inspectLuiPattern(ns.pattern);
   if (error !== null) return [];
-  const verdict = await verdictOn(db, luiPatternSource(ns.pattern));
+  const source = luiPatternSource(ns.pattern);
+  // Decided in this process already, else kept in Postgres, else checked now (and kept for the resolvers).
+  const verdict = decidedRedosVerdict(source) ?? (await judgeRedosSources(db, [source])).get(source)!.verdict;
   if (verdict.status === 'safe') return [];
   const since = ns.modified ?? ns.created;
   const moreDetails: Record<string, string> = { 'field-name': 'pattern', pattern: ns.pattern, verdict: verdict.status };
