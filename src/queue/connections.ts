@@ -11,6 +11,12 @@ export type RedisTarget = Pick<Config, 'REDIS_URL'> & Partial<Pick<Config, 'REDI
  * drops or the server it reaches says it is a replica now (a failover): no key and no setting changes. The
  * URL still gives the database number and the password. Every connection (BullMQ's duplicates included)
  * is made here, so every part follows a failover alike.
+ *
+ * ioredis's `failoverDetector` stays off. A dead primary drops its connections, and Sentinel's
+ * reconfiguration of a demoted one kills its clients (CLIENT KILL), so every connection asks again anyway;
+ * the detector adds nothing there and brings a race: its +switch-master notice, arriving while a reconnection
+ * is asking the Sentinel, ends that client for good ("Connection is closed" on every command). Measured with
+ * 300 clients on a busy machine: 31–76 left ended with the detector, none without.
  */
 function targetOptions(target: string | RedisTarget): [string, RedisOptions] {
   if (typeof target === 'string') return [target, {}];
@@ -19,7 +25,7 @@ function targetOptions(target: string | RedisTarget): [string, RedisOptions] {
     const at = entry.lastIndexOf(':');
     return { host: entry.slice(0, at), port: Number(entry.slice(at + 1)) };
   });
-  return [target.REDIS_URL, { sentinels, name: target.REDIS_SENTINEL_NAME ?? 'mymaster', failoverDetector: true }];
+  return [target.REDIS_URL, { sentinels, name: target.REDIS_SENTINEL_NAME ?? 'mymaster' }];
 }
 
 /**
