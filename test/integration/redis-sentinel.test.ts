@@ -52,9 +52,8 @@ describeRequiring([redisServerBinary()], 'the queues through Redis Sentinel', ()
    * 90 s for a completion event it never got.
    */
   async function build(reason: string): Promise<DatasetBuildOutcome> {
-    // Eventually: a client reconnecting after a failover may refuse a command once ("Connection is closed":
-    // ioredis fails what it queued when the Sentinel's switch-master notice restarts a connection already
-    // under way). The client recovers by itself; a caller tries the command again.
+    // Eventually: right after a failover the producer may still be asking the Sentinel for the new primary;
+    // a command refused meanwhile is tried again.
     // Any reason text is built from and recorded (checkDatasetBuildJob): the test names its two builds.
     const job = await waitFor(() => queue.add('manual', { reason: reason as DatasetBuildJob['reason'] }), {
       timeoutMs: 30_000,
