@@ -16,6 +16,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags } from 'lighthouse';
@@ -172,6 +173,7 @@ async function main(): Promise<void> {
     const rows = results.map((r) => [r.page, r.form, ...CATEGORIES.map((c) => `${r.scores[c]}${r.scores[c] < TARGETS[c] ? ' (below)' : ''}`), r.failing.join(', ') || '—']);
     const tableHeader = ['page', 'form', ...CATEGORIES, 'audits below 90'];
     const missed = results.filter((r) => CATEGORIES.some((c) => r.scores[c] < TARGETS[c]));
+    header.machine.loadAverageAtEnd = Math.round(os.loadavg()[0]! * 100) / 100;
     const markdown = [
       '# Pages: Lighthouse scores',
       '',
