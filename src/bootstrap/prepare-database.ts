@@ -25,7 +25,8 @@ export async function prepareDatabase(config: Readonly<Config>): Promise<void> {
     if (applied.length) logger.info({ applied }, 'migrated the database');
     if (config.SEED_SAMPLE_REGISTRY) {
       const seeded = await seedSampleRegistryIfEmpty(db);
-      if (seeded) logger.info(`the registry was empty: loaded the sample registry (${seeded} namespaces)`);
+      if (seeded.loaded) logger.info(`the registry was empty: loaded the sample registry (${seeded.loaded} namespaces)`);
+      if (seeded.verdictsNotKept) logger.warn(`kept no ReDoS verdict of the sample's LUI patterns (${seeded.verdictsNotKept}); the resolvers check them as they start`);
     }
   } finally {
     await db.destroy();

@@ -2,7 +2,7 @@ import { runDatabaseTool, withMigratedDatabase } from '../db/database-tool.js';
 import type { DatasetNamespace } from './dataset.schema.js';
 import { formatSummary } from './format-summary.js';
 import { importRegistry } from './import-registry.js';
-import { formatPatternVerdicts, keepPatternVerdicts } from './pattern-verdicts.js';
+import { formatPatternVerdicts, keepPatternVerdictsAfterImport } from './pattern-verdicts.js';
 import { formatSynonymSummary, importSynonyms, validateSynonymFile, type SynonymFile } from './import-synonyms.js';
 import { ImportFormatError, readDataset, validateNamespaces } from './read-dataset.js';
 
@@ -77,7 +77,7 @@ async function run(parsed: ImportArguments, databaseUrl: string): Promise<number
       const summary = await importRegistry(db, namespaces, { prune: parsed.prune, onProgress });
       if (onProgress) process.stderr.write('\n');
       lines.push(...formatSummary(summary));
-      lines.push(formatPatternVerdicts(await keepPatternVerdicts(db)));
+      lines.push(formatPatternVerdicts(await keepPatternVerdictsAfterImport(db)));
     }
     if (synonyms !== null) lines.push(...formatSynonymSummary(await importSynonyms(db, synonyms)));
     const seconds = ((performance.now() - started) / 1000).toFixed(2);

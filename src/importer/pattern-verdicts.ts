@@ -37,8 +37,23 @@ export async function keepPatternVerdicts(db: Knex): Promise<PatternVerdictSumma
   };
 }
 
+/**
+ * keepPatternVerdicts for a caller whose registry is in already: the verdicts are a cache that each resolver
+ * rebuilds by checking, so failing to keep them (a database error, the checker failing to start) must not
+ * report the import as failed. Answers the reason instead of throwing.
+ */
+export async function keepPatternVerdictsAfterImport(db: Knex): Promise<PatternVerdictSummary | { notKept: string }> {
+  try {
+    return await keepPatternVerdicts(db);
+  } catch (error) {
+    return { notKept: (error as Error).message };
+  }
+}
+
 /** The import's summary line about the patterns. */
-export function formatPatternVerdicts({ checked, flagged, known, unfinished }: PatternVerdictSummary): string {
+export function formatPatternVerdicts(summary: PatternVerdictSummary | { notKept: string }): string {
+  if ('notKept' in summary) return `LUI patterns: no verdict kept (${summary.notKept}); the resolvers check them as they start`;
+  const { checked, flagged, known, unfinished } = summary;
   const ranOut = unfinished > 0 ? `, ${unfinished} not finished (the resolvers check them)` : '';
   return `LUI patterns: ${checked} checked for catastrophic backtracking (${flagged} flagged), ${known} known already${ranOut}`;
 }

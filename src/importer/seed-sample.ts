@@ -4,7 +4,7 @@ import type { Db } from '../db/knex.js';
 import { projectRoot } from '../lib/project-root.js';
 import { importRegistry } from './import-registry.js';
 import { importSynonyms, validateSynonymFile } from './import-synonyms.js';
-import { keepPatternVerdicts } from './pattern-verdicts.js';
+import { keepPatternVerdictsAfterImport } from './pattern-verdicts.js';
 import { validateNamespaces } from './read-dataset.js';
 
 export const SAMPLE_REGISTRY_FILE = path.join(projectRoot(), 'seeds', 'sample-registry.json');
@@ -13,15 +13,16 @@ export const SAMPLE_SYNONYMS_FILE = path.join(projectRoot(), 'seeds', 'sample-sy
 
 /**
  * Loads the hand-written sample registry and its synonyms when there is no namespace yet, so that a first
- * `npm start` has something to resolve. Returns how many namespaces were loaded (0 when the registry was not
- * empty).
+ * `npm start` has something to resolve. Answers how many namespaces were loaded (0 when the registry was not
+ * empty), and why no ReDoS verdict was kept when keeping them failed (the resolvers then check the patterns
+ * themselves: a warning, not a failed start).
  */
-export async function seedSampleRegistryIfEmpty(db: Db): Promise<number> {
+export async function seedSampleRegistryIfEmpty(db: Db): Promise<{ loaded: number; verdictsNotKept?: string }> {
   const existing = await db('namespaces').first('id');
-  if (existing) return 0;
+  if (existing) return { loaded: 0 };
   const namespaces = validateNamespaces(JSON.parse(await readFile(SAMPLE_REGISTRY_FILE, 'utf8')));
   await importRegistry(db, namespaces, {});
-  await keepPatternVerdicts(db);
   await importSynonyms(db, validateSynonymFile(JSON.parse(await readFile(SAMPLE_SYNONYMS_FILE, 'utf8'))));
-  return namespaces.length;
+  const verdicts = await keepPatternVerdictsAfterImport(db);
+  return 'notKept' in verdicts ? { loaded: namespaces.length, verdictsNotKept: verdicts.notKept } : { loaded: namespaces.length };
 }

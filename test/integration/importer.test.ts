@@ -341,6 +341,19 @@ describe('registry importer', () => {
       expect(again.stdout).toContain('LUI patterns: 0 checked for catastrophic backtracking (0 flagged), 4 known already\n');
     });
 
+    it('reports the import done when only keeping the verdicts fails (the resolvers check the patterns then)', async () => {
+      await t.db.raw('ALTER TABLE redos_verdicts RENAME TO redos_verdicts_away');
+      try {
+        const { code, stdout, stderr } = await runCli([FIXTURE], t.url);
+        expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+        expect(stdout).toContain('namespaces: 4 created, 0 updated, 0 unchanged\n');
+        expect(stdout).toMatch(/\nLUI patterns: no verdict kept \(.*redos_verdicts.*\); the resolvers check them as they start\n/);
+        expect(await t.db('namespaces').count({ n: '*' }).first()).toEqual({ n: 4 });
+      } finally {
+        await t.db.raw('ALTER TABLE redos_verdicts_away RENAME TO redos_verdicts');
+      }
+    });
+
     it('rejects a corrupted file with exit code 1 and changes nothing', async () => {
       expect((await runCli([FIXTURE], t.url)).code).toBe(0);
       const before = await snapshot(t.db);
