@@ -178,10 +178,11 @@ describe('two worker processes', () => {
     );
     expect(rebuilt.worker).toBe(`${os.hostname()}:${survivor!.child.pid}`);
     expect(await t.db('datasetBuilds').where({ id: running.id }).first('status', 'error')).toEqual({ status: 'failed', error: 'abandoned' });
+    // The state first, then the job: a job read before it finished keeps its old fields (no return value yet)
+    // even when its state, read a moment later, says completed.
     const job = await waitFor(async () => {
-      const found = await queue.getJob(active!.id as string);
-      const state = await found?.getState();
-      return state === 'completed' || state === 'failed' ? found : undefined;
+      const state = await queue.getJobState(active!.id as string);
+      return state === 'completed' || state === 'failed' ? queue.getJob(active!.id as string) : undefined;
     }, { timeoutMs: 60_000, what: 'the stalled job finishing' });
     expect([await job.getState(), job.failedReason]).toEqual(['completed', undefined]);
     expect(job.returnvalue).toMatchObject({ buildId: rebuilt.id, status: 'built', namespaceCount: 15_022 });
