@@ -89,30 +89,40 @@ describe('link checks in two worker processes', () => {
       { LINKCHECK_CONTACT_URL: 'https://registry.test/worker-1', LINKCHECK_CONCURRENCY: '2' },
       { LINKCHECK_CONTACT_URL: 'https://registry.test/worker-2', LINKCHECK_CONCURRENCY: '2' },
     ]);
-    const { runId, planned } = await planRun(politePrefix);
-    expect(planned).toBe(2 * PROVIDERS);
-    await finishedRun(runId, 60_000);
+    // Which process takes which check is the queue's business: a worker whose check finds the host's lease
+    // taken puts it off and takes the next, so one process may take a whole run while the other waits on
+    // the queue (seen on a busy machine). The rules are asserted on every run, and runs go on (three at
+    // most) until one has had requests from both processes, the case the rules are about.
+    const senders = new Set<string | undefined>();
+    for (let attempt = 1; attempt <= 3 && senders.size < 2; attempt++) {
+      const first = polite.requests.length;
+      const { runId, planned } = await planRun(politePrefix);
+      expect(planned).toBe(2 * PROVIDERS);
+      await finishedRun(runId, 60_000);
 
-    // Every answer takes 2.5 s: with starts 1 s apart alone, three would be under way at once.
-    const requests = [...polite.requests].sort((a, b) => a.start - b.start);
-    expect(requests.map((r) => r.method)).toEqual(Array(2 * PROVIDERS).fill('HEAD'));
-    const gaps = requests.slice(1).map((r, i) => r.start - requests[i]!.start);
-    // The lease is taken at Redis's clock before the connection opens, and a busy machine may delay one
-    // connection more than the next (tens of ms when quiet; ~400 ms seen with three jest workers on two
-    // cores): a gap at the fixture can fall short of the leases' 1 s by that delay, while the first start to
-    // the last still spans every lease's second.
-    const CONNECT_DELAY_MS = 500;
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(1000 - CONNECT_DELAY_MS);
-    expect(requests.at(-1)!.start - requests[0]!.start).toBeGreaterThanOrEqual(1000 * gaps.length - CONNECT_DELAY_MS);
-    // The rule is "at most 2": whether two actually overlap depends on how soon the second start comes after
-    // the first, which is the machine's business, so it is not asserted (every check is, below).
-    expect(polite.maxInFlight()).toBeLessThanOrEqual(2);
-    const underWay = (at: number) => requests.filter((r) => r.start <= at && (r.end ?? Infinity) > at).length;
-    expect(Math.max(...requests.map((r) => underWay(r.start)))).toBeLessThanOrEqual(2);
-    expect(new Set(requests.map((r) => /worker-\d/.exec(r.userAgent)?.[0]))).toEqual(new Set(['worker-1', 'worker-2']));
+      // Every answer takes 2.5 s: with starts 1 s apart alone, three would be under way at once.
+      const requests = polite.requests.slice(first).sort((a, b) => a.start - b.start);
+      expect(requests.map((r) => r.method)).toEqual(Array(2 * PROVIDERS).fill('HEAD'));
+      const gaps = requests.slice(1).map((r, i) => r.start - requests[i]!.start);
+      // The lease is taken at Redis's clock before the connection opens, and a busy machine may delay one
+      // connection more than the next (tens of ms when quiet; ~400 ms seen with three jest workers on two
+      // cores): a gap at the fixture can fall short of the leases' 1 s by that delay, while the first start to
+      // the last still spans every lease's second.
+      const CONNECT_DELAY_MS = 500;
+      for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(1000 - CONNECT_DELAY_MS);
+      expect(requests.at(-1)!.start - requests[0]!.start).toBeGreaterThanOrEqual(1000 * gaps.length - CONNECT_DELAY_MS);
+      // The rule is "at most 2": whether two actually overlap depends on how soon the second start comes after
+      // the first, which is the machine's business, so it is not asserted (every check is, below).
+      expect(polite.maxInFlight()).toBeLessThanOrEqual(2);
+      const underWay = (at: number) => requests.filter((r) => r.start <= at && (r.end ?? Infinity) > at).length;
+      expect(Math.max(...requests.map((r) => underWay(r.start)))).toBeLessThanOrEqual(2);
 
-    const checks = (await t.db('link_checks').where({ runId })) as LinkCheckRow[];
-    expect(checks.map((c) => c.outcome)).toEqual(Array(2 * PROVIDERS).fill('up'));
+      const checks = (await t.db('link_checks').where({ runId })) as LinkCheckRow[];
+      expect(checks.map((c) => c.outcome)).toEqual(Array(2 * PROVIDERS).fill('up'));
+      const thisRun = new Set(requests.map((r) => /worker-\d/.exec(r.userAgent)?.[0]));
+      if (thisRun.size === 2) thisRun.forEach((sender) => senders.add(sender));
+    }
+    expect(senders).toEqual(new Set(['worker-1', 'worker-2']));
     await stopWorkers();
   }, LONG);
 
