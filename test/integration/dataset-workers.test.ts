@@ -255,7 +255,14 @@ describe('the first request before any build', () => {
       // supertest asks for gzip (and unzips the body).
       expect(res.headers['content-encoding']).toBe('gzip');
       expect(res.headers.etag).toBe(`"${((await readManifest(dir)) as DatasetManifest).variants.plain.sha256}-gzip"`);
-      const [build] = (await t.db('datasetBuilds').orderBy('id', 'desc').limit(1)) as DatasetBuildRow[];
+      // The answer goes as soon as the files are there; the worker records the build finished just after.
+      const build = await waitFor(
+        async () => {
+          const [last] = (await t.db('datasetBuilds').orderBy('id', 'desc').limit(1)) as DatasetBuildRow[];
+          return last?.status === 'running' ? undefined : last;
+        },
+        { timeoutMs: 10_000, what: 'the first-request build recorded as finished' },
+      );
       expect(build).toMatchObject({ status: 'succeeded', reason: 'first-request' });
     } finally {
       await worker.close();
