@@ -37,12 +37,15 @@ export async function keepPatternVerdicts(db: Knex): Promise<PatternVerdictSumma
   };
 }
 
+/** What keepPatternVerdictsAfterImport answers: the summary, or why nothing was kept. */
+export type PatternVerdictOutcome = PatternVerdictSummary | { notKept: string };
+
 /**
  * keepPatternVerdicts for a caller whose registry is in already: the verdicts are a cache that each resolver
  * rebuilds by checking, so failing to keep them (a database error, the checker failing to start) must not
  * report the import as failed. Answers the reason instead of throwing.
  */
-export async function keepPatternVerdictsAfterImport(db: Knex): Promise<PatternVerdictSummary | { notKept: string }> {
+export async function keepPatternVerdictsAfterImport(db: Knex): Promise<PatternVerdictOutcome> {
   try {
     return await keepPatternVerdicts(db);
   } catch (error) {
@@ -51,7 +54,7 @@ export async function keepPatternVerdictsAfterImport(db: Knex): Promise<PatternV
 }
 
 /** The import's summary line about the patterns. */
-export function formatPatternVerdicts(summary: PatternVerdictSummary | { notKept: string }): string {
+export function formatPatternVerdicts(summary: PatternVerdictOutcome): string {
   if ('notKept' in summary) return `LUI patterns: no verdict kept (${summary.notKept}); the resolvers check them as they start`;
   const { checked, flagged, known, unfinished } = summary;
   const ranOut = unfinished > 0 ? `, ${unfinished} not finished (the resolvers check them)` : '';
